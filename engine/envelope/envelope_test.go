@@ -1,0 +1,138 @@
+package envelope
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+func TestDecodeEnvelope(t *testing.T) {
+	cases := []struct {
+		name, in string
+		code     protocol.Code
+		id       string
+	}{
+		{"ok", `{"version":1,"id":"a","action":"read_file","arguments":{}}`, "", "a"},
+		{"unknown top-level member ignored", `{"version":1,"id":"a","action":"get_status","arguments":{},"extra":[1,{"x":2}]}`, "", "a"},
+		{"leading whitespace", " \n{\"version\":1,\"id\":\"a\",\"action\":\"get_status\",\"arguments\":{}}", "", "a"},
+		{"not an object", `[1,2]`, protocol.InvalidRequest, ""},
+		{"string", `"hello"`, protocol.InvalidRequest, ""},
+		{"invalid json", `{"version":1,`, protocol.InvalidRequest, ""},
+		{"trailing object", `{"version":1,"id":"a","action":"get_status","arguments":{}}{}`, protocol.InvalidRequest, ""},
+		{"trailing garbage", `{"version":1,"id":"a","action":"get_status","arguments":{}}xyz`, protocol.InvalidRequest, ""},
+		{"invalid utf8", "{\"version\":1,\"id\":\"\xff\",\"action\":\"get_status\",\"arguments\":{}}", protocol.InvalidRequest, ""},
+		{"lone surrogate escape", `{"version":1,"id":"\ud800","action":"get_status","arguments":{}}`, protocol.InvalidRequest, ""},
+		{"duplicate top-level", `{"version":1,"id":"a","id":"b","action":"get_status","arguments":{}}`, protocol.InvalidRequest, ""},
+		{"duplicate deep", `{"version":1,"id":"a","action":"get_status","arguments":{"x":{"y":[{"z":1,"z":2}]}}}`, protocol.InvalidRequest, ""},
+		{"duplicate in unknown member", `{"version":1,"id":"a","action":"get_status","arguments":{},"meta":{"k":1,"k":1}}`, protocol.InvalidRequest, ""},
+		{"duplicate by escape", `{"version":1,"id":"a","action":"get_status","arguments":{"p":1,"\u0070":2}}`, protocol.InvalidRequest, ""},
+		{"version 2", `{"version":2,"id":"a","action":"get_status","arguments":{}}`, protocol.InvalidRequest, "a"},
+		{"version string", `{"version":"1","id":"a","action":"get_status","arguments":{}}`, protocol.InvalidRequest, "a"},
+		{"version float", `{"version":1.0,"id":"a","action":"get_status","arguments":{}}`, protocol.InvalidRequest, "a"},
+		{"version missing", `{"id":"a","action":"get_status","arguments":{}}`, protocol.InvalidRequest, "a"},
+		{"id empty", `{"version":1,"id":"","action":"get_status","arguments":{}}`, protocol.InvalidRequest, ""},
+		{"id number", `{"version":1,"id":7,"action":"get_status","arguments":{}}`, protocol.InvalidRequest, ""},
+		{"id too long", `{"version":1,"id":"` + strings.Repeat("x", 129) + `","action":"get_status","arguments":{}}`, protocol.InvalidRequest, ""},
+		{"id 128 runes", `{"version":1,"id":"` + strings.Repeat("é", 128) + `","action":"get_status","arguments":{}}`, "", strings.Repeat("é", 128)},
+		{"action unknown", `{"version":1,"id":"a","action":"rm_rf","arguments":{}}`, protocol.UnknownAction, "a"},
+		{"action case", `{"version":1,"id":"a","action":"Read_File","arguments":{}}`, protocol.UnknownAction, "a"},
+		{"action missing", `{"version":1,"id":"a","arguments":{}}`, protocol.InvalidRequest, "a"},
+		{"arguments missing", `{"version":1,"id":"a","action":"get_status"}`, protocol.InvalidRequest, "a"},
+		{"arguments null", `{"version":1,"id":"a","action":"get_status","arguments":null}`, protocol.InvalidRequest, "a"},
+		{"arguments array", `{"version":1,"id":"a","action":"get_status","arguments":[]}`, protocol.InvalidRequest, "a"},
+		{"member case variant", `{"version":1,"id":"a","action":"get_status","arguments":{},"Action":"x"}`, protocol.InvalidRequest, "a"},
+		{"web agent message", `{"version":1,"id":"a","action":"web_agent_end","arguments":{}}`, "", "a"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, err := Decode([]byte(c.in))
+			if c.code == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+			} else if err == nil || err.Code != c.code {
+				t.Fatalf("got %v, want %s", err, c.code)
+			}
+			if req.ID != c.id {
+				t.Fatalf("id %q, want %q", req.ID, c.id)
+			}
+		})
+	}
+}
+
+type edit struct {
+	OldText string `json:"old_text"`
+	NewText string `json:"new_text"`
+}
+
+type sampleArgs struct {
+	Path   string `json:"path"`
+	Limit  *int   `json:"limit"`
+	Edits  []edit `json:"edits"`
+	Hidden bool   `json:"include_hidden"`
+}
+
+func (a *sampleArgs) Validate() error {
+	if a.Path == "" {
+		return ArgumentError("The argument path is required.")
+	}
+	return nil
+}
+
+func TestDecodeArguments(t *testing.T) {
+	cases := []struct {
+		name, in string
+		ok       bool
+		msg      string
+	}{
+		{"ok", `{"path":"/x","limit":3,"edits":[{"old_text":"a","new_text":"b"}]}`, true, ""},
+		{"unknown ignored", `{"path":"/x","future":{"a":1}}`, true, ""},
+		{"case variant beside", `{"path":"/x","Path":"/y"}`, false, "case"},
+		{"case variant alone", `{"Path":"/y"}`, false, "case"},
+		{"case variant nested", `{"path":"/x","edits":[{"old_text":"a","New_Text":"b"}]}`, false, "case"},
+		{"wrong type", `{"path":7}`, false, "must be a string"},
+		{"wrong nested type", `{"path":"/x","edits":[{"old_text":1}]}`, false, "arguments/edits/0/old_text"},
+		{"float for int", `{"path":"/x","limit":1.5}`, false, "whole number"},
+		{"bool for string", `{"path":true}`, false, "must be a string"},
+		{"null path is missing", `{"path":null}`, false, "required"},
+		{"required", `{}`, false, "required"},
+		{"not object", `[]`, false, "object"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var a sampleArgs
+			err := DecodeArguments([]byte(c.in), &a)
+			if c.ok != (err == nil) {
+				t.Fatalf("err = %v, want ok=%v", err, c.ok)
+			}
+			if err != nil && (err.Code != protocol.InvalidRequest || !strings.Contains(err.Message, c.msg)) {
+				t.Fatalf("got %s %q, want INVALID_REQUEST containing %q", err.Code, err.Message, c.msg)
+			}
+		})
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"version":1,"id":"a","action":"read_file","arguments":{"path":"/x"}}`))
+	f.Add([]byte(`{"version":1,"id":"a","id":"a","action":"x","arguments":{}}`))
+	f.Add([]byte(`{}{}`))
+	f.Add([]byte("\xff"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		req, err := Decode(in)
+		if err != nil {
+			if !err.Code.Valid() || err.Message == "" {
+				t.Fatalf("bad error %#v", err)
+			}
+			return
+		}
+		if req.Version != 1 || req.ID == "" || req.Arguments.Kind() != '{' {
+			t.Fatalf("accepted an invalid envelope: %+v", req)
+		}
+		if _, ok := protocol.Lookup(req.Action); !ok {
+			t.Fatalf("accepted unknown action %q", req.Action)
+		}
+		var a sampleArgs
+		_ = DecodeArguments(req.Arguments, &a)
+	})
+}
