@@ -1,0 +1,115 @@
+package facts
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Sensitivity classes reported in Path.Sensitivity.
+const (
+	// Secret marks keys, credentials and environment files: never read,
+	// written, listed to an agent or searched.
+	Secret = "secret"
+	// Executes marks files that run later (hooks, task and shell start-up
+	// files, autostart folders): never written.
+	Executes = "executes"
+)
+
+// DefaultSecret are the built-in secret patterns.
+var DefaultSecret = []string{
+	".env", ".env.*", ".envrc", "*.pem", "*.key", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	"*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.tfstate", "*.tfstate.*",
+	".npmrc", ".pypirc", ".netrc", "_netrc", ".pgpass", ".git-credentials", ".vault-token",
+	"credentials", "credentials.json", ".htpasswd", "secrets.*",
+	".ssh", ".gnupg", ".aws", ".azure", ".kube", ".password-store",
+	".docker/config.json", ".config/gcloud", ".terraform.d/credentials.tfrc.json",
+}
+
+// DefaultExecutes are the built-in patterns of files that run later.
+var DefaultExecutes = []string{
+	".git", ".husky", ".githooks", ".pre-commit-config.yaml", ".devcontainer",
+	".vscode/tasks.json", ".vscode/settings.json", ".vscode/launch.json", "*.code-workspace",
+	".idea/workspace.xml", ".idea/runConfigurations",
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc",
+	".config/fish", ".config/autostart", ".config/systemd/user", ".config/environment.d",
+	"Library/LaunchAgents", "Start Menu/Programs/Startup",
+	"Microsoft.PowerShell_profile.ps1", "profile.ps1",
+}
+
+// Classifier assigns a sensitivity class to a path by glob patterns over
+// its components. A pattern is a slash-separated list of path.Match globs
+// that matches any run of consecutive components; a match on a folder
+// covers everything beneath it. Secret is checked before Executes.
+type Classifier struct {
+	secret, executes [][]string
+	fold             bool
+}
+
+// NewClassifier returns a Classifier with the built-in patterns plus extra
+// secret and executes patterns from the configuration.
+func NewClassifier(extraSecret, extraExecutes []string) *Classifier {
+	c := &Classifier{fold: FoldCase}
+	c.secret = c.compile(append(append([]string{}, DefaultSecret...), extraSecret...))
+	c.executes = c.compile(append(append([]string{}, DefaultExecutes...), extraExecutes...))
+	return c
+}
+
+func (c *Classifier) compile(patterns []string) [][]string {
+	out := make([][]string, 0, len(patterns))
+	for _, p := range patterns {
+		p = strings.Trim(filepath.ToSlash(p), "/")
+		if c.fold {
+			p = strings.ToLower(p)
+		}
+		if p != "" {
+			out = append(out, strings.Split(p, "/"))
+		}
+	}
+	return out
+}
+
+// Classify returns the class of a native absolute or relative path.
+func (c *Classifier) Classify(p string) string {
+	return c.ClassifySlash(filepath.ToSlash(p))
+}
+
+// ClassifySlash returns the class of a slash-separated path.
+func (c *Classifier) ClassifySlash(p string) string {
+	if c.fold {
+		p = strings.ToLower(p)
+	}
+	elems := strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
+	switch {
+	case anyMatch(c.secret, elems):
+		return Secret
+	case anyMatch(c.executes, elems):
+		return Executes
+	}
+	return ""
+}
+
+func anyMatch(patterns [][]string, elems []string) bool {
+	for _, pat := range patterns {
+		for start := range elems {
+			if matchRun(pat, elems[start:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchRun reports whether pat matches a prefix of elems.
+func matchRun(pat, elems []string) bool {
+	if len(pat) > len(elems) {
+		return false
+	}
+	for i, g := range pat {
+		if ok, _ := path.Match(g, elems[i]); !ok {
+			return false
+		}
+	}
+	return true
+}

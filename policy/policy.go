@@ -1,0 +1,155 @@
+// Package policy decides every request with Rego, through the OPA Go
+// library: one input document in, one Decision out.
+//
+// The policy set (the embedded defaults, a directory, or a bundle) is
+// compiled once per process into a prepared query of
+// data.deskbridge.main.decision. Builtins are restricted by Capabilities:
+// nothing reaches the network, looks up DNS, reads the clock or draws
+// random numbers, so a decision depends only on its input, the policy and
+// the configuration, and a logged decision can be replayed. `print` goes to
+// stderr, never to stdout, which carries frames.
+package policy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/topdown"
+)
+
+// Query is the rule every decision evaluates.
+const Query = "data.deskbridge.main.decision"
+
+// Engine evaluates decisions against one compiled policy set.
+type Engine struct {
+	pq   rego.PreparedEvalQuery
+	src  *Source
+	hash string
+}
+
+// Options configure New.
+type Options struct {
+	// Data is the configuration, handed to policies as data.config.
+	Data map[string]any
+	// Print receives `print` output; nil means stderr.
+	Print io.Writer
+}
+
+// New compiles src with data and prepares the decision query.
+func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
+	store := inmem.NewFromObjectWithOpts(map[string]any{"config": opts.Data},
+		inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	out := opts.Print
+	if out == nil {
+		out = os.Stderr
+	}
+	r := rego.New(append(src.regoOptions(),
+		rego.Query(Query),
+		rego.Store(store),
+		rego.StoreReadAST(true),
+		rego.Capabilities(Capabilities()),
+		rego.EnablePrintStatements(true),
+		rego.PrintHook(topdown.NewPrintHook(out)),
+		rego.StrictBuiltinErrors(true),
+	)...)
+	pq, err := r.PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
+	}
+	return &Engine{pq: pq, src: src, hash: src.Hash(opts.Data)}, nil
+}
+
+// Hash identifies the policy set and data that decide: the hex SHA-256 of
+// every module's name and text and of the configuration.
+func (e *Engine) Hash() string { return e.hash }
+
+// Revision names the policy set: "embedded", a directory, or a bundle's
+// manifest revision.
+func (e *Engine) Revision() string { return e.src.Revision }
+
+// Decision is the outcome of one evaluation.
+type Decision struct {
+	Allow   bool
+	Denials []Denial
+	// Limits are the per-action limits (timeout_ms, max_bytes, …).
+	Limits map[string]int64
+	// Result is the decision document as evaluated, for the decision log.
+	Result any
+}
+
+// Denial is one policy rule's refusal.
+type Denial struct {
+	Code     protocol.Code `json:"code"`
+	Rule     string        `json:"rule"`
+	Message  string        `json:"message"`
+	Priority int           `json:"priority"`
+}
+
+// Decide evaluates input, an input document as built by the engine.
+func (e *Engine) Decide(ctx context.Context, input ast.Value) (Decision, error) {
+	rs, err := e.pq.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		return Decision{}, fmt.Errorf("evaluating policy: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return Decision{}, fmt.Errorf("policy: %s is undefined", Query)
+	}
+	return parseDecision(rs[0].Expressions[0].Value)
+}
+
+// First returns the denial the host answers with: the lowest priority,
+// ties broken by rule name.
+func (d Decision) First() (Denial, bool) {
+	if len(d.Denials) == 0 {
+		return Denial{}, false
+	}
+	return d.Denials[0], true
+}
+
+// Error returns the protocol error of the first denial.
+func (d Decision) Error() *protocol.Error {
+	den, ok := d.First()
+	if !ok {
+		return nil
+	}
+	return &protocol.Error{Code: den.Code, Message: den.Message, Rule: den.Rule}
+}
+
+// Capabilities returns OPA's capabilities for this version less every
+// builtin that reaches outside the decision: network, DNS, the clock,
+// randomness and runtime information.
+func Capabilities() *ast.Capabilities {
+	c := ast.CapabilitiesForThisVersion()
+	kept := c.Builtins[:0:0]
+	for _, b := range c.Builtins {
+		if !forbidden[b.Name] {
+			kept = append(kept, b)
+		}
+	}
+	c.Builtins = kept
+	c.AllowNet = []string{}
+	return c
+}
+
+var forbidden = map[string]bool{
+	"http.send": true, "net.lookup_ip_addr": true, "time.now_ns": true,
+	"rand.intn": true, "uuid.rfc4122": true, "opa.runtime": true,
+	"io.jwt.decode_verify": true, "providers.aws.sign_req": true,
+}
+
+// sortDenials orders denials as First expects.
+func sortDenials(ds []Denial) {
+	sort.Slice(ds, func(i, j int) bool {
+		if ds[i].Priority != ds[j].Priority {
+			return ds[i].Priority < ds[j].Priority
+		}
+		return ds[i].Rule < ds[j].Rule
+	})
+}

@@ -1,0 +1,97 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	deskrego "github.com/deskbridge/deskbridge/rego"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// Source is a policy set: Rego modules by file name, tests kept apart.
+type Source struct {
+	// Name says where the policy came from, for messages.
+	Name string
+	// Revision names the set (stamped on decisions).
+	Revision string
+	// Modules are the policy modules (no _test.rego files), by file name.
+	Modules map[string]string
+	// Tests are the _test.rego modules, by file name.
+	Tests map[string]string
+}
+
+// Embedded returns the default policy set shipped in the binary.
+func Embedded() *Source {
+	s, err := FromFS(deskrego.FS, "embedded")
+	if err != nil {
+		panic(err) // the embedded files are part of the build
+	}
+	return s
+}
+
+// Dir returns the policy set in directory dir (its .rego files, tests apart).
+func Dir(dir string) (*Source, error) {
+	return FromFS(os.DirFS(dir), dir)
+}
+
+// FromFS reads every .rego file of fsys into a Source.
+func FromFS(fsys fs.FS, name string) (*Source, error) {
+	s := &Source{Name: name, Revision: name, Modules: map[string]string{}, Tests: map[string]string{}}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".rego" {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(p, "_test.rego") {
+			s.Tests[p] = string(b)
+		} else {
+			s.Modules[p] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading policy %s: %w", name, err)
+	}
+	if len(s.Modules) == 0 {
+		return nil, fmt.Errorf("policy %s has no .rego modules", name)
+	}
+	return s, nil
+}
+
+// Hash returns the hex SHA-256 of the modules (by sorted name) and data.
+func (s *Source) Hash(data map[string]any) string {
+	h := sha256.New()
+	for _, name := range sortedKeys(s.Modules) {
+		fmt.Fprintf(h, "%s\x00%d\x00%s", name, len(s.Modules[name]), s.Modules[name])
+	}
+	b, _ := json.Marshal(data) // encoding/json sorts map keys
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (s *Source) regoOptions() []func(*rego.Rego) {
+	var opts []func(*rego.Rego)
+	for _, name := range sortedKeys(s.Modules) {
+		opts = append(opts, rego.Module(name, s.Modules[name]))
+	}
+	return opts
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,42 @@
+package deskbridge.policies.workspace_test
+
+import data.deskbridge.fixtures as f
+import data.deskbridge.main
+import rego.v1
+
+outside := object.union(f.inside_path, {"canonical": "/etc/passwd", "workspace": "", "workspace_root": "", "relative": "", "inside": false})
+
+test_outside_denied if {
+	d := main.decision with input as f.request("read_file", "files", {"target": outside}) with data.config as f.config
+	f.rules(d) == {"workspace.outside"}
+	f.codes(d) == {"WORKSPACE_VIOLATION"}
+}
+
+test_outside_cwd_denied if {
+	d := main.decision with input as f.request("run_command", "commands", {"cwd": outside}) with data.config as f.config
+	"workspace.outside" in f.rules(d)
+}
+
+test_import_source_not_judged_here if {
+	d := main.decision with input as f.request("import_asset", "assets", {"source": outside, "destination": f.inside_path})
+		with data.config as f.config
+	not "workspace.outside" in f.rules(d)
+}
+
+test_protected_write_denied if {
+	p := object.union(f.inside_path, {"protected": true})
+	d := main.decision with input as f.request("write_file", "files", {"target": p}) with data.config as f.config
+	f.rules(d) == {"workspace.protected"}
+}
+
+test_protected_read_allowed if {
+	p := object.union(f.inside_path, {"protected": true})
+	d := main.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
+	d.allow
+}
+
+test_hard_link_denied if {
+	p := object.union(f.inside_path, {"links": 2})
+	d := main.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
+	f.rules(d) == {"workspace.hard_link"}
+}
