@@ -1,0 +1,149 @@
+// Package action defines what one action is: its argument type, the facts
+// it gathers for the policy, and the executor that carries out an allowed
+// request; and keeps the registry of built actions.
+//
+// An action is one small unit registered once (see package actions). A v1
+// action that is not registered is not built yet: the engine still asks
+// the policy about it, then answers SKILL_RUNTIME_UNAVAILABLE.
+package action
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/go-json-experiment/json"
+)
+
+// Env is what actions share for the life of the host process.
+type Env struct {
+	Config *config.Config
+	Paths  *facts.Resolver
+	Roots  *sandbox.Roots
+	// Info describes the running host for get_status.
+	Info Info
+}
+
+// Info describes the running host.
+type Info struct {
+	Version        string
+	PolicyRevision string
+	PolicyHash     string
+	ConfigHash     string
+	ConfigSource   string
+}
+
+// Call is one request on its way through the pipeline.
+type Call struct {
+	Request protocol.Request
+	Skill   protocol.Skill
+	Origin  string
+	Channel string
+	// Args is the decoded argument value (a pointer to the action's type).
+	Args any
+	// Paths are the path facts by role ("target", "source", "destination", "cwd").
+	Paths map[string]facts.Path
+	// Facts holds other fact documents by input member ("command", "url", "run").
+	Facts map[string]any
+	// Limits are the decision's limits for this action.
+	Limits map[string]int64
+}
+
+// Limit returns the named limit of the decision, or def when it has none.
+func (c *Call) Limit(name string, def int64) int64 {
+	if v, ok := c.Limits[name]; ok && v > 0 {
+		return v
+	}
+	return def
+}
+
+// Spec is one registered action.
+type Spec struct {
+	Name string
+	// NewArgs returns a pointer to a zero argument value to decode into.
+	NewArgs func() any
+	// Digest names argument members that enter the policy input and the
+	// decision log as {length, sha256} instead of themselves.
+	Digest []string
+	// Facts computes the facts of call (paths and the rest); may be nil.
+	Facts func(ctx context.Context, env *Env, call *Call) *protocol.Error
+	// Run carries out an allowed call and returns the response data.
+	Run func(ctx context.Context, env *Env, call *Call) (any, *protocol.Error)
+}
+
+var registry = map[string]*Spec{}
+
+// Register adds s to the registry. It panics on a name that is not a v1
+// action or is registered twice: both are programming errors.
+func Register(s Spec) {
+	if _, ok := protocol.Lookup(s.Name); !ok {
+		panic(fmt.Sprintf("action: %q is not a v1 action", s.Name))
+	}
+	if _, dup := registry[s.Name]; dup {
+		panic(fmt.Sprintf("action: %q registered twice", s.Name))
+	}
+	registry[s.Name] = &s
+}
+
+// Lookup returns the registered action name, if it is built.
+func Lookup(name string) (*Spec, bool) {
+	s, ok := registry[name]
+	return s, ok
+}
+
+// Built returns the names of the registered actions, sorted.
+func Built() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Path resolves raw into the path fact of role, records it on call, and
+// returns it.
+func (c *Call) Path(env *Env, role, raw string) (facts.Path, *protocol.Error) {
+	p, err := env.Paths.Resolve(raw)
+	if err != nil {
+		return p, err
+	}
+	if c.Paths == nil {
+		c.Paths = map[string]facts.Path{}
+	}
+	c.Paths[role] = p
+	return p, nil
+}
+
+// Root opens the root handle of the workspace the path fact lies in.
+func (env *Env) Root(p facts.Path) (*os.Root, *protocol.Error) {
+	if !p.Inside {
+		return nil, protocol.Errorf(protocol.WorkspaceViolation, "The target is outside the allowed workspace.")
+	}
+	r, err := env.Roots.Open(p.WorkspaceRoot)
+	if err != nil {
+		return nil, sandbox.Classify(err)
+	}
+	return r, nil
+}
+
+// Args returns call's decoded arguments as *A.
+func Args[A any](c *Call) *A { return c.Args.(*A) }
+
+// ResponseBudget returns how many bytes a string member of data may add
+// before the whole response would pass the message cap: data is the
+// response's data with that member empty and every other member at its
+// largest.
+func (c *Call) ResponseBudget(data any) int {
+	b, err := json.Marshal(protocol.Success(c.Request.ID, data))
+	if err != nil {
+		return 0
+	}
+	return wire.MaxPayload - len(b)
+}

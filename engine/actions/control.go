@@ -1,0 +1,137 @@
+package actions
+
+import (
+	"context"
+	"runtime"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/engine/wire"
+)
+
+type noArgs struct{}
+
+func init() {
+	action.Register(action.Spec{Name: "get_status", NewArgs: func() any { return &noArgs{} }, Run: getStatus})
+	action.Register(action.Spec{Name: "get_skill_profile", NewArgs: func() any { return &noArgs{} }, Run: getSkillProfile})
+}
+
+// Status is get_status's data.
+type Status struct {
+	Name            string           `json:"name"`
+	Version         string           `json:"version"`
+	ProtocolVersion int              `json:"protocol_version"`
+	Platform        Platform         `json:"platform"`
+	Workspaces      []Workspace      `json:"workspaces"`
+	Policy          PolicyInfo       `json:"policy"`
+	Config          ConfigInfo       `json:"config"`
+	Skills          map[string]bool  `json:"skills"`
+	Actions         []string         `json:"actions"`
+	Limits          map[string]int64 `json:"limits"`
+	Channel         string           `json:"channel"`
+}
+
+// Platform names the OS and architecture.
+type Platform struct {
+	OS   string `json:"os"`
+	Arch string `json:"arch"`
+}
+
+// Workspace is one configured workspace.
+type Workspace struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// PolicyInfo identifies the policy set that decides.
+type PolicyInfo struct {
+	Revision string `json:"revision"`
+	Hash     string `json:"hash"`
+}
+
+// ConfigInfo identifies the configuration in force.
+type ConfigInfo struct {
+	Source string `json:"source"`
+	Hash   string `json:"hash"`
+}
+
+func getStatus(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	s := Status{
+		Name: "DeskBridge", Version: env.Info.Version, ProtocolVersion: protocol.Version,
+		Platform:   Platform{OS: runtime.GOOS, Arch: runtime.GOARCH},
+		Workspaces: []Workspace{},
+		Policy:     PolicyInfo{Revision: env.Info.PolicyRevision, Hash: env.Info.PolicyHash},
+		Config:     ConfigInfo{Source: env.Info.ConfigSource, Hash: env.Info.ConfigHash},
+		Skills:     map[string]bool{},
+		Actions:    action.Built(),
+		Limits:     map[string]int64{"max_message_bytes": wire.MaxPayload},
+		Channel:    c.Channel,
+	}
+	for _, w := range env.Config.Workspaces {
+		s.Workspaces = append(s.Workspaces, Workspace{Name: w.Name, Path: w.Path})
+	}
+	for _, sk := range skillNames() {
+		s.Skills[string(sk)] = skillEnabled(env, sk)
+	}
+	return s, nil
+}
+
+// SkillProfile is one skill in get_skill_profile's data.
+type SkillProfile struct {
+	Name      string   `json:"name"`
+	Enabled   bool     `json:"enabled"`
+	Available bool     `json:"available"`
+	Reason    string   `json:"reason,omitempty"`
+	Actions   []string `json:"actions"`
+	Missing   []string `json:"missing,omitempty"`
+}
+
+func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *protocol.Error) {
+	var out []SkillProfile
+	for _, sk := range skillNames() {
+		out = append(out, profile(env, sk))
+	}
+	return map[string]any{"skills": out}, nil
+}
+
+func profile(env *action.Env, sk protocol.Skill) SkillProfile {
+	p := SkillProfile{Name: string(sk), Enabled: skillEnabled(env, sk), Actions: []string{}}
+	for _, a := range protocol.Actions {
+		if a.Skill != sk {
+			continue
+		}
+		p.Actions = append(p.Actions, a.Name)
+		if _, ok := action.Lookup(a.Name); !ok {
+			p.Missing = append(p.Missing, a.Name)
+		}
+	}
+	p.Available = len(p.Missing) == 0
+	switch {
+	case !p.Enabled:
+		p.Reason = "switched off in the configuration (skills." + string(sk) + ")"
+	case len(p.Missing) == len(p.Actions):
+		p.Reason = "not built into this version of DeskBridge yet"
+	case !p.Available:
+		p.Reason = "some actions are not built into this version of DeskBridge yet"
+	}
+	return p
+}
+
+func skillNames() []protocol.Skill {
+	var out []protocol.Skill
+	seen := map[protocol.Skill]bool{}
+	for _, a := range protocol.Actions {
+		if !seen[a.Skill] {
+			seen[a.Skill] = true
+			out = append(out, a.Skill)
+		}
+	}
+	return out
+}
+
+// skillEnabled mirrors the skills policy's data: a skill is on unless the
+// configuration switches it off; control cannot be switched off.
+func skillEnabled(env *action.Env, sk protocol.Skill) bool {
+	on, named := env.Config.Skills[string(sk)]
+	return sk == protocol.SkillControl || !named || on
+}

@@ -1,0 +1,43 @@
+package actions
+
+import (
+	"context"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+)
+
+type createFileArgs struct {
+	pathArgs
+	Content       string `json:"content"`
+	Encoding      string `json:"encoding"`
+	CreateParents bool   `json:"create_parents"`
+}
+
+func (a *createFileArgs) Validate() error {
+	if err := a.validatePath(); err != nil {
+		return err
+	}
+	return validEncoding(a.Encoding)
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "create_file",
+		NewArgs: func() any { return &createFileArgs{} },
+		Digest:  []string{"content"},
+		Facts:   targetPath(func(a any) string { return a.(*createFileArgs).Path }),
+		Run:     createFile,
+	})
+}
+
+// createFile writes a new file and never overwrites: FILE_ALREADY_EXISTS
+// when anything exists at the path.
+func createFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[createFileArgs](c)
+	if c.Paths["target"].Exists {
+		return nil, protocol.Errorf(protocol.FileAlreadyExists, "Something already exists at that path; choose another name or use write_file to replace a file.")
+	}
+	return write(env, c, a.Content, a.Encoding, sandbox.WriteOptions{CreateParents: a.CreateParents, Exclusive: true})
+}

@@ -1,0 +1,48 @@
+package actions
+
+import (
+	"context"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+)
+
+type createFolderArgs struct {
+	pathArgs
+	Parents bool `json:"parents"`
+}
+
+func (a *createFolderArgs) Validate() error { return a.validatePath() }
+
+// folderData is create_folder's data.
+type folderData struct {
+	Path    string `json:"path"`
+	Created bool   `json:"created"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "create_folder",
+		NewArgs: func() any { return &createFolderArgs{} },
+		Facts:   targetPath(func(a any) string { return a.(*createFolderArgs).Path }),
+		Run:     createFolder,
+	})
+}
+
+func createFolder(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[createFolderArgs](c)
+	p := c.Paths["target"]
+	if p.Protected {
+		return nil, protocol.Errorf(protocol.PermissionDenied, "The target is DeskBridge's own folder, which it never writes.")
+	}
+	root, perr := env.Root(p)
+	if perr != nil {
+		return nil, perr
+	}
+	created, err := sandbox.Mkdir(root, p.Relative, a.Parents)
+	if err != nil {
+		return nil, sandbox.Classify(err)
+	}
+	return folderData{Path: p.Canonical, Created: created}, nil
+}

@@ -1,0 +1,92 @@
+package actions
+
+import (
+	"context"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/go-json-experiment/json"
+)
+
+type listFolderArgs struct {
+	pathArgs
+	Recursive     bool `json:"recursive"`
+	MaxDepth      int  `json:"max_depth"`
+	IncludeHidden bool `json:"include_hidden"`
+	Limit         int  `json:"limit"`
+}
+
+// maxListDepth bounds recursive listings.
+const maxListDepth = 32
+
+func (a *listFolderArgs) Validate() error {
+	if err := a.validatePath(); err != nil {
+		return err
+	}
+	if a.MaxDepth < 0 || a.MaxDepth > maxListDepth {
+		return envelope.ArgumentError("The argument max_depth must be between 1 and %d.", maxListDepth)
+	}
+	if a.Limit < 0 {
+		return envelope.ArgumentError("The argument limit must be a positive number.")
+	}
+	return nil
+}
+
+// listData is list_folder's data.
+type listData struct {
+	Entries   []sandbox.Entry `json:"entries"`
+	Truncated bool            `json:"truncated"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "list_folder",
+		NewArgs: func() any { return &listFolderArgs{} },
+		Facts:   targetPath(func(a any) string { return a.(*listFolderArgs).Path }),
+		Run:     listFolder,
+	})
+}
+
+func listFolder(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[listFolderArgs](c)
+	p := c.Paths["target"]
+	root, perr := env.Root(p)
+	if perr != nil {
+		return nil, perr
+	}
+	o := sandbox.ListOptions{MaxDepth: depth(a), IncludeHidden: a.IncludeHidden, TypeOf: facts.TypeOf}
+	o.Limit = int(c.Limit("max_entries", 5000))
+	if a.Limit > 0 {
+		o.Limit = min(o.Limit, a.Limit)
+	} else {
+		o.Limit = min(o.Limit, 1000)
+	}
+	entries, truncated, err := sandbox.List(root, p.Relative, p.Canonical, o)
+	if err != nil {
+		return nil, sandbox.Classify(err)
+	}
+	return fit(c, listData{Entries: entries, Truncated: truncated}), nil
+}
+
+func depth(a *listFolderArgs) int {
+	switch {
+	case a.MaxDepth > 0:
+		return a.MaxDepth
+	case a.Recursive:
+		return 8
+	}
+	return 1
+}
+
+// fit drops entries from the end until the response fits one message.
+func fit(c *action.Call, d listData) listData {
+	for c.ResponseBudget(d) < 0 && len(d.Entries) > 0 {
+		b, _ := json.Marshal(d)
+		keep := len(d.Entries) * (len(b) + c.ResponseBudget(d)) / len(b)
+		d.Entries, d.Truncated = d.Entries[:max(0, min(keep, len(d.Entries)-1))], true
+	}
+	return d
+}

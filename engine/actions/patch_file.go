@@ -1,0 +1,92 @@
+package actions
+
+import (
+	"context"
+	"unicode/utf8"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/patch"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+)
+
+// maxEdits bounds one patch_file request.
+const maxEdits = 100
+
+type patchFileArgs struct {
+	pathArgs
+	Edits  []patch.Edit `json:"edits"`
+	DryRun bool         `json:"dry_run"`
+}
+
+func (a *patchFileArgs) Validate() error {
+	if err := a.validatePath(); err != nil {
+		return err
+	}
+	if len(a.Edits) == 0 || len(a.Edits) > maxEdits {
+		return envelope.ArgumentError("The argument edits must hold between 1 and %d edits.", maxEdits)
+	}
+	for i, e := range a.Edits {
+		if e.OldText == "" {
+			return envelope.ArgumentError("Edit %d has an empty old_text; give the exact text to replace.", i)
+		}
+	}
+	return nil
+}
+
+// patchData is patch_file's data.
+type patchData struct {
+	Path    string `json:"path"`
+	Applied int    `json:"applied"`
+	DryRun  bool   `json:"dry_run"`
+	Size    int    `json:"size"`
+	Diff    string `json:"diff"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "patch_file",
+		NewArgs: func() any { return &patchFileArgs{} },
+		Facts:   targetPath(func(a any) string { return a.(*patchFileArgs).Path }),
+		Run:     patchFile,
+	})
+}
+
+// patchFile applies every edit or none, then writes atomically.
+func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[patchFileArgs](c)
+	p := c.Paths["target"]
+	if p.Protected {
+		return nil, protocol.Errorf(protocol.PermissionDenied, "The target is DeskBridge's own file, which it never writes.")
+	}
+	root, perr := env.Root(p)
+	if perr != nil {
+		return nil, perr
+	}
+	max := c.Limit("max_bytes", 8<<20)
+	old, size, err := sandbox.ReadAt(root, p.Relative, 0, max+1)
+	switch {
+	case err != nil:
+		return nil, sandbox.Classify(err)
+	case size > max:
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The file is larger than patch_file's limit of %d bytes; use write_file instead.", max)
+	case !utf8.Valid(old):
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The file is not UTF-8 text, so it cannot be patched; use write_file with base64.")
+	}
+	updated, perr := patch.Apply(string(old), a.Edits)
+	if perr != nil {
+		return nil, perr
+	}
+	d := patchData{Path: p.Canonical, Applied: len(a.Edits), DryRun: a.DryRun, Size: len(updated)}
+	d.Diff = patch.Diff(p.Canonical, string(old), updated)
+	if !a.DryRun {
+		if _, err := sandbox.WriteAtomic(root, p.Relative, []byte(updated), sandbox.WriteOptions{}); err != nil {
+			return nil, sandbox.Classify(err)
+		}
+	}
+	if c.ResponseBudget(d) < 0 {
+		d.Diff = "(the diff is too large for one message; read the file to see the result)"
+	}
+	return d, nil
+}

@@ -1,0 +1,114 @@
+package actions
+
+import (
+	"context"
+	"encoding/base64"
+	"unicode/utf8"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+type readFileArgs struct {
+	pathArgs
+	Encoding string `json:"encoding"`
+	Offset   int64  `json:"offset"`
+	Length   int64  `json:"length"`
+}
+
+func (a *readFileArgs) Validate() error {
+	if err := a.validatePath(); err != nil {
+		return err
+	}
+	if a.Offset < 0 || a.Length < 0 {
+		return envelope.ArgumentError("The arguments offset and length must not be negative.")
+	}
+	return validEncoding(a.Encoding)
+}
+
+// readFileData is read_file's data.
+type readFileData struct {
+	Content    string `json:"content"`
+	Size       int64  `json:"size"`
+	Encoding   string `json:"encoding"`
+	Offset     int64  `json:"offset,omitempty"`
+	Truncated  bool   `json:"truncated,omitempty"`
+	NextOffset int64  `json:"next_offset,omitempty"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "read_file",
+		NewArgs: func() any { return &readFileArgs{} },
+		Facts:   targetPath(func(a any) string { return a.(*readFileArgs).Path }),
+		Run:     readFile,
+	})
+}
+
+// readFile reads a page of the file that fits one message: the largest
+// that fits when no length is given, never more than length.
+func readFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[readFileArgs](c)
+	p := c.Paths["target"]
+	root, perr := env.Root(p)
+	if perr != nil {
+		return nil, perr
+	}
+	enc := a.Encoding
+	if enc == "" {
+		enc = encUTF8
+	}
+	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
+	want := budget
+	if enc == encBase64 {
+		want = budget / 4 * 3
+	}
+	if a.Length > 0 {
+		want = min(want, a.Length)
+	}
+	buf, size, err := sandbox.ReadAt(root, p.Relative, a.Offset, want)
+	if err != nil {
+		return nil, sandbox.Classify(err)
+	}
+	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
+	if enc == encBase64 {
+		d.Content = base64.StdEncoding.EncodeToString(buf)
+	} else if buf, perr = fitText(buf, budget, a.Offset+int64(len(buf)) < size); perr != nil {
+		return nil, perr
+	} else {
+		d.Content = string(buf)
+	}
+	if end := a.Offset + int64(len(buf)); end < size {
+		d.Truncated, d.NextOffset = true, end
+	}
+	return d, nil
+}
+
+// fitText cuts buf at a rune boundary so that, quoted as a JSON string, it
+// fits budget bytes; it fails when buf is not UTF-8 text.
+func fitText(buf []byte, budget int64, more bool) ([]byte, *protocol.Error) {
+	if len(buf) > 0 && !utf8.RuneStart(buf[0]) {
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The offset falls inside a character; continue from a next_offset the host returned, or read with base64.")
+	}
+	if !validText(buf, more) {
+		return nil, notText()
+	}
+	whole := len(buf)
+	buf = buf[:runeStart(buf)]
+	for {
+		q, _ := jsontext.AppendQuote(nil, buf)
+		quoted := int64(len(q) - 2)
+		if quoted <= budget {
+			break
+		}
+		cut := min(int64(len(buf))*budget/quoted, int64(len(buf)-1))
+		buf = buf[:runeStart(buf[:cut])]
+	}
+	if len(buf) == 0 && whole > 0 {
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The length is too small to hold one whole character; ask for at least 4 bytes.")
+	}
+	return buf, nil
+}

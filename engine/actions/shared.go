@@ -1,0 +1,87 @@
+package actions
+
+import (
+	"context"
+	"encoding/base64"
+	"unicode/utf8"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// Content encodings.
+const (
+	encUTF8   = "utf-8"
+	encBase64 = "base64"
+)
+
+// pathArgs is embedded by every action whose target is one path.
+type pathArgs struct {
+	Path string `json:"path"`
+}
+
+func (a *pathArgs) validatePath() error {
+	if a.Path == "" {
+		return envelope.ArgumentError("The argument path is required: an absolute path inside a workspace.")
+	}
+	return nil
+}
+
+// targetPath is the Facts function of single-path actions.
+func targetPath(get func(any) string) func(context.Context, *action.Env, *action.Call) *protocol.Error {
+	return func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
+		_, err := c.Path(env, "target", get(c.Args))
+		return err
+	}
+}
+
+func validEncoding(enc string) error {
+	switch enc {
+	case "", encUTF8, encBase64:
+		return nil
+	}
+	return envelope.ArgumentError("The argument encoding must be \"utf-8\" or \"base64\".")
+}
+
+// decodeContent turns a content argument into bytes.
+func decodeContent(content, enc string) ([]byte, *protocol.Error) {
+	if enc != encBase64 {
+		return []byte(content), nil
+	}
+	b, err := base64.StdEncoding.DecodeString(content)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The content is not valid standard base64; encode it again or send it as utf-8.")
+	}
+	return b, nil
+}
+
+// notText is the error for a file that is not UTF-8 text.
+func notText() *protocol.Error {
+	return protocol.Errorf(protocol.InvalidRequest, "The file is not valid UTF-8 text; read it with \"encoding\": \"base64\".")
+}
+
+// validText reports whether b is UTF-8, allowing an incomplete rune at the
+// very end when partial is set (a chunk boundary).
+func validText(b []byte, partial bool) bool {
+	if utf8.Valid(b) {
+		return true
+	}
+	if !partial {
+		return false
+	}
+	return utf8.Valid(b[:runeStart(b)])
+}
+
+// runeStart returns the length of b without a trailing incomplete rune.
+func runeStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if utf8.FullRune(b[i:]) {
+				return len(b)
+			}
+			return i
+		}
+	}
+	return len(b)
+}

@@ -1,0 +1,72 @@
+package actions
+
+import (
+	"context"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+)
+
+type writeFileArgs struct {
+	pathArgs
+	Content       *string `json:"content"`
+	Encoding      string  `json:"encoding"`
+	CreateParents bool    `json:"create_parents"`
+}
+
+func (a *writeFileArgs) Validate() error {
+	if err := a.validatePath(); err != nil {
+		return err
+	}
+	if a.Content == nil {
+		return protocol.Errorf(protocol.InvalidRequest, "The argument content is required (an empty string writes an empty file).")
+	}
+	return validEncoding(a.Encoding)
+}
+
+// writeData is write_file's and create_file's data.
+type writeData struct {
+	Path    string `json:"path"`
+	Size    int    `json:"size"`
+	Created bool   `json:"created"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "write_file",
+		NewArgs: func() any { return &writeFileArgs{} },
+		Digest:  []string{"content"},
+		Facts:   targetPath(func(a any) string { return a.(*writeFileArgs).Path }),
+		Run:     writeFile,
+	})
+}
+
+func writeFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[writeFileArgs](c)
+	return write(env, c, *a.Content, a.Encoding, sandbox.WriteOptions{CreateParents: a.CreateParents})
+}
+
+// write is the executor step shared by write_file and create_file.
+func write(env *action.Env, c *action.Call, content, enc string, o sandbox.WriteOptions) (any, *protocol.Error) {
+	p := c.Paths["target"]
+	if p.Protected { // never, whatever the policy says
+		return nil, protocol.Errorf(protocol.PermissionDenied, "The target is DeskBridge's own file, which it never writes.")
+	}
+	data, perr := decodeContent(content, enc)
+	if perr != nil {
+		return nil, perr
+	}
+	if max := c.Limit("max_bytes", 0); max > 0 && int64(len(data)) > max {
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The content is larger than this action's limit of %d bytes; write a smaller file.", max)
+	}
+	root, perr := env.Root(p)
+	if perr != nil {
+		return nil, perr
+	}
+	created, err := sandbox.WriteAtomic(root, p.Relative, data, o)
+	if err != nil {
+		return nil, sandbox.Classify(err)
+	}
+	return writeData{Path: p.Canonical, Size: len(data), Created: created}, nil
+}

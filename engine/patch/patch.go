@@ -1,0 +1,55 @@
+// Package patch applies patch_file's exact-text edits: each edit's old_text
+// must occur exactly once in the text as it stands before that edit, and
+// either every edit applies or none does. It is pure: no I/O.
+package patch
+
+import (
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// Edit replaces the single occurrence of OldText with NewText.
+type Edit struct {
+	OldText string `json:"old_text"`
+	NewText string `json:"new_text"`
+}
+
+// Apply returns text with every edit applied in order, or the error of the
+// first edit that cannot apply (naming its index), in which case nothing
+// is applied.
+func Apply(text string, edits []Edit) (string, *protocol.Error) {
+	for i, e := range edits {
+		at, err := locate(text, e.OldText, i)
+		if err != nil {
+			return "", err
+		}
+		text = text[:at] + e.NewText + text[at+len(e.OldText):]
+	}
+	return text, nil
+}
+
+// locate finds the only occurrence of old in text; overlapping occurrences
+// count, so "aa" occurs twice in "aaa".
+func locate(text, old string, index int) (int, *protocol.Error) {
+	if old == "" {
+		return 0, protocol.Errorf(protocol.InvalidRequest, "Edit %d has an empty old_text; give the exact text to replace.", index)
+	}
+	at := strings.Index(text, old)
+	if at < 0 {
+		return 0, protocol.Errorf(protocol.PatchTargetNotFound,
+			"Edit %d: old_text was not found in the file as it stands after the edits before it; read the file again and copy the text exactly.", index)
+	}
+	if strings.Contains(text[at+1:], old) {
+		return 0, protocol.Errorf(protocol.PatchTargetNotUnique,
+			"Edit %d: old_text occurs more than once; include more surrounding text so it is unique.", index)
+	}
+	return at, nil
+}
+
+// Diff returns a unified diff of the change from old to new, with the path
+// as both labels.
+func Diff(path, old, new string) string {
+	return udiff.Unified("a/"+strings.TrimLeft(path, "/\\"), "b/"+strings.TrimLeft(path, "/\\"), old, new)
+}

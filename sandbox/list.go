@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Entry is one item of a folder listing.
+type Entry struct {
+	Name     string    `json:"name"`
+	Path     string    `json:"path"`
+	Type     string    `json:"type"`
+	Size     int64     `json:"size"`
+	Modified time.Time `json:"modified"`
+}
+
+// ListOptions bound a listing.
+type ListOptions struct {
+	// MaxDepth is how many levels below the folder are listed (1: only
+	// the folder's own entries).
+	MaxDepth int
+	// IncludeHidden lists names that start with a dot.
+	IncludeHidden bool
+	// Limit caps the number of entries.
+	Limit int
+	// TypeOf names a file mode ("file", "folder", "symlink", "other").
+	TypeOf func(fs.FileMode) string
+}
+
+// List lists the folder rel of root; absBase is its absolute path, used to
+// report each entry's path. Entries are sorted by path; symlinks are listed
+// but never followed. truncated reports that Limit cut the listing.
+func List(root *os.Root, rel, absBase string, o ListOptions) (entries []Entry, truncated bool, err error) {
+	w := lister{root: root, o: o, entries: make([]Entry, 0, min(o.Limit, 256))}
+	if err := w.walk(rel, absBase, 1); err != nil && err != errLimit {
+		return nil, false, err
+	}
+	sort.Slice(w.entries, func(i, j int) bool { return w.entries[i].Path < w.entries[j].Path })
+	return w.entries, w.truncated, nil
+}
+
+type lister struct {
+	root      *os.Root
+	o         ListOptions
+	entries   []Entry
+	truncated bool
+}
+
+type limitError struct{}
+
+func (limitError) Error() string { return "limit reached" }
+
+var errLimit error = limitError{}
+
+func (w *lister) walk(rel, abs string, depth int) error {
+	f, err := w.root.Open(rel)
+	if err != nil {
+		return err
+	}
+	des, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
+	for _, de := range des {
+		if err := w.add(rel, abs, de, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *lister) add(rel, abs string, de fs.DirEntry, depth int) error {
+	name := de.Name()
+	if !w.o.IncludeHidden && strings.HasPrefix(name, ".") {
+		return nil
+	}
+	if len(w.entries) >= w.o.Limit {
+		w.truncated = true
+		return errLimit
+	}
+	info, err := de.Info()
+	if err != nil {
+		return nil // removed while listing
+	}
+	e := Entry{Name: name, Path: filepath.Join(abs, name), Type: w.o.TypeOf(info.Mode()), Modified: info.ModTime().UTC()}
+	if info.Mode().IsRegular() {
+		e.Size = info.Size()
+	}
+	w.entries = append(w.entries, e)
+	if info.IsDir() && depth < w.o.MaxDepth {
+		return w.walk(filepath.Join(rel, name), e.Path, depth+1)
+	}
+	return nil
+}
