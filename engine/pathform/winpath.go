@@ -8,7 +8,7 @@ import (
 // parseWindows parses s, already checked by checkText, as a Win32 path.
 func parseWindows(s string) (Path, error) {
 	t := strings.ReplaceAll(s, "/", `\`)
-	volume, rest, err := splitVolume(t)
+	volume, rest, err := splitVolume(s, t)
 	if err != nil {
 		return Path{}, err
 	}
@@ -21,43 +21,43 @@ func parseWindows(s string) (Path, error) {
 	return build(Windows, volume, cleanElems(names)), nil
 }
 
-// splitVolume splits t, with "\" as its only separator, into the volume and
-// the rest after the volume's separator.
-func splitVolume(t string) (volume, rest string, err error) {
+// splitVolume splits t, the input in with "\" as its only separator, into
+// the volume and the rest after the volume's separator. Messages quote in.
+func splitVolume(in, t string) (volume, rest string, err error) {
 	switch {
 	case strings.HasPrefix(t, `\??\`):
-		return "", "", errDevice(t)
+		return "", "", errDevice(in)
 	case strings.HasPrefix(t, `\\`):
-		return splitUNC(t)
+		return splitUNC(in, t)
 	case len(t) >= 2 && t[1] == ':' && isASCIILetter(t[0]):
-		return splitDrive(t)
+		return splitDrive(in, t)
 	case t[0] == '\\':
 		return "", "", invalid(ErrNoDrive,
-			`The path %s has no drive letter; send it with its drive, such as D:\Projects\Demo.`, clip(t))
+			`The path %s has no drive letter; send it with its drive, such as D:\Projects\Demo.`, clip(in))
 	}
 	return "", "", invalid(ErrRelative,
-		`The path %s is not absolute (~, $VAR and %%VAR%% are not expanded); send an absolute path such as D:\Projects\Demo\a.txt.`, clip(t))
+		`The path %s is not absolute (~, $VAR and %%VAR%% are not expanded); send an absolute path such as D:\Projects\Demo\a.txt.`, clip(in))
 }
 
 // splitDrive splits "D:\rest" into "D:" and "rest".
-func splitDrive(t string) (volume, rest string, err error) {
+func splitDrive(in, t string) (volume, rest string, err error) {
 	if len(t) == 2 || t[2] != '\\' {
 		return "", "", invalid(ErrDriveRel,
-			`The path %s has no backslash after the drive colon, which means that drive's current folder; send it as %c:\folder.`, clip(t), upperASCII(t[0]))
+			`The path %s has no backslash after the drive colon, which means that drive's current folder; send it as %c:\folder.`, clip(in), upperASCII(t[0]))
 	}
 	return string(upperASCII(t[0])) + ":", t[3:], nil
 }
 
 // splitUNC splits `\\server\share\rest` into `\\server\share` and "rest".
-func splitUNC(t string) (volume, rest string, err error) {
+func splitUNC(in, t string) (volume, rest string, err error) {
 	server, after, hasShare := strings.Cut(t[2:], `\`)
 	share, rest, _ := strings.Cut(after, `\`)
 	switch {
 	case server == "." || server == "?":
-		return "", "", errDevice(t)
+		return "", "", errDevice(in)
 	case server == "" || server == ".." || !hasShare || share == "" || share == "." || share == "..":
 		return "", "", invalid(ErrUNC,
-			`The network path %s lacks a server or share name; send it as \\server\share\folder.`, clip(t))
+			`The network path %s lacks a server or share name; send it as \\server\share\folder.`, clip(in))
 	}
 	for _, n := range []string{server, share} {
 		if err := checkName(n); err != nil {
@@ -68,9 +68,9 @@ func splitUNC(t string) (volume, rest string, err error) {
 }
 
 // errDevice is the error for a device or verbatim prefix.
-func errDevice(t string) error {
+func errDevice(in string) error {
 	return invalid(ErrDevice,
-		`The path %s starts with a device prefix such as \\?\ or \\.\, which is not accepted; send a plain path such as D:\Projects\Demo.`, clip(t))
+		`The path %s starts with a device prefix such as \\?\ or \\.\, which is not accepted; send a plain path such as D:\Projects\Demo.`, clip(in))
 }
 
 // checkName applies the Windows rules for one name; "", "." and ".." pass.
