@@ -52,10 +52,10 @@ func within(root, p Path, fold bool) (string, bool) {
 
 // sameName reports whether a and b are the same name, folding case if fold.
 func sameName(a, b string, fold bool) bool {
-	if !fold || a == b {
-		return a == b
+	if a == b {
+		return true
 	}
-	return upcase(a) == upcase(b)
+	return fold && upcase(a) == upcase(b)
 }
 
 // upcase upper-cases each character of the Basic Multilingual Plane on its
