@@ -13,19 +13,35 @@ import (
 // The reasons a path is rejected. Parse returns them wrapped in a
 // *protocol.Error with code INVALID_REQUEST; test for them with errors.Is.
 var (
-	ErrEmpty     = errors.New("pathform: empty path")
-	ErrTooLong   = errors.New("pathform: path or name too long")
-	ErrEncoding  = errors.New("pathform: path is not valid UTF-8")
-	ErrControl   = errors.New("pathform: control character in path")
-	ErrRelative  = errors.New("pathform: path is not absolute")
-	ErrDevice    = errors.New("pathform: device or verbatim prefix")
-	ErrUNC       = errors.New("pathform: incomplete UNC path")
-	ErrReserved  = errors.New("pathform: reserved device name")
-	ErrTrailing  = errors.New("pathform: name ends in a dot or space")
-	ErrStream    = errors.New("pathform: colon or alternate data stream")
+	// ErrEmpty rejects the empty string.
+	ErrEmpty = errors.New("pathform: empty path")
+	// ErrTooLong rejects a path longer than MaxPath bytes or a name longer
+	// than MaxName.
+	ErrTooLong = errors.New("pathform: path or name too long")
+	// ErrEncoding rejects a path that is not valid UTF-8.
+	ErrEncoding = errors.New("pathform: path is not valid UTF-8")
+	// ErrControl rejects a path that holds U+0000–U+001F or U+007F.
+	ErrControl = errors.New("pathform: control character in path")
+	// ErrRelative rejects a path that is not absolute (ErrDriveRel and
+	// ErrNoDrive
+	// wrap it too).
+	ErrRelative = errors.New("pathform: path is not absolute")
+	// ErrDriveRel rejects a Windows drive without a separator, "D:x".
+	ErrDriveRel = fmt.Errorf("pathform: drive-relative path: %w", ErrRelative)
+	// ErrNoDrive rejects a Windows path rooted without a drive, `\x`.
+	ErrNoDrive = fmt.Errorf("pathform: rooted path without drive: %w", ErrRelative)
+	// ErrDevice rejects a Windows device or verbatim prefix, `\\?\`, `\\.\`, `\??\`.
+	ErrDevice = errors.New("pathform: device or verbatim prefix")
+	// ErrUNC rejects a Windows UNC path without a server or a share.
+	ErrUNC = errors.New("pathform: incomplete UNC path")
+	// ErrReserved rejects a Windows reserved device name such as CON or COM1.
+	ErrReserved = errors.New("pathform: reserved device name")
+	// ErrTrailing rejects a Windows name ending in a dot or a space.
+	ErrTrailing = errors.New("pathform: name ends in a dot or space")
+	// ErrStream rejects a colon after the Windows volume (alternate data stream).
+	ErrStream = errors.New("pathform: colon or alternate data stream")
+	// ErrForbidden rejects a Windows name holding one of < > " | ? *.
 	ErrForbidden = errors.New("pathform: character forbidden in names")
-	ErrDriveRel  = fmt.Errorf("pathform: drive-relative path: %w", ErrRelative)
-	ErrNoDrive   = fmt.Errorf("pathform: rooted path without drive: %w", ErrRelative)
 )
 
 // clipRunes is how many characters of a path or name a message may echo;
