@@ -22,9 +22,8 @@ var (
 	ErrEncoding = errors.New("pathform: path is not valid UTF-8")
 	// ErrControl rejects a path that holds U+0000–U+001F or U+007F.
 	ErrControl = errors.New("pathform: control character in path")
-	// ErrRelative rejects a path that is not absolute (ErrDriveRel and
-	// ErrNoDrive
-	// wrap it too).
+	// ErrRelative rejects a path that is not absolute; ErrDriveRel and
+	// ErrNoDrive wrap it.
 	ErrRelative = errors.New("pathform: path is not absolute")
 	// ErrDriveRel rejects a Windows drive without a separator, "D:x".
 	ErrDriveRel = fmt.Errorf("pathform: drive-relative path: %w", ErrRelative)
