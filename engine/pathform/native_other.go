@@ -1,0 +1,6 @@
+//go:build !windows
+
+package pathform
+
+// Native is the flavour of the operating system the host runs on.
+const Native = POSIX

@@ -1,0 +1,4 @@
+package pathform
+
+// Native is the flavour of the operating system the host runs on.
+const Native = Windows
