@@ -40,7 +40,7 @@ func createFolder(_ context.Context, env *action.Env, c *action.Call) (any, *pro
 	if perr != nil {
 		return nil, perr
 	}
-	created, err := sandbox.Mkdir(root, p.Relative, a.Parents)
+	created, err := sandbox.Mkdir(root, p.Rel(), a.Parents)
 	if err != nil {
 		return nil, sandbox.Classify(err)
 	}

@@ -64,7 +64,7 @@ func listFolder(_ context.Context, env *action.Env, c *action.Call) (any, *proto
 	} else {
 		o.Limit = min(o.Limit, 1000)
 	}
-	entries, truncated, err := sandbox.List(root, p.Relative, p.Canonical, o)
+	entries, truncated, err := sandbox.List(root, p.Rel(), p.Canonical, o)
 	if err != nil {
 		return nil, sandbox.Classify(err)
 	}

@@ -65,7 +65,7 @@ func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 		return nil, perr
 	}
 	max := c.Limit("max_bytes", 8<<20)
-	old, size, err := sandbox.ReadAt(root, p.Relative, 0, max+1)
+	old, size, err := sandbox.ReadAt(root, p.Rel(), 0, max+1)
 	switch {
 	case err != nil:
 		return nil, sandbox.Classify(err)
@@ -81,7 +81,7 @@ func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	d := patchData{Path: p.Canonical, Applied: len(a.Edits), DryRun: a.DryRun, Size: len(updated)}
 	d.Diff = patch.Diff(p.Canonical, string(old), updated)
 	if !a.DryRun {
-		if _, err := sandbox.WriteAtomic(root, p.Relative, []byte(updated), sandbox.WriteOptions{}); err != nil {
+		if _, err := sandbox.WriteAtomic(root, p.Rel(), []byte(updated), sandbox.WriteOptions{}); err != nil {
 			return nil, sandbox.Classify(err)
 		}
 	}

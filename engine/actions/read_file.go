@@ -69,7 +69,7 @@ func readFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoco
 	if a.Length > 0 {
 		want = min(want, a.Length)
 	}
-	buf, size, err := sandbox.ReadAt(root, p.Relative, a.Offset, want)
+	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, want)
 	if err != nil {
 		return nil, sandbox.Classify(err)
 	}

@@ -64,7 +64,7 @@ func write(env *action.Env, c *action.Call, content, enc string, o sandbox.Write
 	if perr != nil {
 		return nil, perr
 	}
-	created, err := sandbox.WriteAtomic(root, p.Relative, data, o)
+	created, err := sandbox.WriteAtomic(root, p.Rel(), data, o)
 	if err != nil {
 		return nil, sandbox.Classify(err)
 	}

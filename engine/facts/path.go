@@ -16,9 +16,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/engine/pathform"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 )
 
@@ -51,15 +51,31 @@ const maxLinkHops = 40
 // Resolver turns path arguments into Path facts.
 type Resolver struct {
 	workspaces []config.Workspace
-	protected  []string
+	roots      []pathform.Path
+	protected  []pathform.Path
 	classifier *Classifier
-	fold       bool
 }
 
 // NewResolver returns a Resolver over the configuration's (canonical)
 // workspaces. protected lists canonical paths the host never writes.
 func NewResolver(workspaces []config.Workspace, protected []string, c *Classifier) *Resolver {
-	return &Resolver{workspaces: workspaces, protected: protected, classifier: c, fold: FoldCase}
+	r := &Resolver{workspaces: workspaces, classifier: c}
+	for _, w := range workspaces {
+		r.roots = append(r.roots, mustParse(w.Path))
+	}
+	for _, p := range protected {
+		if pp, err := pathform.Parse(pathform.Native, p); err == nil {
+			r.protected = append(r.protected, pp)
+		}
+	}
+	return r
+}
+
+// mustParse parses a canonical root from the configuration; a root that
+// does not parse matches nothing.
+func mustParse(p string) pathform.Path {
+	pp, _ := pathform.Parse(pathform.Native, p)
+	return pp
 }
 
 // FoldCase reports whether path comparison ignores case on this OS.
@@ -77,19 +93,23 @@ func (r *Resolver) Resolve(raw string) (Path, *protocol.Error) {
 			"The path could not be resolved (a symlink loop or a link chain that is too long); use a direct path inside the workspace.")
 	}
 	p := Path{Input: raw, Canonical: canonical}
-	r.place(&p)
+	cp, cerr := pathform.Parse(pathform.Native, canonical)
+	if cerr != nil {
+		return Path{}, protocol.Wrap(protocol.WorkspaceViolation, cerr, "The path leads through a link to a name this host does not accept; use a direct path inside the workspace.")
+	}
+	r.place(&p, cp)
 	stat(&p)
 	p.Sensitivity = r.classifier.Classify(canonical)
-	p.Protected = r.isProtected(canonical)
+	p.Protected = r.isProtected(cp)
 	return p, nil
 }
 
 // place fills the workspace members: the deepest workspace containing p.
-func (r *Resolver) place(p *Path) {
+func (r *Resolver) place(p *Path, cp pathform.Path) {
 	best := -1
-	for i, w := range r.workspaces {
-		rel, ok := Within(w.Path, p.Canonical, r.fold)
-		if ok && (best < 0 || len(w.Path) > len(r.workspaces[best].Path)) {
+	for i, root := range r.roots {
+		rel, ok := within(root, cp)
+		if ok && (best < 0 || len(root.Elems) > len(r.roots[best].Elems)) {
 			best = i
 			p.Relative = rel
 		}
@@ -126,32 +146,26 @@ func TypeOf(m fs.FileMode) string {
 	return TypeOther
 }
 
-func (r *Resolver) isProtected(canonical string) bool {
+func (r *Resolver) isProtected(cp pathform.Path) bool {
 	for _, p := range r.protected {
-		if _, ok := Within(p, canonical, r.fold); ok {
+		if _, ok := within(p, cp); ok {
 			return true
 		}
 	}
 	return false
 }
 
-// Within reports whether p lies in root (or is root), comparing whole path
-// components, never string prefixes: /ws does not contain /ws-evil. It
-// returns p relative to root in native form ("." for root itself).
-func Within(root, p string, fold bool) (string, bool) {
-	eq := func(a, b string) bool { return a == b || fold && strings.EqualFold(a, b) }
-	if eq(root, p) {
-		return ".", true
+// within compares whole components, ignoring case where the OS does.
+func within(root, p pathform.Path) (string, bool) {
+	if FoldCase {
+		return pathform.WithinFold(root, p)
 	}
-	prefix := root
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	if len(p) <= len(prefix) || !eq(p[:len(prefix)], prefix) {
-		return "", false
-	}
-	return p[len(prefix):], true
+	return pathform.Within(root, p)
 }
+
+// Rel returns the path relative to its workspace root in native form, as
+// the executor's root handle takes it.
+func (p Path) Rel() string { return filepath.FromSlash(p.Relative) }
 
 // canonicalize resolves every symlink in the clean absolute path p. A
 // missing tail is kept as given (its parent resolved), and a dangling
