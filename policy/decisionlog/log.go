@@ -69,8 +69,9 @@ type Log struct {
 	closed  bool
 	pending map[string]Event
 
-	stop chan struct{}
-	done chan struct{}
+	stopOnce sync.Once
+	stop     chan struct{}
+	done     chan struct{}
 }
 
 // Open opens (creating if needed) the decision log at path for appending.
@@ -167,13 +168,8 @@ func (l *Log) Sync() error {
 // Close flushes and closes the log.
 func (l *Log) Close() error {
 	if l.stop != nil {
-		l.mu.Lock()
-		stopped := l.closed
-		l.mu.Unlock()
-		if !stopped {
-			close(l.stop)
-			<-l.done
-		}
+		l.stopOnce.Do(func() { close(l.stop) })
+		<-l.done
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
