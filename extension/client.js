@@ -1,0 +1,227 @@
+// DeskBridge reference client: promise-based requests to the native host
+// "com.deskbridge.host" over chrome.runtime.connectNative (one long-lived
+// port, responses matched by id, out of order allowed) or one-shot
+// chrome.runtime.sendNativeMessage. Protocol: docs/protocol-v1.md.
+
+export const HOST = "com.deskbridge.host";
+export const VERSION = 1;
+export const DEFAULT_TIMEOUT_MS = 30000;
+
+/** DeskBridgeError is a failed response ({code, message, rule}) or a transport failure (code "TRANSPORT"/"TIMEOUT"/"INVALID_ARGUMENTS"). */
+export class DeskBridgeError extends Error {
+  constructor(code, message, rule) {
+    super(message);
+    this.name = "DeskBridgeError";
+    this.code = code;
+    if (rule) this.rule = rule;
+  }
+}
+
+/** envelope builds a v1 request. */
+export function envelope(action, args = {}, id = crypto.randomUUID()) {
+  return { version: VERSION, id, action, arguments: args };
+}
+
+/** unwrap returns a response's data or throws its error as a DeskBridgeError. */
+export function unwrap(response) {
+  if (!response || typeof response !== "object") {
+    throw new DeskBridgeError("TRANSPORT", "the host sent no response");
+  }
+  if (response.success) return response.data;
+  const e = response.error || {};
+  throw new DeskBridgeError(e.code || "TRANSPORT", e.message || "request failed", e.rule);
+}
+
+function lastError() {
+  const e = chrome.runtime.lastError;
+  return e ? e.message : "native host disconnected";
+}
+
+function check(validator, action, args) {
+  if (!validator) return;
+  const problems = validator(action, args);
+  if (problems && problems.length) {
+    throw new DeskBridgeError("INVALID_ARGUMENTS", `${action}: ${problems.join("; ")}`);
+  }
+}
+
+/**
+ * sendOnce sends one request with chrome.runtime.sendNativeMessage: the
+ * browser starts a host process for it and stops it after the response.
+ * Resolves with the whole response envelope.
+ */
+export function sendOnce(action, args = {}, { host = HOST, validator = null } = {}) {
+  check(validator, action, args);
+  return new Promise((resolve, reject) => {
+    chrome.runtime.sendNativeMessage(host, envelope(action, args), (response) => {
+      if (chrome.runtime.lastError || response === undefined) {
+        reject(new DeskBridgeError("TRANSPORT", lastError()));
+      } else {
+        resolve(response);
+      }
+    });
+  });
+}
+
+/**
+ * Client keeps one port to the host. request() may be called many times
+ * without waiting; each promise resolves with its own response envelope.
+ * The port is opened lazily and reopened after a disconnect.
+ */
+export class Client {
+  constructor({ host = HOST, timeoutMs = DEFAULT_TIMEOUT_MS, validator = null } = {}) {
+    this.host = host;
+    this.timeoutMs = timeoutMs;
+    this.validator = validator; // (action, args) => [problem strings]; see loadSchemas
+    this.port = null;
+    this.pending = new Map(); // id -> {resolve, reject, timer}
+  }
+
+  connect() {
+    if (this.port) return this.port;
+    const port = chrome.runtime.connectNative(this.host);
+    port.onMessage.addListener((msg) => this.#deliver(msg));
+    port.onDisconnect.addListener(() => this.#fail(port, lastError()));
+    this.port = port;
+    return port;
+  }
+
+  /** request sends action with args and resolves with the response envelope. */
+  request(action, args = {}, { timeoutMs = this.timeoutMs } = {}) {
+    try {
+      check(this.validator, action, args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const req = envelope(action, args);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(req.id);
+        reject(new DeskBridgeError("TIMEOUT", `${action}: no response within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(req.id, { resolve, reject, timer });
+      try {
+        this.connect().postMessage(req);
+      } catch (e) {
+        this.#settle(req.id, (p) => p.reject(new DeskBridgeError("TRANSPORT", String(e.message || e))));
+      }
+    });
+  }
+
+  /** call is request() that resolves with data or throws DeskBridgeError. */
+  async call(action, args = {}, opts = {}) {
+    return unwrap(await this.request(action, args, opts));
+  }
+
+  /** close disconnects the port; the host sees EOF and exits. */
+  close() {
+    if (!this.port) return;
+    const port = this.port;
+    port.disconnect();
+    this.#fail(port, "port closed by the client");
+  }
+
+  #deliver(msg) {
+    const id = msg && typeof msg.id === "string" ? msg.id : "";
+    this.#settle(id, (p) => p.resolve(msg));
+  }
+
+  #settle(id, fn) {
+    const p = this.pending.get(id);
+    if (!p) return; // late, unknown, or id "" (a frame the host could not read)
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    fn(p);
+  }
+
+  #fail(port, message) {
+    if (this.port !== port) return;
+    this.port = null;
+    for (const id of [...this.pending.keys()]) {
+      this.#settle(id, (p) => p.reject(new DeskBridgeError("TRANSPORT", message)));
+    }
+  }
+}
+
+/**
+ * readFileAll reads a whole file through read_file pages: it follows
+ * next_offset while the host answers truncated, and returns the pieces
+ * joined (strings for utf-8; for base64 the array of base64 pages).
+ */
+export async function readFileAll(client, path, { encoding = "utf-8", maxPages = 1000 } = {}) {
+  const pages = [];
+  let offset = 0;
+  for (let i = 0; i < maxPages; i++) {
+    const data = await client.call("read_file", { path, encoding, offset });
+    pages.push(data.content);
+    if (!data.truncated) {
+      return { content: encoding === "utf-8" ? pages.join("") : pages, size: data.size, encoding };
+    }
+    if (typeof data.next_offset !== "number" || data.next_offset <= offset) {
+      throw new DeskBridgeError("TRANSPORT", "read_file: truncated page without a forward next_offset");
+    }
+    offset = data.next_offset;
+  }
+  throw new DeskBridgeError("TRANSPORT", `read_file: more than ${maxPages} pages`);
+}
+
+/**
+ * loadSchemas loads schemas.json (written by `deskbridge schema`) from the
+ * extension package when present and returns a validator for Client /
+ * sendOnce; it returns null when there is no file. The expected shape is
+ * {"actions": {"<action>": <JSON Schema of arguments>}}. The native host
+ * stays authoritative; this only catches mistakes early.
+ */
+export async function loadSchemas(url = chrome.runtime.getURL("schemas.json")) {
+  let doc;
+  try {
+    const res = await fetch(url);
+    if (!res.ok) return null;
+    doc = await res.json();
+  } catch {
+    return null;
+  }
+  const actions = (doc && doc.actions) || {};
+  return (action, args) => {
+    const schema = actions[action];
+    return schema ? validate(schema, args, "arguments") : [];
+  };
+}
+
+const TYPES = {
+  object: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+  array: Array.isArray,
+  string: (v) => typeof v === "string",
+  integer: Number.isInteger,
+  number: (v) => typeof v === "number",
+  boolean: (v) => typeof v === "boolean",
+  null: (v) => v === null,
+};
+
+/** validate checks value against the common JSON Schema subset: type, enum, required, properties, items, minimum, maximum, minLength, maxLength. */
+export function validate(schema, value, where = "value") {
+  const out = [];
+  const types = schema.type ? [].concat(schema.type) : null;
+  if (types && !types.some((t) => TYPES[t] && TYPES[t](value))) {
+    return [`${where} must be ${types.join(" or ")}`];
+  }
+  if (schema.enum && !schema.enum.some((e) => e === value)) out.push(`${where} must be one of ${schema.enum.join(", ")}`);
+  if (typeof value === "number") {
+    if (schema.minimum !== undefined && value < schema.minimum) out.push(`${where} must be ≥ ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum) out.push(`${where} must be ≤ ${schema.maximum}`);
+  }
+  if (typeof value === "string") {
+    if (schema.minLength !== undefined && value.length < schema.minLength) out.push(`${where} is too short`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) out.push(`${where} is too long`);
+  }
+  if (TYPES.object(value)) {
+    for (const r of schema.required || []) if (!(r in value)) out.push(`${where}.${r} is required`);
+    for (const [k, s] of Object.entries(schema.properties || {})) {
+      if (k in value) out.push(...validate(s, value[k], `${where}.${k}`));
+    }
+  }
+  if (Array.isArray(value) && schema.items) {
+    value.forEach((v, i) => out.push(...validate(schema.items, v, `${where}[${i}]`)));
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+)
+
+// Installer registers and unregisters the host on one OS. The zero value is
+// not usable; [NewInstaller] returns one for the running system.
+type Installer struct {
+	OS       string   // "linux", "darwin" or "windows"
+	Env      Env      // the user's folders
+	FS       FS       // manifest and configuration files
+	Registry Registry // Windows only; nil elsewhere
+	Out      io.Writer
+}
+
+// Options says what to register.
+type Options struct {
+	Browsers   []Browser
+	Scope      Scope
+	HostPath   string   // absolute path of the deskbridge binary
+	ChromeIDs  []string // Chromium-family extension ids or origins
+	FirefoxIDs []string // Firefox add-on ids
+	ConfigPath string   // configuration file; empty means the default
+}
+
+// Install writes the manifest (and registry value) for every browser in o
+// that has ids, then a starter configuration when none exists.
+func (in *Installer) Install(o Options) error {
+	done := 0
+	for _, b := range o.Browsers {
+		ids := o.ChromeIDs
+		if !b.Family() {
+			ids = o.FirefoxIDs
+		}
+		if len(ids) == 0 {
+			fmt.Fprintf(in.Out, "%s: skipped (no %s given)\n", b, idFlag(b))
+			continue
+		}
+		if err := in.register(b, o.Scope, o.HostPath, ids); err != nil {
+			return fmt.Errorf("%s: %w", b, err)
+		}
+		done++
+	}
+	if done == 0 {
+		return errors.New("nothing registered: pass --extension-id (Chromium family) or --firefox-id (Firefox)")
+	}
+	return in.starterConfig(o)
+}
+
+func idFlag(b Browser) string {
+	if b.Family() {
+		return "--extension-id"
+	}
+	return "--firefox-id"
+}
+
+func (in *Installer) register(b Browser, s Scope, hostPath string, ids []string) error {
+	loc, err := Locations(in.OS, b, s, in.Env)
+	if err != nil {
+		return err
+	}
+	data, err := Manifest(b, hostPath, ids)
+	if err != nil {
+		return err
+	}
+	if err := in.FS.WriteFile(loc.Manifest, data, 0o644); err != nil {
+		return err
+	}
+	if err := in.setRegistry(loc); err != nil {
+		return err
+	}
+	fmt.Fprintf(in.Out, "%s: registered %s%s\n", b, loc.Manifest, regNote(loc))
+	return nil
+}
+
+func (in *Installer) setRegistry(loc Location) error {
+	if loc.Registry == nil {
+		return nil
+	}
+	if in.Registry == nil {
+		return errors.New("no registry access on this system")
+	}
+	return in.Registry.SetDefault(*loc.Registry, loc.Manifest)
+}
+
+func regNote(loc Location) string {
+	if loc.Registry == nil {
+		return ""
+	}
+	return " (registry " + loc.Registry.String() + ")"
+}
+
+// Uninstall removes the manifest and registry value of every browser in
+// browsers for scope s. The configuration is kept.
+func (in *Installer) Uninstall(browsers []Browser, s Scope) error {
+	var errs []error
+	for _, b := range browsers {
+		if err := in.unregister(b, s); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", b, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (in *Installer) unregister(b Browser, s Scope) error {
+	loc, err := Locations(in.OS, b, s, in.Env)
+	if err != nil {
+		return err
+	}
+	if loc.Registry != nil && in.Registry != nil {
+		if err := in.Registry.Delete(*loc.Registry); err != nil {
+			return err
+		}
+	}
+	if err := in.FS.Remove(loc.Manifest); err != nil {
+		return err
+	}
+	fmt.Fprintf(in.Out, "%s: removed %s%s\n", b, loc.Manifest, regNote(loc))
+	return nil
+}
+
+// ConfigPath returns the configuration file the host reads: explicit if set,
+// else $DESKBRIDGE_CONFIG (passed as env), else deskbridge/config.json in
+// the OS user-configuration folder.
+func ConfigPath(goos, explicit, envValue string, env Env) string {
+	switch {
+	case explicit != "":
+		return explicit
+	case envValue != "":
+		return envValue
+	case goos == "windows":
+		return winJoin(env.ConfigDir, "deskbridge", "config.json")
+	}
+	return path.Join(env.ConfigDir, "deskbridge", "config.json")
+}
+
+func (in *Installer) starterConfig(o Options) error {
+	p := o.ConfigPath
+	data, err := StarterConfig(in.OS, p, o.ChromeIDs)
+	if err != nil {
+		return err
+	}
+	err = in.FS.WriteNew(p, data, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		fmt.Fprintf(in.Out, "configuration: kept %s\n", p)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	fmt.Fprintf(in.Out, "configuration: wrote starter %s (add your workspaces)\n", p)
+	return nil
+}

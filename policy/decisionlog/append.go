@@ -1,0 +1,264 @@
+package decisionlog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// maxTailScan bounds how far back from the end of a file the writer looks
+// for the last event to chain from.
+const maxTailScan = 16 << 20
+
+// tailState is where the chain ends: the last event's hash and seq, and the
+// size of the active file after it. valid is false until it is known.
+type tailState struct {
+	valid bool
+	size  int64
+	hash  string
+	seq   uint64
+}
+
+// append writes ev as the next line of the chain, under the file lock.
+func (l *Log) append(ev *Event) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	if err := lockFile(l.lock); err != nil {
+		return fmt.Errorf("decisionlog: lock: %w", err)
+	}
+	defer unlockFile(l.lock)
+	if err := l.followRotation(); err != nil {
+		return err
+	}
+	line, err := l.chain(ev)
+	if err != nil {
+		return err
+	}
+	if _, err := l.f.Write(line); err != nil {
+		l.tail.valid = false
+		return fmt.Errorf("decisionlog: write: %w", err)
+	}
+	l.tail = tailState{valid: true, size: l.tail.size + int64(len(line)), hash: ev.Hash, seq: ev.Seq}
+	return l.flush()
+}
+
+// chain links ev to the tail of the log, rotating first if the line would
+// not fit, and returns the bytes to write.
+func (l *Log) chain(ev *Event) ([]byte, error) {
+	torn, err := l.readTail()
+	if err != nil {
+		return nil, err
+	}
+	ev.Seq, ev.PrevHash, ev.FileStart = l.tail.seq+1, l.tail.hash, l.tail.size == 0
+	line, sum, err := encodeLine(ev)
+	if err != nil {
+		return nil, err
+	}
+	if l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(line)) > l.opts.MaxBytes {
+		if err := l.rotate(); err != nil {
+			return nil, err
+		}
+		torn, ev.FileStart = false, true
+		if line, sum, err = encodeLine(ev); err != nil {
+			return nil, err
+		}
+	}
+	ev.Hash = sum
+	if torn {
+		// A line cut short by a crash: end it so that ours stands alone.
+		line = append([]byte{'\n'}, line...)
+	}
+	return line, nil
+}
+
+// readTail makes l.tail describe the end of the chain and reports whether
+// the active file ends in a partial line.
+func (l *Log) readTail() (torn bool, err error) {
+	st, err := l.f.Stat()
+	if err != nil {
+		return false, err
+	}
+	size := st.Size()
+	if l.tail.valid && l.tail.size == size {
+		return false, nil
+	}
+	rec, found, torn, err := lastRecord(l.f, size)
+	if err != nil {
+		return false, err
+	}
+	if !found {
+		rec, err = l.previousTail()
+		if err != nil {
+			return false, err
+		}
+	}
+	l.tail = tailState{valid: true, size: size, hash: rec.stored, seq: rec.ev.Seq}
+	return torn, nil
+}
+
+// previousTail is the last event of FILE.1, or the genesis when there is none.
+func (l *Log) previousTail() (record, error) {
+	genesis := record{stored: Genesis}
+	f, err := os.Open(rotatedName(l.path, 1))
+	if errors.Is(err, fs.ErrNotExist) {
+		return genesis, nil
+	} else if err != nil {
+		return record{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return record{}, err
+	}
+	rec, found, _, err := lastRecord(f, st.Size())
+	if err != nil || !found {
+		return genesis, err
+	}
+	return rec, nil
+}
+
+// lastRecord finds the last parseable complete line in the first size
+// bytes of r, and whether those bytes end in a partial line.
+func lastRecord(r io.ReaderAt, size int64) (rec record, found, torn bool, err error) {
+	const chunk = 64 << 10
+	var buf []byte
+	for off := size; off > 0 && len(buf) < maxTailScan; {
+		n := min(chunk, off)
+		off -= n
+		b := make([]byte, int(n)+len(buf))
+		if _, err := r.ReadAt(b[:n], off); err != nil {
+			return record{}, false, false, fmt.Errorf("decisionlog: read tail: %w", err)
+		}
+		copy(b[n:], buf)
+		buf = b
+		torn = buf[len(buf)-1] != '\n'
+		if rec, ok := lastComplete(buf, off == 0); ok {
+			return rec, true, torn, nil
+		}
+	}
+	return record{}, false, torn, nil
+}
+
+// lastComplete parses the complete lines of buf from the last one back and
+// returns the first that parses. The first line of buf counts as complete
+// only when buf starts at the beginning of the file.
+func lastComplete(buf []byte, atStart bool) (record, bool) {
+	end := bytes.LastIndexByte(buf, '\n')
+	for end >= 0 {
+		start := bytes.LastIndexByte(buf[:end], '\n') + 1
+		if start == 0 && !atStart {
+			return record{}, false
+		}
+		if rec, err := parseLine(buf[start:end]); err == nil {
+			return rec, true
+		}
+		end = start - 1
+	}
+	return record{}, false
+}
+
+// followRotation reopens the path when another process rotated the file
+// this Log holds open.
+func (l *Log) followRotation() error {
+	held, err := l.f.Stat()
+	if err != nil {
+		return err
+	}
+	now, err := os.Stat(l.path)
+	if err == nil && os.SameFile(held, now) {
+		return nil
+	}
+	l.f.Close()
+	l.tail.valid = false
+	l.f, err = openAppend(l.path)
+	return err
+}
+
+// rotate shifts FILE.n to FILE.n+1 (dropping FILE.Keep), FILE to FILE.1,
+// and opens a new FILE. The chain continues: l.tail is left as it was.
+func (l *Log) rotate() error {
+	errSync := l.f.Sync()
+	l.f.Close()
+	l.dirty = false
+	if err := removeIfExists(rotatedName(l.path, l.opts.Keep)); err != nil {
+		return err
+	}
+	for i := l.opts.Keep - 1; i >= 1; i-- {
+		if err := renameIfExists(rotatedName(l.path, i), rotatedName(l.path, i+1)); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(l.path, rotatedName(l.path, 1)); err != nil {
+		return err
+	}
+	f, err := openAppend(l.path)
+	if err != nil {
+		return err
+	}
+	l.f, l.tail.size = f, 0
+	return errSync
+}
+
+func rotatedName(path string, n int) string { return fmt.Sprintf("%s.%d", path, n) }
+
+func removeIfExists(name string) error {
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+func renameIfExists(from, to string) error {
+	if err := os.Rename(from, to); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// flush fsyncs now under SyncAlways, or marks the file for the next
+// grouped flush.
+func (l *Log) flush() error {
+	if l.opts.SyncInterval == SyncAlways {
+		return l.f.Sync()
+	}
+	l.dirty = true
+	return nil
+}
+
+// syncLoop flushes the file every SyncInterval while there is something to
+// flush. The fsync runs outside the mutex so that appends do not wait for it.
+func (l *Log) syncLoop() {
+	defer close(l.done)
+	t := time.NewTicker(l.opts.SyncInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			l.groupSync()
+		}
+	}
+}
+
+func (l *Log) groupSync() {
+	l.mu.Lock()
+	f, dirty := l.f, l.dirty
+	l.dirty = false
+	l.mu.Unlock()
+	if !dirty {
+		return
+	}
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
+		l.mu.Lock()
+		l.syncErr = errors.Join(l.syncErr, err)
+		l.mu.Unlock()
+	}
+}

@@ -1,0 +1,109 @@
+// Package decisionlog writes and verifies the DeskBridge decision log: one
+// JSON line per policy decision and one per outcome, chained by SHA-256 so
+// that a changed, removed, inserted or reordered line is found by Verify.
+//
+// The format, the hash chain, durability and rotation are described in
+// docs/decision-log.md.
+package decisionlog
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+)
+
+// Phases of an event: the decision is written before the action's effect,
+// the outcome after it, both with the same decision_id.
+const (
+	PhaseDecision = "decision"
+	PhaseOutcome  = "outcome"
+)
+
+// OutcomeOK is the outcome code of an allowed decision and of an action
+// that succeeded; any other outcome is one of the 29 v1 error codes.
+const OutcomeOK = "OK"
+
+// Genesis is the prev_hash of the very first event of a log.
+const Genesis = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// Labels identify the host that decided, as OPA's decision-log labels do.
+type Labels struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+}
+
+// Bundle records the revision of an OPA bundle that took part in a decision.
+type Bundle struct {
+	Revision string `json:"revision,omitempty"`
+}
+
+// Event is one line of the decision log: the fields of OPA's decision-log
+// event (EventV1) plus the DeskBridge request, outcome and chain fields.
+//
+// The field order below is the order on disk. Seq, PrevHash, Hash and
+// FileStart are set by the Log; callers fill in the rest.
+type Event struct {
+	Labels     Labels            `json:"labels"`
+	DecisionID string            `json:"decision_id"`
+	Bundles    map[string]Bundle `json:"bundles,omitempty"`
+	Path       string            `json:"path"`
+	Input      any               `json:"input,omitempty"`
+	Result     any               `json:"result,omitempty"`
+	Erased     []string          `json:"erased,omitempty"`
+	Masked     []string          `json:"masked,omitempty"`
+	Timestamp  time.Time         `json:"timestamp"`
+	Metrics    map[string]any    `json:"metrics,omitempty"`
+
+	RequestID  string `json:"request_id"`
+	Action     string `json:"action"`
+	Origin     string `json:"origin"`
+	Phase      string `json:"phase"`
+	Outcome    string `json:"outcome"`
+	DurationNS int64  `json:"duration_ns"`
+	PolicyHash string `json:"policy_hash"`
+	ConfigHash string `json:"config_hash"`
+
+	Seq       uint64 `json:"seq"`
+	FileStart bool   `json:"file_start,omitempty"`
+	PrevHash  string `json:"prev_hash"`
+	Hash      string `json:"hash,omitempty"`
+}
+
+// hashMember is what a line carries after its canonical body: the body's
+// closing brace is replaced by `,"hash":"<64 hex>"}`.
+const (
+	hashPrefix = `,"hash":"`
+	hashSuffix = `"}`
+	hashLen    = sha256.Size * 2
+	trailerLen = len(hashPrefix) + hashLen + len(hashSuffix)
+)
+
+// encodeLine returns the canonical bytes of ev without its hash (the body),
+// the body's SHA-256 in hex, and the line to write, ending in '\n'.
+func encodeLine(ev *Event) (line []byte, sum string, err error) {
+	e := *ev
+	e.Hash = ""
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&e); err != nil {
+		return nil, "", err
+	}
+	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	sum = hashBytes(body)
+	line = make([]byte, 0, len(body)+trailerLen)
+	line = append(line, body[:len(body)-1]...)
+	line = append(line, hashPrefix...)
+	line = append(line, sum...)
+	line = append(line, hashSuffix...)
+	line = append(line, '\n')
+	return line, sum, nil
+}
+
+// hashBytes is the lowercase hex SHA-256 of b.
+func hashBytes(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

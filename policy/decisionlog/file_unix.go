@@ -1,0 +1,29 @@
+//go:build unix
+
+package decisionlog
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// openAppend opens the log file for appending and reading its tail.
+func openAppend(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+}
+
+// lockFile blocks until this process holds the exclusive lock on f.
+func lockFile(f *os.File) error {
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// unlockFile releases the lock taken by lockFile.
+func unlockFile(f *os.File) error {
+	return unix.Flock(int(f.Fd()), unix.LOCK_UN)
+}

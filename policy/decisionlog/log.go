@@ -1,0 +1,229 @@
+package decisionlog
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// Defaults used where Options leaves a field zero.
+const (
+	DefaultKeep         = 5
+	DefaultSyncInterval = 100 * time.Millisecond
+)
+
+// SyncAlways as Options.SyncInterval makes every append wait for fsync.
+const SyncAlways time.Duration = -1
+
+// ErrClosed is returned by a Log used after Close.
+var ErrClosed = errors.New("decisionlog: log is closed")
+
+// Options configure a Log. The zero value is usable: no rotation, fsync
+// grouped every DefaultSyncInterval.
+type Options struct {
+	// MaxBytes rotates the file before an append would take it past this
+	// size. Zero never rotates.
+	MaxBytes int64
+	// Keep is how many rotated files (FILE.1 … FILE.Keep) are kept; the
+	// oldest is deleted. Zero means DefaultKeep.
+	Keep int
+	// SyncInterval groups fsync: the file is flushed to stable storage at
+	// most this long after an append, at rotation and at Close. Zero means
+	// DefaultSyncInterval; SyncAlways flushes every line before returning.
+	SyncInterval time.Duration
+	// Labels are written into events that have none.
+	Labels Labels
+	// Masker, if set, names the parts of each decision event to remove or
+	// replace before it is written.
+	Masker Masker
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Log appends chained events to one decision-log file. It is safe for
+// concurrent use, and several processes may append to the same file: each
+// append holds an exclusive lock on FILE.lock while it reads the chain's
+// tail and writes its line.
+//
+// Caveats:
+//   - FILE.lock and the rotated files FILE.1 … FILE.Keep live beside FILE
+//     and belong to the log; the host must treat them as protected.
+//   - On Windows the file is opened with FILE_SHARE_DELETE so that another
+//     process can rotate it.
+type Log struct {
+	path string
+	opts Options
+
+	mu      sync.Mutex
+	lock    *os.File
+	f       *os.File
+	tail    tailState
+	dirty   bool
+	syncErr error
+	closed  bool
+	pending map[string]Event
+
+	stopOnce sync.Once
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+// Open opens (creating if needed) the decision log at path for appending.
+func Open(path string, opts Options) (*Log, error) {
+	opts = opts.withDefaults()
+	lock, err := openAppend(path + ".lock")
+	if err != nil {
+		return nil, err
+	}
+	f, err := openAppend(path)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	l := &Log{path: path, opts: opts, lock: lock, f: f, pending: map[string]Event{}}
+	if opts.SyncInterval > 0 {
+		l.stop, l.done = make(chan struct{}), make(chan struct{})
+		go l.syncLoop()
+	}
+	return l, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Keep <= 0 {
+		o.Keep = DefaultKeep
+	}
+	if o.SyncInterval == 0 {
+		o.SyncInterval = DefaultSyncInterval
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Decision masks ev and appends it as the decision event, before the
+// action takes effect. It fills in ev's DecisionID (when empty), Timestamp
+// (when zero), Labels (when empty), Phase, Seq, PrevHash and Hash; ev.Input
+// itself is never modified. ev.Outcome must be OutcomeOK or a v1 code.
+func (l *Log) Decision(ctx context.Context, ev *Event) error {
+	if err := checkCode(ev.Outcome); err != nil {
+		return err
+	}
+	ev.Phase = PhaseDecision
+	if ev.DecisionID == "" {
+		ev.DecisionID = newID()
+	}
+	l.stamp(ev)
+	e := *ev
+	l.mask(ctx, &e)
+	if err := l.append(&e); err != nil {
+		return err
+	}
+	ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = e.Seq, e.PrevHash, e.Hash, e.FileStart
+	l.remember(&e)
+	return nil
+}
+
+// Outcome appends the outcome event of an earlier Decision: the same
+// decision_id, the final code (OutcomeOK or a v1 code) and how long the
+// action took. It is written even if the decision is not known to this Log.
+func (l *Log) Outcome(decisionID, code string, d time.Duration) error {
+	if err := checkCode(code); err != nil {
+		return err
+	}
+	ev := l.recall(decisionID)
+	ev.Phase, ev.Outcome, ev.DurationNS = PhaseOutcome, code, d.Nanoseconds()
+	ev.Timestamp = time.Time{}
+	l.stamp(&ev)
+	return l.append(&ev)
+}
+
+// Head returns the hash of the last event this Log appended, or "" if none.
+// Kept elsewhere, it lets Verify notice lines cut from the end of the log.
+func (l *Log) Head() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tail.hash
+}
+
+// Sync flushes appended lines to stable storage and returns the first error
+// a grouped flush met since the last call.
+func (l *Log) Sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	err := errors.Join(l.syncErr, l.f.Sync())
+	l.syncErr, l.dirty = nil, false
+	return err
+}
+
+// Close flushes and closes the log.
+func (l *Log) Close() error {
+	if l.stop != nil {
+		l.stopOnce.Do(func() { close(l.stop) })
+		<-l.done
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	l.closed = true
+	return errors.Join(l.syncErr, l.f.Sync(), l.f.Close(), l.lock.Close())
+}
+
+func (l *Log) stamp(ev *Event) {
+	if ev.Timestamp.IsZero() {
+		ev.Timestamp = l.opts.Now().UTC()
+	}
+	if ev.Labels == (Labels{}) {
+		ev.Labels = l.opts.Labels
+	}
+}
+
+// remember keeps the header of a decision for its outcome event.
+func (l *Log) remember(ev *Event) {
+	h := Event{
+		Labels: ev.Labels, DecisionID: ev.DecisionID, Bundles: ev.Bundles, Path: ev.Path,
+		RequestID: ev.RequestID, Action: ev.Action, Origin: ev.Origin,
+		PolicyHash: ev.PolicyHash, ConfigHash: ev.ConfigHash,
+	}
+	l.mu.Lock()
+	l.pending[ev.DecisionID] = h
+	l.mu.Unlock()
+}
+
+func (l *Log) recall(id string) Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	h, ok := l.pending[id]
+	if !ok {
+		return Event{DecisionID: id}
+	}
+	delete(l.pending, id)
+	return h
+}
+
+func checkCode(code string) error {
+	if code == OutcomeOK || protocol.Code(code).Valid() {
+		return nil
+	}
+	return fmt.Errorf("decisionlog: outcome %q is neither OK nor a v1 code", code)
+}
+
+// newID returns a random UUID (version 4) for a decision.
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

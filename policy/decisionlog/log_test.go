@@ -1,0 +1,226 @@
+package decisionlog
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDecisionAndOutcomeRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{Labels: Labels{ID: "host-1", Version: "1.0.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := sampleEvent(1)
+	if err := l.Decision(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Outcome(ev.DecisionID, "FILE_NOT_FOUND", 3*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	head := l.Head()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []Event
+	for e, err := range Read(path) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e)
+	}
+	if len(got) != 2 {
+		t.Fatalf("read %d events, want 2", len(got))
+	}
+	d, o := got[0], got[1]
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"decision phase", d.Phase, PhaseDecision},
+		{"outcome phase", o.Phase, PhaseOutcome},
+		{"same decision id", o.DecisionID, d.DecisionID},
+		{"outcome code", o.Outcome, "FILE_NOT_FOUND"},
+		{"outcome duration", o.DurationNS, int64(3 * time.Millisecond)},
+		{"outcome request id", o.RequestID, "req-1"},
+		{"labels", d.Labels, Labels{ID: "host-1", Version: "1.0.0"}},
+		{"first seq", d.Seq, uint64(1)},
+		{"first prev", d.PrevHash, Genesis},
+		{"chain", o.PrevHash, d.Hash},
+		{"head", head, o.Hash},
+		{"caller sees id", ev.DecisionID, d.DecisionID},
+		{"caller sees hash", ev.Hash, d.Hash},
+		{"outcome has no input", o.Input, nil},
+	}
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("got %v, want %v", c.got, c.want)
+			}
+		})
+	}
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || len(rep.Pending) != 0 {
+		t.Errorf("VerifyFile = %+v, %v; want intact, no pending", rep, err)
+	}
+}
+
+func TestTimestampIsRFC3339Nano(t *testing.T) {
+	path := newLog(t, 1, Options{})
+	line := string(readLines(t, path)[0])
+	i := strings.Index(line, `"timestamp":"`)
+	if i < 0 {
+		t.Fatalf("no timestamp in %s", line)
+	}
+	ts := line[i+len(`"timestamp":"`):]
+	ts = ts[:strings.IndexByte(ts, '"')]
+	if _, err := time.Parse(time.RFC3339Nano, ts); err != nil {
+		t.Errorf("timestamp %q: %v", ts, err)
+	}
+}
+
+func TestOutcomeCodeMustBeKnown(t *testing.T) {
+	l, err := Open(filepath.Join(t.TempDir(), "d.jsonl"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	tests := []struct {
+		name string
+		call func() error
+	}{
+		{"decision with empty outcome", func() error { e := sampleEvent(1); e.Outcome = ""; return l.Decision(context.Background(), e) }},
+		{"decision with made-up code", func() error { e := sampleEvent(1); e.Outcome = "NOPE"; return l.Decision(context.Background(), e) }},
+		{"outcome with lower-case code", func() error { return l.Outcome("x", "file_not_found", 0) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.call(); err == nil {
+				t.Error("accepted an invalid outcome code")
+			}
+		})
+	}
+}
+
+func TestClosedLogRefusesAppends(t *testing.T) {
+	l, err := Open(filepath.Join(t.TempDir(), "d.jsonl"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Decision(context.Background(), sampleEvent(1)); err != ErrClosed {
+		t.Errorf("Decision after Close = %v, want ErrClosed", err)
+	}
+	if err := l.Close(); err != ErrClosed {
+		t.Errorf("second Close = %v, want ErrClosed", err)
+	}
+}
+
+func TestSeveralLogsOnOneFileChain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	a, err := Open(path, Options{SyncInterval: SyncAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		l := a
+		if i%3 == 0 {
+			l = b
+		}
+		writePairs(t, l, 1)
+	}
+	a.Close()
+	b.Close()
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.LastSeq != 20 {
+		t.Errorf("VerifyFile = %+v, %v; want intact with 20 events", rep, err)
+	}
+}
+
+func TestTornTailIsEndedAndChainContinues(t *testing.T) {
+	path := newLog(t, 2, Options{})
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"labels":{"id":"","vers`) // a crash mid-write
+	f.Close()
+	l, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writePairs(t, l, 1)
+	l.Close()
+	rep, err := VerifyFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(kinds(rep), " ")
+	if got != "malformed@5" || rep.LastSeq != 6 {
+		t.Errorf("issues %q, last seq %d; want only the torn line 5 reported and seq 6 at the end", got, rep.LastSeq)
+	}
+}
+
+func TestRotationKeepsChainAcrossFiles(t *testing.T) {
+	path := newLog(t, 40, Options{MaxBytes: 4 << 10, Keep: 100})
+	files, missing, err := Files(path)
+	if err != nil || len(missing) != 0 || len(files) < 3 {
+		t.Fatalf("Files = %v, %v, %v; want several files, none missing", files, missing, err)
+	}
+	for _, name := range files {
+		if st, _ := os.Stat(name); st.Size() > 4<<10 {
+			t.Errorf("%s is %d bytes, over MaxBytes", name, st.Size())
+		}
+	}
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.LastSeq != 80 || rep.Start != "" {
+		t.Errorf("VerifyFile = %+v, %v; want all 80 events intact from genesis", rep, err)
+	}
+}
+
+func TestRotationPruneStartsFromRotatedFile(t *testing.T) {
+	path := newLog(t, 40, Options{MaxBytes: 4 << 10, Keep: 2})
+	files, _, _ := Files(path)
+	if len(files) != 3 {
+		t.Fatalf("files %v, want FILE.2, FILE.1, FILE", files)
+	}
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.FirstSeq <= 1 || rep.Start == "" {
+		t.Errorf("VerifyFile = %+v, %v; want intact, starting after pruned files", rep, err)
+	}
+}
+
+func TestFilePermissionsArePrivate(t *testing.T) {
+	path := newLog(t, 1, Options{})
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm()&0o077 != 0 && !isWindows() {
+		t.Errorf("log mode %v, want no group or other access", st.Mode().Perm())
+	}
+}
+
+func TestLineIsItsBodyPlusHash(t *testing.T) {
+	path := newLog(t, 1, Options{})
+	line := readLines(t, path)[0]
+	rec, err := parseLine(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := append(bytes.Clone(line[:len(line)-trailerLen]), '}')
+	if hashBytes(body) != rec.stored {
+		t.Error("the hash is not the SHA-256 of the line without its hash member")
+	}
+}

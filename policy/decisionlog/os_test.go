@@ -1,0 +1,5 @@
+package decisionlog
+
+import "runtime"
+
+func isWindows() bool { return runtime.GOOS == "windows" }
