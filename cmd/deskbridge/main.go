@@ -1,12 +1,85 @@
-// Command deskbridge is the DeskBridge Chrome Native Messaging host.
+// Command deskbridge is the DeskBridge Chrome Native Messaging host and its
+// tools.
+//
+// Chrome starts it as `deskbridge chrome-extension://<id>/` (on Windows a
+// --parent-window=<n> argument may follow); it then serves framed requests
+// on stdin and stdout. The other forms are for people:
+//
+//	deskbridge call [--config FILE] ACTION [JSON]   one request, printed
+//	deskbridge policy test [DIR]                    run the policy tests
+//	deskbridge log verify --log FILE                check the decision log
+//	deskbridge install | uninstall | doctor         browser registration
+//	deskbridge version
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"strings"
+
+	"github.com/deskbridge/deskbridge/engine"
+	"github.com/deskbridge/deskbridge/install"
+	"github.com/deskbridge/deskbridge/policy/decisionlog/logcmd"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "deskbridge: not built yet")
-	os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// run dispatches on the first argument and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	config, rest := configFlag(args)
+	if len(rest) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch cmd := rest[0]; {
+	case strings.HasPrefix(cmd, "chrome-extension://"):
+		return serveHost(config, cmd, stdin, stdout, stderr)
+	case cmd == "call":
+		return call(config, rest[1:], stdout, stderr)
+	case cmd == "policy":
+		return policyCommand(config, rest[1:], stdout, stderr)
+	case cmd == "log":
+		return logcmd.Run(rest[1:], stdout, stderr)
+	case cmd == "install":
+		return install.RunInstall(rest[1:], stdout, stderr)
+	case cmd == "uninstall":
+		return install.RunUninstall(rest[1:], stdout, stderr)
+	case cmd == "doctor":
+		return install.RunDoctor(rest[1:], stdout, stderr)
+	case cmd == "version" || cmd == "--version":
+		fmt.Fprintln(stdout, "deskbridge", engine.Version)
+		return 0
+	case cmd == "help" || cmd == "--help" || cmd == "-h":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "deskbridge: unknown command %q\n%s", rest[0], usage)
+	return 2
+}
+
+// configFlag takes a leading --config FILE (or --config=FILE) off args.
+func configFlag(args []string) (string, []string) {
+	if len(args) >= 2 && args[0] == "--config" {
+		return args[1], args[2:]
+	}
+	if len(args) >= 1 {
+		if v, ok := strings.CutPrefix(args[0], "--config="); ok {
+			return v, args[1:]
+		}
+	}
+	return "", args
+}
+
+const usage = `usage:
+  deskbridge [--config FILE] chrome-extension://<id>/   serve Chrome (started by the browser)
+  deskbridge [--config FILE] call ACTION [JSON]          run one request and print the response
+                                                         (no config: the current folder is the workspace)
+  deskbridge [--config FILE] policy test [DIR] [-v]      run the policy tests (default: the embedded policy)
+  deskbridge log verify --log FILE                       check that the decision log is intact
+  deskbridge install --extension-id ID [--system]        register the host with the browsers
+  deskbridge uninstall | doctor                          remove / check the registration
+  deskbridge version
+`

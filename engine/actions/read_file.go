@@ -34,9 +34,9 @@ type readFileData struct {
 	Content    string `json:"content"`
 	Size       int64  `json:"size"`
 	Encoding   string `json:"encoding"`
-	Offset     int64  `json:"offset,omitempty"`
-	Truncated  bool   `json:"truncated,omitempty"`
-	NextOffset int64  `json:"next_offset,omitempty"`
+	Offset     int64  `json:"offset,omitzero"`
+	Truncated  bool   `json:"truncated,omitzero"`
+	NextOffset int64  `json:"next_offset,omitzero"`
 }
 
 func init() {

@@ -136,3 +136,22 @@ func FuzzDecode(f *testing.F) {
 		_ = DecodeArguments(req.Arguments, &a)
 	})
 }
+
+type embedded struct {
+	Path string `json:"path"`
+}
+
+type withEmbedded struct {
+	embedded
+	Mode string `json:"mode"`
+}
+
+func TestCaseCheckSeesEmbeddedMembers(t *testing.T) {
+	var a withEmbedded
+	if err := DecodeArguments([]byte(`{"PATH":"/x"}`), &a); err == nil || !strings.Contains(err.Message, "case") {
+		t.Fatalf("got %v", err)
+	}
+	if err := DecodeArguments([]byte(`{"path":"/x","mode":"m"}`), &a); err != nil || a.Path != "/x" {
+		t.Fatalf("got %v %+v", err, a)
+	}
+}

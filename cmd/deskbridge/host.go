@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/deskbridge/deskbridge/engine"
+	"github.com/deskbridge/deskbridge/engine/config"
+)
+
+// serveHost is what Chrome starts: serve frames until the port closes.
+// When the configuration or policy cannot be loaded, the host still
+// serves, answering every request with the reason, so the extension can
+// tell the person what to fix.
+func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	h, err := startHost(ctx, configPath, origin)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return serveFailure(ctx, err, stdin, stdout)
+	}
+	defer h.Close()
+	if err := h.Serve(ctx, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func startHost(ctx context.Context, configPath, origin string) (*engine.Host, error) {
+	cfg, _, err := config.Load(configPath)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Start(ctx, engine.Options{Config: cfg, Origin: origin, Channel: engine.ChannelNative})
+}
+
+func serveFailure(ctx context.Context, cause error, stdin io.Reader, stdout io.Writer) int {
+	err := engine.ServeUnavailable(ctx, cause, stdin, stdout)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,101 @@
+// Package engine runs DeskBridge's pipeline for each request:
+//
+//	frame → envelope → facts → decision → executor → response → log
+//
+// Handle is that pipeline in one short function; Serve reads frames from
+// the browser and answers them concurrently with a bounded pool. The
+// untrusted bytes are decoded by package envelope, facts come from package
+// facts and each action's Facts function, the decision from package policy,
+// the effect from each action's Run function through package sandbox, and
+// every decision is written to the decision log before the effect, with
+// its outcome after it.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/policy"
+	"github.com/deskbridge/deskbridge/policy/decisionlog"
+)
+
+// Channels a request can arrive on (input.request.channel).
+const (
+	// ChannelNative is Chrome Native Messaging; the origin is the caller's.
+	ChannelNative = "native"
+	// ChannelCLI is `deskbridge call`: the person at the keyboard.
+	ChannelCLI = "cli"
+)
+
+// Host answers requests for one caller (an origin on a channel).
+type Host struct {
+	env     *action.Env
+	policy  *policy.Engine
+	log     *decisionlog.Log
+	origin  string
+	channel string
+	hostLog io.Writer
+	now     func() time.Time
+}
+
+// Handle runs one request payload through the whole pipeline and returns
+// the response. It never panics: a bug becomes INTERNAL_ERROR.
+func (h *Host) Handle(ctx context.Context, payload []byte) (resp *protocol.Response) {
+	start := h.now()
+	req, perr := envelope.Decode(payload)
+	if perr != nil {
+		return protocol.Failure(req.ID, perr)
+	}
+	defer h.recoverInto(&resp, req.ID)
+	call, perr := h.prepare(ctx, req)
+	if perr != nil {
+		return protocol.Failure(req.ID, perr)
+	}
+	rec, perr := h.decide(ctx, call, start)
+	if perr != nil {
+		return protocol.Failure(req.ID, perr)
+	}
+	data, perr := h.execute(ctx, call)
+	h.outcome(rec, perr, start)
+	if perr != nil {
+		return protocol.Failure(req.ID, perr)
+	}
+	return protocol.Success(req.ID, data)
+}
+
+// execute runs an allowed call under the decision's timeout.
+func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.Error) {
+	spec, built := action.Lookup(call.Request.Action)
+	if !built {
+		return nil, protocol.Errorf(protocol.SkillRuntimeUnavailable,
+			"%s is not built into this version of DeskBridge yet; see get_skill_profile for what is available.", call.Request.Action)
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(call.Limit("timeout_ms", 10_000))*time.Millisecond)
+	defer cancel()
+	return spec.Run(ctx, h.env, call)
+}
+
+func (h *Host) recoverInto(resp **protocol.Response, id string) {
+	if r := recover(); r != nil {
+		fmt.Fprintf(h.hostLog, "deskbridge: internal error: %v\n%s", r, debug.Stack())
+		*resp = protocol.Failure(id, protocol.Errorf(protocol.InternalError,
+			"DeskBridge hit an internal error; the details are in its log. Please report it."))
+	}
+}
+
+// Close flushes and closes the decision log and the workspace handles.
+func (h *Host) Close() error {
+	h.env.Roots.Close()
+	if h.log != nil {
+		return h.log.Close()
+	}
+	return nil
+}
+
