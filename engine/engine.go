@@ -98,4 +98,3 @@ func (h *Host) Close() error {
 	}
 	return nil
 }
-
