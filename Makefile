@@ -1,0 +1,49 @@
+# DeskBridge — build, test, fuzz, bench.
+GO      ?= go
+BIN     ?= bin/deskbridge
+PKGS    := ./...
+FUZZTIME ?= 10s
+
+.PHONY: build test test-unit test-e2e lint cross policy-test fuzz bench clean
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/deskbridge
+
+## test: everything CI runs — format, vet, cross builds, unit tests with the
+## race detector, the policy tests through our own binary, and the browser
+## end-to-end suite.
+test: lint cross test-unit policy-test test-e2e
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	GOOS=windows $(GO) vet $(PKGS)
+	GOOS=darwin $(GO) vet $(PKGS)
+
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./...
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
+	GOOS=linux GOARCH=arm64 $(GO) build -o /dev/null ./...
+
+test-unit:
+	$(GO) test -race -count=1 $(PKGS)
+
+policy-test: build
+	$(BIN) policy test
+
+test-e2e:
+	$(GO) test -tags e2e -count=1 ./e2e/
+
+## fuzz: a short run of every fuzz target (FUZZTIME each).
+fuzz:
+	@for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+clean:
+	rm -rf bin
