@@ -1,0 +1,227 @@
+package deskbridge.policies.commands_test
+
+import data.deskbridge.policies.commands
+
+run_input(argv) := {
+	"request": {"action": "run_command"},
+	"command": {
+		"argv": argv,
+		"program": argv[0],
+		"program_name": argv[0],
+		"resolved": concat("/", ["/usr/bin", argv[0]]),
+		"args": array.slice(argv, 1, count(argv)),
+		"path_args": [],
+		"env_names": [],
+		"has_stdin": false,
+	},
+	"paths": {"cwd": {"inside": true}},
+}
+
+rules_for(inp) := r if {
+	r := {d.rule | some d in commands.deny} with input as inp
+}
+
+rules(argv) := rules_for(run_input(argv))
+
+refused(argv, rule) if rule in rules(argv)
+
+allowed(argv) if count(rules(argv)) == 0
+
+# ---- program ----
+
+test_unknown_program_refused if refused(["curl", "http://x"], "commands.not_allowed")
+
+test_known_program_allowed if allowed(["ls", "-la"])
+
+test_config_extends_list if {
+	r := rules(["make", "all"]) with data.config.commands.allow as ["make"]
+	count(r) == 0
+}
+
+test_unresolved_refused if {
+	inp := json.patch(run_input(["git", "status"]), [{"op": "replace", "path": "/command/resolved", "value": ""}])
+	"commands.not_resolved" in rules_for(inp)
+}
+
+test_wrappers_refused if {
+	every w in ["env", "xargs", "nice", "timeout", "nohup", "busybox", "npx"] {
+		r := rules([w, "ls"]) with data.config.commands.allow as [w]
+		"commands.wrapper" in r
+	}
+}
+
+test_shell_refused if {
+	r := rules(["bash", "-c", "id"]) with data.config.commands.allow as ["bash"]
+	"commands.shell" in r
+}
+
+test_batch_file_refused if {
+	r := rules(["build.bat"]) with data.config.commands.allow as ["build.bat"]
+	"commands.batch_file" in r
+}
+
+test_other_actions_ignored if {
+	inp := json.patch(run_input(["curl"]), [{"op": "replace", "path": "/request/action", "value": "read_file"}])
+	count(rules_for(inp)) == 0
+}
+
+# ---- working folder, paths, environment ----
+
+test_cwd_outside_refused if {
+	inp := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/paths/cwd/inside", "value": false}])
+	"commands.cwd_outside" in rules_for(inp)
+}
+
+test_path_outside_refused if {
+	inp := json.patch(run_input(["cat", "/etc/passwd"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": "/etc/passwd", "canonical": "/etc/passwd", "inside": false, "workspace": ""}]}])
+	"commands.path_outside" in rules_for(inp)
+}
+
+test_path_inside_allowed if {
+	inp := json.patch(run_input(["cat", "a.txt"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": "a.txt", "canonical": "/w/a.txt", "inside": true, "workspace": "W"}]}])
+	count(rules_for(inp)) == 0
+}
+
+env_input(names) := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/command/env_names", "value": names}])
+
+test_dangerous_env_refused if {
+	every n in ["LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "GIT_CONFIG_COUNT", "NODE_OPTIONS", "PYTHONSTARTUP", "BASH_ENV", "PAGER", "EDITOR", "PATH", "Path", "npm_config_script_shell", "GOFLAGS"] {
+		"commands.env" in rules_for(env_input([n]))
+	}
+}
+
+test_plain_env_allowed if count(rules_for(env_input(["CI", "NO_COLOR", "GOOS", "CGO_ENABLED"]))) == 0
+
+# ---- git ----
+
+test_git_options_refused if {
+	every argv in [
+		["git", "-c", "core.pager=sh", "log"],
+		["git", "-C", "/etc", "status"],
+		["git", "--git-dir=/tmp/x", "status"],
+		["git", "--work-tree", "/", "status"],
+		["git", "--exec-path=/tmp", "status"],
+		["git", "fetch", "--upload-pack=touch x", "origin"],
+		["git", "--config-env=core.pager=X", "log"],
+		["git", "diff", "--output=/tmp/x"],
+		["git", "diff", "--outp=/tmp/x"],
+		["git", "diff", "--ext-diff"],
+		["git", "log", "--textconv"],
+		["git", "--paginate", "log"],
+		["git", "clone", "--template=t", "a", "b"],
+	] {
+		"commands.git_option" in rules(argv)
+	}
+}
+
+test_git_global_paginate_refused if refused(["git", "-p", "log"], "commands.git_global_option")
+
+test_git_grep_pager_refused if refused(["git", "grep", "-Ovim", "x"], "commands.git_option")
+
+test_git_rebase_exec_refused if refused(["git", "rebase", "-x", "make", "main"], "commands.git_option")
+
+test_git_dash_ref_refused if refused(["git", "log", "--end-of-options", "-x"], "commands.git_dash_ref")
+
+test_git_alias_refused if refused(["git", "st"], "commands.git_subcommand")
+
+test_git_submodule_refused if refused(["git", "submodule", "update"], "commands.git_subcommand")
+
+test_git_allowed if {
+	every argv in [
+		["git", "status", "--short"],
+		["git", "log", "-p", "--oneline", "-n", "3"],
+		["git", "--no-pager", "diff", "--no-ext-diff", "--", "-c"],
+		["git", "--version"],
+		["git", "cherry-pick", "-x", "abc"],
+		["git", "log", "--end-of-options", "main"],
+	] {
+		allowed(argv)
+	}
+}
+
+# ---- find ----
+
+test_find_actions_refused if {
+	every a in ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] {
+		"commands.find_action" in rules(["find", ".", a, "x"])
+	}
+}
+
+test_find_allowed if allowed(["find", ".", "-name", "*.go", "-executable", "-print"])
+
+# ---- rg ----
+
+test_rg_options_refused if {
+	every argv in [
+		["rg", "--pre", "sh", "x"],
+		["rg", "--pre=sh", "x"],
+		["rg", "--hostname-bin=/bin/sh", "x"],
+		["rg", "-z", "x"],
+		["rg", "-iz", "x"],
+		["rg", "--search-zip", "x"],
+	] {
+		"commands.rg_option" in rules(argv)
+	}
+}
+
+test_rg_allowed if allowed(["rg", "-i", "-n", "x", "--", "-z"])
+
+# ---- interpreters ----
+
+test_inline_code_refused if {
+	every argv in [
+		["python", "-c", "print(1)"],
+		["python3", "-Bc", "print(1)"],
+		["python", "-W", "ignore", "-c", "print(1)"],
+		["python", "-i", "s.py"],
+		["python", "-"],
+		["python"],
+		["node", "-e", "1"],
+		["node", "--eval=1"],
+		["node", "-pe", "1"],
+		["node", "--require", "./x", "a.js"],
+		["node", "--inspect=0.0.0.0:9229", "a.js"],
+		["node"],
+	] {
+		"commands.inline_code" in rules(argv)
+	}
+}
+
+test_perl_inline_refused if {
+	every argv in [["perl", "-e", "1"], ["perl", "-ne", "1"], ["perl", "-MPOSIX", "x.pl"]] {
+		r := rules(argv) with data.config.commands.allow as ["perl"]
+		"commands.inline_code" in r
+	}
+}
+
+test_interpreter_scripts_allowed if {
+	every argv in [
+		["python", "s.py", "-c", "x"],
+		["python3", "-u", "s.py"],
+		["python", "--version"],
+		["python", "-m", "pytest", "-c", "x"],
+		["node", "app.js", "-e"],
+		["node", "--version"],
+	] {
+		allowed(argv)
+	}
+}
+
+# ---- go and npm ----
+
+test_go_refused if {
+	refused(["go", "test", "-toolexec=sh", "./..."], "commands.go_option")
+	refused(["go", "test", "-exec", "sh", "./..."], "commands.go_option")
+	refused(["go", "env", "-w", "GOFLAGS=-toolexec=x"], "commands.go_env_write")
+}
+
+test_go_allowed if allowed(["go", "test", "-run", "X", "./..."])
+
+test_npm_refused if {
+	refused(["npm", "exec", "cowsay"], "commands.npm_subcommand")
+	refused(["npm", "x", "cowsay"], "commands.npm_subcommand")
+	refused(["npm", "test", "--script-shell=/bin/sh"], "commands.npm_option")
+	refused(["npm", "config", "set", "script-shell", "x"], "commands.npm_subcommand")
+}
+
+test_npm_allowed if allowed(["npm", "test"])

@@ -1,0 +1,237 @@
+// Package proc runs one approved program as a child process: no shell, a
+// scrubbed environment, captured and capped output, the whole process tree
+// killed at the timeout, and on Linux, where Landlock exists, writes confined
+// to the given folders.
+//
+// Platform notes:
+//   - Unix: the child leads its own process group; the group is killed at
+//     the timeout and again once the child has exited, so no grandchild
+//     outlives the command (one that calls setsid(2) can still escape).
+//   - Windows: the child is put in a job object with KILL_ON_JOB_CLOSE just
+//     after it starts; a grandchild spawned in that instant can escape.
+//   - Linux: with WritableRoots set and Landlock up, the host re-executes
+//     itself as a trampoline (see MaybeRunTrampoline) that restricts itself
+//     and then execs the program.
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// DefaultMaxOutput caps each of stdout and stderr when Spec.MaxOutput is 0.
+const DefaultMaxOutput = 1 << 20
+
+// Spec is one program to run.
+type Spec struct {
+	Path    string   // absolute path of the program
+	Argv    []string // argv[0] first
+	Dir     string   // working folder
+	Env     []string // KEY=value; nil means SafeEnv(nil)
+	Stdin   []byte   // nil: the child reads an empty stdin
+	Timeout time.Duration
+	// MaxOutput caps the bytes kept of stdout and of stderr each.
+	MaxOutput int
+	// WritableRoots, when not empty, confines the child's writes to these
+	// folders and the temporary folder where Landlock is up.
+	WritableRoots []string
+}
+
+// Result is what a finished (or killed) program left.
+type Result struct {
+	ExitCode    int
+	Stdout      []byte
+	Stderr      []byte
+	StdoutBytes int64 // bytes written, kept or not
+	StderrBytes int64
+	Truncated   bool
+	Duration    time.Duration
+	TimedOut    bool // killed with its process tree at the timeout
+	Confined    bool // Landlock restricted the child's writes
+}
+
+// StartError reports that the program could not be started.
+type StartError struct {
+	Path string
+	Err  error
+}
+
+func (e *StartError) Error() string { return fmt.Sprintf("start %s: %v", e.Path, e.Err) }
+
+// Unwrap returns the cause.
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Run runs the program of s and waits for it, its timeout, or ctx. A non-zero
+// exit is a Result, not an error; the error is a *StartError when the
+// program could not start.
+func Run(ctx context.Context, s Spec) (Result, error) {
+	if s.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
+	cmd, confined, err := command(s)
+	if err != nil {
+		return Result{}, &StartError{Path: s.Path, Err: err}
+	}
+	res, err := run(ctx, cmd, s)
+	res.Confined = confined
+	return res, err
+}
+
+func command(s Spec) (*exec.Cmd, bool, error) {
+	if len(s.Argv) == 0 {
+		return nil, false, errors.New("empty argv")
+	}
+	env := s.Env
+	if env == nil {
+		env = SafeEnv(nil)
+	}
+	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots)
+	if err != nil {
+		return nil, false, err
+	}
+	cmd := &exec.Cmd{Path: path, Args: argv, Dir: s.Dir, Env: env}
+	prepare(cmd)
+	return cmd, confined, nil
+}
+
+// pipes are the child's standard streams, read and written by the host.
+type pipes struct {
+	stdout, stderr capBuffer
+	readers        sync.WaitGroup
+	stdinW         *os.File
+	closers        []*os.File // child ends, closed once started
+}
+
+func run(ctx context.Context, cmd *exec.Cmd, s Spec) (Result, error) {
+	max := s.MaxOutput
+	if max <= 0 {
+		max = DefaultMaxOutput
+	}
+	p := &pipes{stdout: capBuffer{max: max}, stderr: capBuffer{max: max}}
+	if err := p.attach(cmd); err != nil {
+		return Result{}, &StartError{Path: s.Path, Err: err}
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		p.abort()
+		return Result{}, &StartError{Path: s.Path, Err: err}
+	}
+	tree := track(cmd)
+	defer tree.close()
+	p.started(s.Stdin)
+	timedOut := wait(ctx, cmd, tree)
+	tree.kill() // grandchildren left behind
+	p.finish()
+	return p.result(cmd, timedOut, time.Since(start)), nil
+}
+
+// wait waits for the child to exit, killing its tree first when ctx ends.
+func wait(ctx context.Context, cmd *exec.Cmd, tree *tree) bool {
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+		return false
+	case <-ctx.Done():
+		tree.kill()
+		<-done
+		return true
+	}
+}
+
+func (p *pipes) attach(cmd *exec.Cmd) error {
+	files, err := newPipes(3)
+	if err != nil {
+		return err
+	}
+	stdinR, stdinW := files[0][0], files[0][1]
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, files[1][1], files[2][1]
+	p.stdinW = stdinW
+	p.closers = []*os.File{stdinR, files[1][1], files[2][1]}
+	p.readers.Add(2)
+	go p.drain(files[1][0], &p.stdout)
+	go p.drain(files[2][0], &p.stderr)
+	return nil
+}
+
+func newPipes(n int) ([][2]*os.File, error) {
+	out := make([][2]*os.File, 0, n)
+	for range n {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, f := range out {
+				f[0].Close()
+				f[1].Close()
+			}
+			return nil, err
+		}
+		out = append(out, [2]*os.File{r, w})
+	}
+	return out, nil
+}
+
+func (p *pipes) drain(r *os.File, b *capBuffer) {
+	defer p.readers.Done()
+	defer r.Close()
+	_, _ = io.Copy(b, r)
+}
+
+// started closes the child's ends and feeds stdin in the background.
+func (p *pipes) started(stdin []byte) {
+	for _, f := range p.closers {
+		f.Close()
+	}
+	go func() {
+		_, _ = io.Copy(p.stdinW, bytes.NewReader(stdin))
+		p.stdinW.Close()
+	}()
+}
+
+func (p *pipes) abort() {
+	p.started(nil)
+	p.readers.Wait()
+}
+
+// finish waits for the readers, which end once every holder of the write
+// ends (the child and its killed tree) is gone.
+func (p *pipes) finish() {
+	p.readers.Wait()
+	p.stdinW.Close()
+}
+
+func (p *pipes) result(cmd *exec.Cmd, timedOut bool, d time.Duration) Result {
+	return Result{
+		ExitCode:    cmd.ProcessState.ExitCode(),
+		Stdout:      p.stdout.buf.Bytes(),
+		Stderr:      p.stderr.buf.Bytes(),
+		StdoutBytes: p.stdout.total,
+		StderrBytes: p.stderr.total,
+		Truncated:   p.stdout.total > int64(p.stdout.max) || p.stderr.total > int64(p.stderr.max),
+		Duration:    d,
+		TimedOut:    timedOut,
+	}
+}
+
+// capBuffer keeps the first max bytes written to it and counts them all.
+type capBuffer struct {
+	buf   bytes.Buffer
+	max   int
+	total int64
+}
+
+func (c *capBuffer) Write(b []byte) (int, error) {
+	c.total += int64(len(b))
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(b[:min(room, len(b))])
+	}
+	return len(b), nil
+}
