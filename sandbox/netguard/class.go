@@ -174,8 +174,18 @@ func Embedded(a netip.Addr) []netip.Addr {
 		}
 		return []netip.Addr{last}
 	case nat64LocalRange.Contains(a):
-		// RFC 6052 /48 layout (bits 48–63 and 72–87) and the common /96 one.
-		return []netip.Addr{netip.AddrFrom4([4]byte{b[6], b[7], b[9], b[10]}), last}
+		// RFC 6052 /48 layout (bits 48–63 and 72–87) and the common /96
+		// one; a layout whose bits are all zero is not the one in use.
+		var out []netip.Addr
+		for _, e := range []netip.Addr{netip.AddrFrom4([4]byte{b[6], b[7], b[9], b[10]}), last} {
+			if !e.IsUnspecified() {
+				out = append(out, e)
+			}
+		}
+		if len(out) == 0 {
+			out = []netip.Addr{last}
+		}
+		return out
 	case sixToFourRange.Contains(a):
 		return []netip.Addr{netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})}
 	}

@@ -13,7 +13,9 @@ type kind struct {
 	sniffed  func(mediaType string) bool // fits http.DetectContentType's answer
 }
 
-func prefix(p string) func(string) bool { return func(t string) bool { return strings.HasPrefix(t, p) } }
+func prefix(p string) func(string) bool {
+	return func(t string) bool { return strings.HasPrefix(t, p) }
+}
 
 func oneOf(ts ...string) func(string) bool {
 	return func(t string) bool {
