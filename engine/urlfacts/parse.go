@@ -12,6 +12,7 @@ package urlfacts
 import (
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -149,12 +150,15 @@ func (u *URL) setIPv6(host string) error {
 
 // setName handles a host that is a name or an IPv4 number.
 func (u *URL) setName(host string) error {
+	if err := checkChars(host); err != nil { // again, after percent-decoding
+		return err
+	}
 	name := strings.TrimSuffix(host, ".")
 	if name == "" {
 		return invalid("The URL has no host; add one after the //.")
 	}
 	ascii, err := idna.Lookup.ToASCII(name)
-	if err != nil || ascii == "" || len(ascii) > 253 {
+	if err != nil || len(ascii) > 253 || slices.Contains(strings.Split(ascii, "."), "") {
 		return invalid("The URL's host is not a valid domain name; check its spelling.")
 	}
 	ascii = strings.ToLower(ascii)

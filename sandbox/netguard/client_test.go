@@ -29,20 +29,20 @@ func fetch(t *testing.T, c *http.Client, u string) error {
 
 func TestClientAttacks(t *testing.T) {
 	srv := newServer(t, "127.0.0.1", okHandler)
-	for _, a := range attacks {
-		t.Run(a.name+"/literal", func(t *testing.T) {
+	for _, a := range loadAttacks(t) {
+		t.Run(a.Name+"/literal", func(t *testing.T) {
 			c := NewClient(ClientOptions{Lookup: staticLookup(nil), DialTimeout: time.Second})
-			err := fetch(t, c, strings.ReplaceAll(a.url, "PORT", srv.port()))
-			if codeOf(err) != a.want {
-				t.Fatalf("err = %v, want %s", err, a.want)
+			err := fetch(t, c, strings.ReplaceAll(a.URL, "PORT", srv.port()))
+			if codeOf(err) != a.Want {
+				t.Fatalf("err = %v, want %s", err, a.Want)
 			}
 			srv.assertNoHits(t)
 		})
-		if a.resolvesTo == "" {
+		if a.ResolvesTo == "" {
 			continue
 		}
-		t.Run(a.name+"/resolved", func(t *testing.T) {
-			lookup := staticLookup(map[string][]string{"victim.test": {a.resolvesTo}})
+		t.Run(a.Name+"/resolved", func(t *testing.T) {
+			lookup := staticLookup(map[string][]string{"victim.test": {a.ResolvesTo}})
 			c := NewClient(ClientOptions{Lookup: lookup, DialTimeout: time.Second})
 			err := fetch(t, c, "http://victim.test:"+srv.port()+"/")
 			if codeOf(err) != protocol.PrivateNetworkBlocked {

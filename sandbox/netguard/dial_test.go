@@ -2,8 +2,10 @@ package netguard
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/netip"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,28 +15,25 @@ import (
 
 // attack is one way of writing an address that must not be reached.
 type attack struct {
-	name       string
-	url        string // PORT is replaced by the loopback server's port
-	resolvesTo string // the address a name may resolve to, "" when not applicable
-	want       protocol.Code
+	Name       string        `json:"name"`
+	URL        string        `json:"url"`         // PORT stands for the loopback server's port
+	ResolvesTo string        `json:"resolves_to"` // an address a name may resolve to, or ""
+	Want       protocol.Code `json:"want"`
 }
 
-// attacks is the one list of tricky addresses that every layer is checked
-// against: the URL parser (engine/urlfacts), the dialer and the client.
-var attacks = []attack{
-	{"short dotted", "http://127.1:PORT/", "127.0.0.1", protocol.PrivateNetworkBlocked},
-	{"decimal", "http://2130706433:PORT/", "127.0.0.1", protocol.PrivateNetworkBlocked},
-	{"hex", "http://0x7f000001:PORT/", "127.0.0.1", protocol.PrivateNetworkBlocked},
-	{"octal", "http://0177.0.0.1:PORT/", "127.0.0.1", protocol.PrivateNetworkBlocked},
-	{"ipv6 loopback", "http://[::1]:PORT/", "::1", protocol.PrivateNetworkBlocked},
-	{"ipv4-mapped", "http://[::ffff:127.0.0.1]:PORT/", "::ffff:127.0.0.1", protocol.PrivateNetworkBlocked},
-	{"ipv4-compatible", "http://[::127.0.0.1]:PORT/", "::127.0.0.1", protocol.PrivateNetworkBlocked},
-	{"nat64", "http://[64:ff9b::7f00:1]:PORT/", "64:ff9b::7f00:1", protocol.PrivateNetworkBlocked},
-	{"unspecified", "http://0.0.0.0:PORT/", "0.0.0.0", protocol.PrivateNetworkBlocked},
-	{"localhost with dot", "http://localhost.:PORT/", "", protocol.PrivateNetworkBlocked},
-	{"aws metadata", "http://169.254.169.254:PORT/", "169.254.169.254", protocol.PrivateNetworkBlocked},
-	{"alibaba metadata", "http://100.100.100.200:PORT/", "100.100.100.200", protocol.PrivateNetworkBlocked},
-	{"userinfo", "http://evil@127.0.0.1:PORT/", "", protocol.InvalidURL},
+// loadAttacks reads the one list of tricky addresses that every layer is
+// checked against (shared with engine/urlfacts).
+func loadAttacks(t *testing.T) []attack {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/url-attacks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Cases []attack }
+	if err := json.Unmarshal(data, &doc); err != nil || len(doc.Cases) == 0 {
+		t.Fatalf("url-attacks.json: %v", err)
+	}
+	return doc.Cases
 }
 
 func TestDialerControlChecksConnectedAddress(t *testing.T) {

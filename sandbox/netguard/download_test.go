@@ -249,4 +249,3 @@ func BenchmarkDownload1MB(b *testing.B) {
 		})
 	}
 }
-
