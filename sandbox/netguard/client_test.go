@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,12 +118,12 @@ func TestClientHasNoProxy(t *testing.T) {
 }
 
 func TestClientVerifiesTLS(t *testing.T) {
-	var hits int
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits++ }))
+	var hits atomic.Int64
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer srv.Close()
 	p, _ := ParsePolicy([]string{"127.0.0.1/32"})
 	err := fetch(t, NewClient(ClientOptions{Policy: p}), srv.URL+"/")
-	if err == nil || hits != 0 {
-		t.Fatalf("self-signed server accepted: err=%v hits=%d", err, hits)
+	if err == nil || hits.Load() != 0 {
+		t.Fatalf("self-signed server accepted: err=%v hits=%d", err, hits.Load())
 	}
 }

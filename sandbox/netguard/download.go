@@ -38,13 +38,16 @@ type Result struct {
 //
 // Failures are *protocol.Error values: DOWNLOAD_TOO_LARGE when the
 // Content-Length or the bytes counted exceed maxBytes, DOWNLOAD_TIMEOUT
-// when timeout passes, INVALID_CONTENT_TYPE when the declared or sniffed
+// when timeout (if positive) or ctx's deadline passes, INVALID_CONTENT_TYPE when the declared or sniffed
 // type does not suit name's extension (an image extension must get an
 // image), and the client's own PRIVATE_NETWORK_BLOCKED, INVALID_URL and
 // UNSUPPORTED_PROTOCOL. Use a client from NewClient.
 func Download(ctx context.Context, client *http.Client, rawURL string, dst *os.Root, name string, maxBytes int64, timeout time.Duration) (Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
 		return Result{}, existsError(err)
 	}
