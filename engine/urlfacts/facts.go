@@ -67,9 +67,21 @@ func (u *URL) Facts(ctx context.Context, r Resolver) (Facts, error) {
 	return f, nil
 }
 
-// Addrs returns the addresses u's host stands for, in resolver order
-// without duplicates. Pass them to netguard.Pin so that the download dials
-// exactly the addresses the policy saw.
+// Addrs returns the addresses f lists, the ones the policy judged. Pass
+// them to netguard.Pin (with the URL's ASCIIHost) so that the download
+// dials exactly these addresses and does not resolve the name again.
+func (f Facts) Addrs() []netip.Addr {
+	out := make([]netip.Addr, 0, len(f.IPs))
+	for _, ip := range f.IPs {
+		if a, err := netip.ParseAddr(ip.IP); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Addrs resolves the addresses u's host stands for, in resolver order
+// without duplicates.
 func (u *URL) Addrs(ctx context.Context, r Resolver) ([]netip.Addr, error) {
 	switch {
 	case u.IP.IsValid():

@@ -24,7 +24,7 @@ func ExampleClassify() {
 
 func ExampleDownload() {
 	// The configuration's network.allow_private, and the addresses the
-	// policy saw for the URL's host (engine/urlfacts URL.Addrs).
+	// policy saw for the URL's host (engine/urlfacts Facts.Addrs).
 	policy, err := netguard.ParsePolicy([]string{"10.20.0.0/16"})
 	if err != nil {
 		panic(err)
