@@ -1,0 +1,128 @@
+package urlfacts
+
+import (
+	"context"
+	"net"
+	"net/netip"
+	"slices"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/netguard"
+)
+
+// Resolver looks host names up. *net.Resolver satisfies it; tests inject
+// their own answers.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Facts is input.url of the policy input document (docs/policy-input.md).
+type Facts struct {
+	Raw         string   `json:"raw"`
+	Normalized  string   `json:"normalized"`
+	Scheme      string   `json:"scheme"`
+	Host        string   `json:"host"`
+	ASCIIHost   string   `json:"ascii_host"`
+	Port        int      `json:"port"`
+	Path        string   `json:"path"`
+	IsIPLiteral bool     `json:"is_ip_literal"`
+	IPs         []IPFact `json:"ips"`
+	Classes     []string `json:"classes"`
+}
+
+// IPFact is one address the host stands for.
+type IPFact struct {
+	IP       string   `json:"ip"`
+	Class    string   `json:"class"`
+	Embedded []string `json:"embedded,omitempty"` // IPv4 addresses an IPv6 address carries
+}
+
+// Gather parses raw and resolves its host with r (nil: net.DefaultResolver).
+func Gather(ctx context.Context, raw string, r Resolver) (Facts, *URL, error) {
+	u, err := Parse(raw)
+	if err != nil {
+		return Facts{}, nil, err
+	}
+	f, err := u.Facts(ctx, r)
+	return f, u, err
+}
+
+// Facts resolves u's host with r (nil: net.DefaultResolver) and returns its
+// facts. An IP literal is not looked up; a localhost name stands for the
+// loopback addresses and is not looked up either. A host that does not
+// resolve is EXECUTION_FAILED.
+func (u *URL) Facts(ctx context.Context, r Resolver) (Facts, error) {
+	addrs, err := u.Addrs(ctx, r)
+	if err != nil {
+		return Facts{}, err
+	}
+	f := Facts{
+		Raw: u.Raw, Normalized: u.String(), Scheme: u.Scheme, Host: u.Host, ASCIIHost: u.ASCIIHost,
+		Port: u.Port, Path: u.Path, IsIPLiteral: u.IP.IsValid(), IPs: []IPFact{}, Classes: []string{},
+	}
+	for _, a := range addrs {
+		f.add(a)
+	}
+	slices.Sort(f.Classes)
+	return f, nil
+}
+
+// Addrs returns the addresses f lists, the ones the policy judged. Pass
+// them to netguard.Pin (with the URL's ASCIIHost) so that the download
+// dials exactly these addresses and does not resolve the name again.
+func (f Facts) Addrs() []netip.Addr {
+	out := make([]netip.Addr, 0, len(f.IPs))
+	for _, ip := range f.IPs {
+		if a, err := netip.ParseAddr(ip.IP); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Addrs resolves the addresses u's host stands for, in resolver order
+// without duplicates.
+func (u *URL) Addrs(ctx context.Context, r Resolver) ([]netip.Addr, error) {
+	switch {
+	case u.IP.IsValid():
+		return []netip.Addr{u.IP}, nil
+	case netguard.IsLocalhostName(u.ASCIIHost):
+		return netguard.LocalhostAddrs(), nil
+	}
+	if r == nil {
+		r = net.DefaultResolver
+	}
+	addrs, err := r.LookupNetIP(ctx, "ip", u.ASCIIHost)
+	if err == nil && len(addrs) == 0 {
+		err = &net.DNSError{Err: "no addresses", Name: u.ASCIIHost, IsNotFound: true}
+	}
+	if err != nil {
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "The host name could not be resolved; check the address and your connection.")
+	}
+	var out []netip.Addr
+	for _, a := range addrs {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// add appends a's facts, once per address, and records its class.
+func (f *Facts) add(a netip.Addr) {
+	a = a.WithZone("")
+	for _, have := range f.IPs {
+		if have.IP == a.String() {
+			return
+		}
+	}
+	c := netguard.Classify(a).String()
+	fact := IPFact{IP: a.String(), Class: c}
+	for _, e := range netguard.Embedded(a) {
+		fact.Embedded = append(fact.Embedded, e.String())
+	}
+	f.IPs = append(f.IPs, fact)
+	if !slices.Contains(f.Classes, c) {
+		f.Classes = append(f.Classes, c)
+	}
+}

@@ -1,0 +1,3 @@
+package browser
+
+var systemOpener Opener = commandOpener{program: "open"}

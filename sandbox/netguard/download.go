@@ -1,0 +1,199 @@
+package netguard
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// sniffLen is how many leading bytes decide the sniffed content type.
+const sniffLen = 512
+
+// Result describes a completed download.
+type Result struct {
+	Path        string // the name inside the destination root, as given
+	Size        int64  // bytes written
+	ContentType string // the sniffed media type, such as "image/png"
+	SHA256      string // lower-case hex digest of the bytes written
+}
+
+// Download fetches rawURL with client and stores the body as name inside
+// dst. The body streams into a temporary file beside name (opened through
+// dst, so it cannot leave the destination) which is renamed into place only
+// when the download is complete and checked; on any failure nothing is
+// left behind. An existing name is never overwritten (FILE_ALREADY_EXISTS).
+//
+// Failures are *protocol.Error values: DOWNLOAD_TOO_LARGE when the
+// Content-Length or the bytes counted exceed maxBytes, DOWNLOAD_TIMEOUT
+// when timeout (if positive) or ctx's deadline passes, INVALID_CONTENT_TYPE when the declared or sniffed
+// type does not suit name's extension (an image extension must get an
+// image), and the client's own PRIVATE_NETWORK_BLOCKED, INVALID_URL and
+// UNSUPPORTED_PROTOCOL. Use a client from NewClient.
+func Download(ctx context.Context, client *http.Client, rawURL string, dst *os.Root, name string, maxBytes int64, timeout time.Duration) (Result, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+		return Result{}, existsError(err)
+	}
+	resp, err := get(ctx, client, rawURL)
+	if err != nil {
+		return Result{}, fetchError(ctx, err)
+	}
+	defer resp.Body.Close()
+	if err := checkResponse(resp, maxBytes); err != nil {
+		return Result{}, err
+	}
+	return store(ctx, resp, dst, name, maxBytes)
+}
+
+// get validates rawURL and sends the request.
+func get(ctx context.Context, client *http.Client, rawURL string) (*http.Response, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, protocol.Wrap(protocol.InvalidURL, err, "The URL does not parse; check it and try again.")
+	}
+	if err := checkSyntax(u); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, protocol.Wrap(protocol.InvalidURL, err, "The URL does not parse; check it and try again.")
+	}
+	return client.Do(req)
+}
+
+// checkResponse refuses a failed status or a declared size over maxBytes.
+func checkResponse(resp *http.Response, maxBytes int64) error {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return protocol.Errorf(protocol.ExecutionFailed, "The server answered with status %d; check the URL.", resp.StatusCode)
+	}
+	if resp.ContentLength > maxBytes {
+		return tooLarge(maxBytes)
+	}
+	return nil
+}
+
+// store streams the body into a temporary file in dst and renames it to
+// name when it is complete and of the right type.
+func store(ctx context.Context, resp *http.Response, dst *os.Root, name string, maxBytes int64) (res Result, err error) {
+	tmp := filepath.Join(filepath.Dir(name), ".deskbridge-"+randomHex()+".part")
+	f, err := dst.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return Result{}, protocol.Wrap(protocol.ExecutionFailed, err, "The destination folder cannot be written to; check that it exists and is writable.")
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			dst.Remove(tmp)
+		}
+	}()
+	h := sha256.New()
+	size, ctype, err := copyChecked(io.MultiWriter(f, h), resp, kindOf(name), maxBytes)
+	if err != nil {
+		return Result{}, bodyError(ctx, err)
+	}
+	if err = finish(f, dst, tmp, name); err != nil {
+		return Result{}, err
+	}
+	return Result{Path: name, Size: size, ContentType: ctype, SHA256: hexSum(h)}, nil
+}
+
+// copyChecked sniffs the first bytes, checks the type, then copies at most
+// maxBytes and fails when the body holds more.
+func copyChecked(w io.Writer, resp *http.Response, k kind, maxBytes int64) (int64, string, error) {
+	body := io.LimitReader(resp.Body, maxBytes+1)
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(body, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return 0, "", err
+	}
+	head = head[:n]
+	sniffed := http.DetectContentType(head)
+	if !k.fits(resp.Header.Get("Content-Type"), sniffed) {
+		return 0, "", protocol.Errorf(protocol.InvalidContentType,
+			"The server sent %s content, which does not suit a %s file; choose a matching file extension.", mediaType(sniffed), k.name)
+	}
+	if _, err := w.Write(head); err != nil {
+		return 0, "", err
+	}
+	rest, err := io.Copy(w, body)
+	total := int64(n) + rest
+	if err == nil && total > maxBytes {
+		err = tooLarge(maxBytes)
+	}
+	return total, mediaType(sniffed), err
+}
+
+// finish flushes the temporary file and renames it into place.
+func finish(f *os.File, dst *os.Root, tmp, name string) error {
+	if err := f.Sync(); err != nil {
+		return protocol.Wrap(protocol.ExecutionFailed, err, "The download could not be saved; check the free space in the destination.")
+	}
+	if err := f.Close(); err != nil {
+		return protocol.Wrap(protocol.ExecutionFailed, err, "The download could not be saved; check the free space in the destination.")
+	}
+	if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+		return existsError(err)
+	}
+	if err := dst.Rename(tmp, name); err != nil {
+		return protocol.Wrap(protocol.ExecutionFailed, err, "The download could not be moved into place; check the destination folder.")
+	}
+	return nil
+}
+
+// fetchError turns a client error into a *protocol.Error.
+func fetchError(ctx context.Context, err error) error {
+	if pe, ok := AsError(err); ok {
+		return pe
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return protocol.Wrap(protocol.DownloadTimeout, err, "The server did not answer in time; try again later or raise the download timeout.")
+	}
+	return protocol.Wrap(protocol.ExecutionFailed, err, "The server could not be reached; check the URL and your connection.")
+}
+
+// bodyError turns an error while reading the body into a *protocol.Error.
+func bodyError(ctx context.Context, err error) error {
+	if pe, ok := AsError(err); ok {
+		return pe
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return protocol.Wrap(protocol.DownloadTimeout, err, "The download did not finish in time; try again later or raise the download timeout.")
+	}
+	return protocol.Wrap(protocol.ExecutionFailed, err, "The download broke off before it was complete; try again.")
+}
+
+func existsError(err error) error {
+	if err == nil {
+		return protocol.Errorf(protocol.FileAlreadyExists, "The destination file already exists; choose another name or remove it first.")
+	}
+	return protocol.Wrap(protocol.ExecutionFailed, err, "The destination cannot be checked; check that the folder exists and is readable.")
+}
+
+func tooLarge(maxBytes int64) error {
+	return protocol.Errorf(protocol.DownloadTooLarge, "The file is larger than the %d-byte limit; raise max_bytes or choose a smaller file.", maxBytes)
+}
+
+func randomHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func hexSum(h hash.Hash) string { return fmt.Sprintf("%x", h.Sum(nil)) }

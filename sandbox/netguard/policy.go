@@ -1,0 +1,82 @@
+package netguard
+
+import (
+	"fmt"
+	"net/netip"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// Policy says which non-public addresses may be reached. The zero Policy
+// allows public addresses only.
+//
+// AllowPrivate opens exactly the prefixes it lists (the configuration's
+// network.allow_private). A broad prefix never opens the link-local,
+// metadata or unspecified ranges: an address in those classes is allowed
+// only by a prefix that lies inside that class's own range, so
+// "169.254.0.0/16" opens link-local hosts but not 169.254.169.254, which
+// needs "169.254.169.254/32" named exactly, and "0.0.0.0/0" opens none of them.
+type Policy struct {
+	AllowPrivate []netip.Prefix
+}
+
+// exactOnly are the classes that a prefix opens only when it lies inside
+// the class's own range.
+var exactOnly = map[Class]bool{LinkLocal: true, Metadata: true, Unspecified: true}
+
+// ParsePolicy builds a Policy from CIDR strings such as "10.20.0.0/16".
+func ParsePolicy(allowPrivate []string) (Policy, error) {
+	var p Policy
+	for _, s := range allowPrivate {
+		pfx, err := netip.ParsePrefix(s)
+		if err != nil {
+			return Policy{}, fmt.Errorf("netguard: allow_private %q: %w", s, err)
+		}
+		p.AllowPrivate = append(p.AllowPrivate, pfx.Masked())
+	}
+	return p, nil
+}
+
+// Allowed reports whether a may be reached under p.
+func (p Policy) Allowed(a netip.Addr) bool {
+	a = a.WithZone("")
+	c := Classify(a)
+	switch c {
+	case Public:
+		return true
+	case Invalid:
+		return false
+	}
+	for _, cand := range append([]netip.Addr{a}, Embedded(a)...) {
+		for _, pfx := range p.AllowPrivate {
+			if pfx.Contains(cand) && (!exactOnly[c] || insideClass(pfx, c)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// insideClass reports whether pfx lies inside a table range of class c.
+func insideClass(pfx netip.Prefix, c Class) bool {
+	for _, r := range ranges {
+		if r.class == c && r.prefix.Bits() <= pfx.Bits() && r.prefix.Contains(pfx.Addr()) {
+			return true
+		}
+	}
+	return false
+}
+
+// Check returns nil when a may be reached under p, and otherwise a
+// PRIVATE_NETWORK_BLOCKED *protocol.Error naming a's class.
+func (p Policy) Check(a netip.Addr) error {
+	if p.Allowed(a) {
+		return nil
+	}
+	return &protocol.Error{
+		Code: protocol.PrivateNetworkBlocked,
+		Message: fmt.Sprintf("The address is in the %s range, which DeskBridge does not reach; "+
+			"use a public address or list the range in network.allow_private.", Classify(a)),
+		Err: fmt.Errorf("netguard: %s is %s", a, Classify(a)),
+	}
+}
