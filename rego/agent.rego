@@ -5,8 +5,6 @@
 # for the last round cannot both get it.
 package deskbridge.policies.agent
 
-import rego.v1
-
 priority := 60
 
 context_action if input.request.action == "web_agent_context"

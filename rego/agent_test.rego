@@ -1,7 +1,5 @@
 package deskbridge.policies.agent_test
 
-import rego.v1
-
 import data.deskbridge.policies.agent
 
 origin := "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
