@@ -3,8 +3,6 @@ package wsview
 import (
 	"bytes"
 	"context"
-	"io"
-	"os"
 	"path"
 	"regexp"
 	"runtime"
@@ -233,7 +231,7 @@ func (s *searcher) file(j job, buf []byte) (fileResult, []byte) {
 	if s.m.name(j.name) {
 		r.matches = append(r.matches, Match{Path: j.rel, Kind: "name"})
 	}
-	data, large, ok := readFileIn(j.dir.root, j.name, s.lim.MaxFileBytes, buf)
+	data, large, ok := readFileIn(j.dir, j.name, s.lim.MaxFileBytes, buf)
 	r.large = large
 	if !ok {
 		return r, buf
@@ -276,37 +274,6 @@ func clipLine(b []byte) (string, bool) {
 	s := strings.ToValidUTF8(string(b), "\uFFFD")
 	c := clip(s, MaxLineChars)
 	return c, len(c) < len(s)
-}
-
-// readFileIn reads the regular file name in dir into buf when it holds at
-// most limit bytes. large reports a file over the limit; ok a file read.
-func readFileIn(dir *os.Root, name string, limit int, buf []byte) (data []byte, large, ok bool) {
-	f, err := dir.Open(name)
-	if err != nil {
-		return buf, false, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return buf, false, false
-	}
-	if fi.Size() > int64(limit) {
-		return buf, true, false
-	}
-	if lst, err := dir.Lstat(name); err != nil || !os.SameFile(fi, lst) {
-		return buf, false, false // a link was swapped in
-	}
-	if need := int(fi.Size()) + 1; cap(buf) < need {
-		buf = make([]byte, 0, max(need, 64<<10))
-	}
-	n, err := io.ReadFull(f, buf[:int(fi.Size())+1])
-	if n > limit {
-		return buf, true, false
-	}
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return buf, false, false
-	}
-	return buf[:n], false, true
 }
 
 // collect takes the workers' results in walk order until done or a limit

@@ -19,6 +19,8 @@ var errStop = errors.New("wsview: stop walk")
 // every job that retained it have released it.
 type dirNode struct {
 	root *os.Root
+	dirf *os.File // the folder itself, open for reading entries and openat
+	fd   int      // dirf's descriptor (Unix), read once by the walker
 	refs atomic.Int32
 }
 
@@ -32,6 +34,9 @@ func (d *dirNode) retain() { d.refs.Add(1) }
 
 func (d *dirNode) release() {
 	if d.refs.Add(-1) == 0 {
+		if d.dirf != nil {
+			d.dirf.Close()
+		}
 		d.root.Close()
 	}
 }
@@ -130,7 +135,7 @@ func (w *walker) readDir(d *dirNode) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, nil // unreadable folder: nothing to show
 	}
-	defer f.Close()
+	d.dirf, d.fd = f, dirFD(f)
 	var ents []fs.DirEntry
 	for {
 		chunk, err := f.ReadDir(1024)
