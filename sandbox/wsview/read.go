@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
@@ -55,7 +54,7 @@ func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, l
 		out.add(ByMaxFileBytes)
 		return out, nil
 	}
-	data, perr := v.readWhole(rel, t.info, lim.MaxFileBytes)
+	data, perr := v.readWhole(parts, lim.MaxFileBytes)
 	if perr != nil {
 		return nil, perr
 	}
@@ -66,16 +65,36 @@ func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, l
 	return out, nil
 }
 
-// readWhole reads a regular file of at most limit bytes, refusing it if it
-// is not the file that lstat saw.
-func (v *View) readWhole(rel string, lst os.FileInfo, limit int) ([]byte, *protocol.Error) {
-	f, err := v.root.Open(rel)
+// readWhole reads a regular file of at most limit bytes. It opens the
+// path one folder at a time, checking at each step that no link was
+// swapped in after resolve checked it.
+func (v *View) readWhole(parts []string, limit int) ([]byte, *protocol.Error) {
+	rel := strings.Join(parts, "/")
+	dir, ok := v.root, true
+	for _, name := range parts[:len(parts)-1] {
+		next, ok2 := openSubdir(dir, name)
+		if dir != v.root {
+			dir.Close()
+		}
+		if dir, ok = next, ok2; !ok {
+			return nil, changed(rel)
+		}
+	}
+	if dir != v.root {
+		defer dir.Close()
+	}
+	name := parts[len(parts)-1]
+	lst, err := dir.Lstat(name)
+	if err != nil || !lst.Mode().IsRegular() {
+		return nil, changed(rel)
+	}
+	f, err := dir.Open(name)
 	if err != nil {
 		return nil, errorf(protocol.PermissionDenied, "The file %q could not be opened; check its permissions.", clip(rel, 200))
 	}
 	defer f.Close()
 	if !sameFile(f, lst) {
-		return nil, errorf(protocol.PermissionDenied, "The file %q changed while it was being opened; try again.", clip(rel, 200))
+		return nil, changed(rel)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
@@ -85,6 +104,11 @@ func (v *View) readWhole(rel string, lst os.FileInfo, limit int) ([]byte, *proto
 		return nil, errorf(protocol.PermissionDenied, "The file %q grew past max_file_bytes while it was read; try again later.", clip(rel, 200))
 	}
 	return data, nil
+}
+
+// changed is the error for a path that changed while it was opened.
+func changed(rel string) *protocol.Error {
+	return errorf(protocol.PermissionDenied, "The file %q changed while it was being opened; try again.", clip(rel, 200))
 }
 
 // fill selects the requested lines of data within the limits. Stopping

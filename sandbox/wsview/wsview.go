@@ -20,10 +20,14 @@
 // "max_total_chars", "walk_entries").
 //
 // Platform caveats:
-//   - A file opened through the view is checked against a second lstat of
-//     its name (os.SameFile), so a symlink swapped in between the walk and
-//     the open is refused rather than followed. A hard link to a secret file
-//     under an innocent name is not detected: the classifier sees names.
+//   - Read opens its path one folder at a time and checks each folder and
+//     the file against an lstat of its name (os.SameFile); Search opens
+//     files relative to their open folder with O_NOFOLLOW on Unix (the same
+//     lstat check elsewhere). A link swapped in after the checks is refused
+//     rather than followed. A hard link to a secret file under an innocent
+//     name is not detected: the classifier sees names.
+//   - Info's git facts are read by go-git from the .git folder by path, not
+//     through the root handle; only refs, config, and index are read.
 //   - On Windows, names are compared case-sensitively as on Unix.
 package wsview
 
