@@ -7,6 +7,7 @@ require (
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/open-policy-agent/opa v1.22.4
 	github.com/sabhiram/go-gitignore v0.0.0-20210923224102-525f6e181f06
+	go.etcd.io/bbolt v1.5.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
 )

@@ -1,0 +1,57 @@
+package deskbridge.policies.agent_test
+
+import data.deskbridge.policies.agent
+
+origin := "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+
+live := {
+	"exists": true, "mode": "workspace-context", "origin": origin, "ended": false,
+	"rounds_used": 2, "max_rounds": 3, "workspace": "Demo",
+}
+
+req(run) := {"request": {"action": "web_agent_context", "origin": origin}, "run": run}
+
+rules(input_doc) := {d.rule | some d in agent.deny with input as input_doc}
+
+test_live_run_allowed if {
+	count(agent.deny) == 0 with input as req(live)
+}
+
+test_unknown_run_denied if {
+	rules(req({"exists": false})) == {"agent.unknown_run"}
+}
+
+test_missing_run_denied if {
+	rules({"request": {"action": "web_agent_context", "origin": origin}}) == {"agent.unknown_run"}
+}
+
+test_ended_run_denied if {
+	rules(req(object.union(live, {"ended": true}))) == {"agent.ended_run"}
+}
+
+test_other_origin_denied if {
+	rules(req(object.union(live, {"origin": "chrome-extension://other/"}))) == {"agent.other_origin"}
+}
+
+test_page_only_run_denied if {
+	rules(req(object.union(live, {"mode": "page-only"}))) == {"agent.mode"}
+}
+
+test_last_round_allowed if {
+	rules(req(object.union(live, {"rounds_used": 2, "max_rounds": 3}))) == set()
+}
+
+test_round_over_limit_denied if {
+	rules(req(object.union(live, {"rounds_used": 3, "max_rounds": 3}))) == {"agent.round_limit"}
+}
+
+test_denials_are_shaped if {
+	some d in agent.deny with input as req({"exists": false})
+	d.code == "ACTION_NOT_ALLOWED"
+	d.priority == 60
+}
+
+test_other_actions_untouched if {
+	count(agent.deny) == 0 with input as {"request": {"action": "web_agent_start", "origin": origin}, "run": {"exists": false}}
+	count(agent.deny) == 0 with input as {"request": {"action": "read_file", "origin": origin}}
+}

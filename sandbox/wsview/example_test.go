@@ -1,0 +1,44 @@
+package wsview_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/deskbridge/deskbridge/sandbox/wsview"
+)
+
+// ExampleView_Run answers one web_agent_context round.
+func ExampleView_Run() {
+	dir, _ := os.MkdirTemp("", "ws")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("TOKEN=x\n"), 0o644)
+
+	secrets := wsview.ClassifierFunc(func(rel string, isDir bool) string {
+		if strings.HasPrefix(filepath.Base(rel), ".env") {
+			return wsview.Secret
+		}
+		return ""
+	})
+	v, err := wsview.Open("Demo", dir, secrets)
+	if err != nil {
+		panic(err)
+	}
+	defer v.Close()
+
+	round := v.Run(context.Background(), []wsview.Request{
+		{Type: wsview.TypeSearch, Query: "func main"},
+		{Type: wsview.TypeRead, Path: ".env"},
+	}, wsview.DefaultLimits())
+	for _, r := range round.Results {
+		b, _ := json.Marshal(r)
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"type":"search_workspace","ok":true,"data":{"matches":[{"path":"main.go","kind":"content","line":3,"text":"func main() {}"}],"files_searched":1,"skipped_large":0,"truncated":false}}
+	// {"type":"read_file","ok":false,"error":{"code":"PERMISSION_DENIED","message":"The path \".env\" is withheld from the agent by a sensitivity or ignore rule; ask for another file."}}
+}

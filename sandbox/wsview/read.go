@@ -1,0 +1,150 @@
+package wsview
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// ReadData is the data of a read_file result.
+type ReadData struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+	// StartLine and EndLine are the 1-based first and last lines returned
+	// (EndLine < StartLine when none were).
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	TotalLines int    `json:"total_lines"`
+	Content    string `json:"content"`
+	Cut
+	// Chars is the text counted against MaxTotalChars (the content).
+	Chars int `json:"-"`
+}
+
+// Read returns up to maxLines lines (0 means MaxLines; never more) of the
+// text file path from the 1-based startLine (0 means 1), and the file's
+// total line count. A file over MaxFileBytes returns no content, cut by
+// max_file_bytes. Invalid UTF-8 is replaced with U+FFFD; a file with a NUL
+// byte is binary and refused.
+func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, lim Limits) (*ReadData, *protocol.Error) {
+	lim = lim.Normalized()
+	if ctx.Err() != nil {
+		return nil, walkError(ctx.Err())
+	}
+	rel, parts, perr := cleanRel(path)
+	if perr != nil {
+		return nil, perr
+	}
+	if rel == "." {
+		return nil, errorf(protocol.InvalidRequest, "The workspace root is a folder; list it instead of reading it.")
+	}
+	t, perr := v.resolve(rel, parts)
+	if perr != nil {
+		return nil, perr
+	}
+	if !t.info.Mode().IsRegular() {
+		return nil, errorf(protocol.InvalidRequest, "The path %q is not a regular file; list it instead.", clip(rel, 200))
+	}
+	out := &ReadData{Path: rel, Size: t.info.Size(), StartLine: max(startLine, 1)}
+	if t.info.Size() > int64(lim.MaxFileBytes) {
+		out.EndLine = out.StartLine - 1
+		out.add(ByMaxFileBytes)
+		return out, nil
+	}
+	data, perr := v.readWhole(parts, lim.MaxFileBytes)
+	if perr != nil {
+		return nil, perr
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, errorf(protocol.InvalidRequest, "The file %q is binary; the agent reads text files only.", clip(rel, 200))
+	}
+	out.fill(data, maxLines, lim)
+	return out, nil
+}
+
+// readWhole reads a regular file of at most limit bytes. It opens the
+// path one folder at a time, checking at each step that no link was
+// swapped in after resolve checked it.
+func (v *View) readWhole(parts []string, limit int) ([]byte, *protocol.Error) {
+	rel := strings.Join(parts, "/")
+	dir, ok := v.root, true
+	for _, name := range parts[:len(parts)-1] {
+		next, ok2 := openSubdir(dir, name)
+		if dir != v.root {
+			dir.Close()
+		}
+		if dir, ok = next, ok2; !ok {
+			return nil, changed(rel)
+		}
+	}
+	if dir != v.root {
+		defer dir.Close()
+	}
+	name := parts[len(parts)-1]
+	lst, err := dir.Lstat(name)
+	if err != nil || !lst.Mode().IsRegular() {
+		return nil, changed(rel)
+	}
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil, errorf(protocol.PermissionDenied, "The file %q could not be opened; check its permissions.", clip(rel, 200))
+	}
+	defer f.Close()
+	if !sameFile(f, lst) {
+		return nil, changed(rel)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return nil, errorf(protocol.PermissionDenied, "The file %q could not be read; check its permissions.", clip(rel, 200))
+	}
+	if len(data) > limit {
+		return nil, errorf(protocol.PermissionDenied, "The file %q grew past max_file_bytes while it was read; try again later.", clip(rel, 200))
+	}
+	return data, nil
+}
+
+// changed is the error for a path that changed while it was opened.
+func changed(rel string) *protocol.Error {
+	return errorf(protocol.PermissionDenied, "The file %q changed while it was being opened; try again.", clip(rel, 200))
+}
+
+// fill selects the requested lines of data within the limits. Stopping
+// at MaxLines is a cut only when the caller asked for more lines (or for
+// the rest of the file, maxLines <= 0).
+func (d *ReadData) fill(data []byte, maxLines int, lim Limits) {
+	capped := maxLines <= 0 || maxLines > lim.MaxLines
+	want := maxLines
+	if capped {
+		want = lim.MaxLines
+	}
+	lines := splitLines(strings.ToValidUTF8(string(data), "\uFFFD"))
+	d.TotalLines = len(lines)
+	var b strings.Builder
+	n, taken := d.StartLine-1, 0
+	for ; n < len(lines) && taken < want; n, taken = n+1, taken+1 {
+		if b.Len()+len(lines[n]) > lim.MaxTotalChars {
+			d.add(ByMaxTotalChars)
+			break
+		}
+		b.WriteString(lines[n])
+	}
+	if taken == want && n < len(lines) && capped {
+		d.add(ByMaxLines)
+	}
+	d.EndLine = n
+	d.Content = b.String()
+	d.Chars = b.Len()
+}
+
+// splitLines splits text after each newline; a final newline does not
+// start another line.
+func splitLines(text string) []string {
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
