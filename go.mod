@@ -6,7 +6,6 @@ require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/open-policy-agent/opa v1.22.4
-	github.com/sabhiram/go-gitignore v0.0.0-20210923224102-525f6e181f06
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
@@ -17,7 +16,7 @@ require (
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/agnivade/levenshtein v1.2.2 // indirect
-	github.com/aymanbagabas/go-udiff v0.4.2 // indirect
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/cyphar/filepath-securejoin v0.6.1 // indirect
@@ -32,7 +31,7 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/kevinburke/ssh_config v1.2.0 // indirect
-	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
+	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/lestrrat-go/blackmagic v1.0.4 // indirect
 	github.com/lestrrat-go/dsig v1.4.0 // indirect
 	github.com/lestrrat-go/dsig-secp256k1 v1.0.0 // indirect
