@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -86,7 +87,11 @@ type Commands struct {
 // Network configures URL actions.
 type Network struct {
 	// AllowPrivate lists the only private-range prefixes fetches may reach.
+	// A prefix that does not parse is a configuration error (the policy
+	// never sees it).
 	AllowPrivate []string `json:"allow_private"`
+	// OpenLocalhost lets open_in_browser (only) open loopback dev servers.
+	OpenLocalhost bool `json:"open_localhost,omitempty"`
 }
 
 // AgentLimits are the limits of web_agent runs (protocol-v1.md §6).
@@ -197,6 +202,11 @@ func (c *Config) normalise() error {
 			return fmt.Errorf("workspace name %q is used twice", w.Name)
 		}
 		seen[strings.ToLower(w.Name)] = true
+	}
+	for _, cidr := range c.Network.AllowPrivate {
+		if _, err := netip.ParsePrefix(cidr); err != nil {
+			return fmt.Errorf("network.allow_private: %q is not a CIDR prefix such as 10.20.0.0/16", cidr)
+		}
 	}
 	for _, o := range c.AllowedOrigins {
 		if !validOrigin(o) {
