@@ -49,11 +49,12 @@ type Host struct {
 // the response. It never panics: a bug becomes INTERNAL_ERROR.
 func (h *Host) Handle(ctx context.Context, payload []byte) (resp *protocol.Response) {
 	start := h.now()
+	var req protocol.Request
+	defer h.recoverInto(&resp, &req)
 	req, perr := envelope.Decode(payload)
 	if perr != nil {
 		return protocol.Failure(req.ID, perr)
 	}
-	defer h.recoverInto(&resp, req.ID)
 	call, perr := h.prepare(ctx, req)
 	if perr != nil {
 		return protocol.Failure(req.ID, perr)
@@ -82,10 +83,10 @@ func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.E
 	return spec.Run(ctx, h.env, call)
 }
 
-func (h *Host) recoverInto(resp **protocol.Response, id string) {
+func (h *Host) recoverInto(resp **protocol.Response, req *protocol.Request) {
 	if r := recover(); r != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: internal error: %v\n%s", r, debug.Stack())
-		*resp = protocol.Failure(id, protocol.Errorf(protocol.InternalError,
+		*resp = protocol.Failure(req.ID, protocol.Errorf(protocol.InternalError,
 			"DeskBridge hit an internal error; the details are in its log. Please report it."))
 	}
 }

@@ -53,6 +53,9 @@ func init() {
 func listFolder(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[listFolderArgs](c)
 	p := c.Paths["target"]
+	if p.Type == facts.TypeFile {
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The path is a file, not a folder; use read_file for files.")
+	}
 	root, perr := env.Root(p)
 	if perr != nil {
 		return nil, perr
