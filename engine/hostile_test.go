@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/base64"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,6 +32,7 @@ type setupEntry struct {
 	File     string `json:"file"`
 	Dir      string `json:"dir"`
 	Content  string `json:"content"`
+	Base64   string `json:"content_base64"`
 	Symlink  string `json:"symlink"`
 	Hardlink string `json:"hardlink"`
 	Target   string `json:"target"`
@@ -47,6 +49,11 @@ func (th *testHost) setup(t testing.TB, entries []setupEntry) {
 	for _, e := range entries {
 		var err error
 		switch {
+		case e.File != "" && e.Base64 != "":
+			var b []byte
+			if b, err = base64.StdEncoding.DecodeString(e.Base64); err == nil {
+				write(t, th.expand(e.File), string(b))
+			}
 		case e.File != "":
 			write(t, th.expand(e.File), e.Content)
 		case e.Dir != "":
