@@ -165,3 +165,18 @@ var _ = protocol.Version
 
 // envelopeDecode is envelope.Decode, named for the tests.
 var envelopeDecode = envelope.Decode
+
+// startFrom starts a Host from the configuration file cfgPath.
+func startFrom(t testing.TB, cfgPath string) *Host {
+	t.Helper()
+	cfg, _, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Start(context.Background(), Options{Config: cfg, Origin: testOrigin, Channel: ChannelNative, HostLog: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
