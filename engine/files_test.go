@@ -301,3 +301,24 @@ func TestProtectedNeverWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFIFODoesNotBlock: opening a named pipe must not hang the host.
+func TestReadFIFODoesNotBlock(t *testing.T) {
+	th := newTestHost(t, nil)
+	fifo := filepath.Join(th.ws, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	for _, action := range []string{"read_file", "patch_file"} {
+		done := make(chan result, 1)
+		go func() {
+			done <- th.call(t, action, map[string]any{"path": fifo, "edits": []map[string]string{{"old_text": "a", "new_text": "b"}}})
+		}()
+		select {
+		case r := <-done:
+			mustCode(t, r, "INVALID_REQUEST")
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s of a FIFO blocked", action)
+		}
+	}
+}
