@@ -42,7 +42,7 @@ func sameAsPath(root *os.Root, rel string, f *os.File) error {
 // ReadAt reads up to max bytes of the file rel from offset off and returns
 // them with the file's size.
 func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
-	f, err := openChecked(root, rel, os.O_RDONLY)
+	f, err := openChecked(root, rel, os.O_RDONLY|readFlag)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -53,6 +53,9 @@ func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
 	}
 	if fi.IsDir() {
 		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: errIsDir}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: ErrNotRegular}
 	}
 	size := fi.Size()
 	if off >= size {
