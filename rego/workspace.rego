@@ -41,7 +41,7 @@ deny contains {
 	"code": "PERMISSION_DENIED",
 	"rule": "workspace.hard_link",
 	"message": "The file has several hard links and may be shared with a file outside the workspace; copy it to a new file and use that.",
-	"priority": 40,
+	"priority": 45,
 } if {
 	input.request.skill == "files"
 	some p in input.paths

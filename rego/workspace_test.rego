@@ -40,3 +40,13 @@ test_hard_link_denied if {
 	d := main.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
 	f.rules(d) == {"workspace.hard_link"}
 }
+
+test_outside_wins_over_hard_link if {
+	p := object.union(outside, {"links": 2})
+	d := main.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
+	ds := [x | some x in d.denials]
+	min({x.priority | some x in ds}) == 40
+	some x in ds
+	x.priority == 40
+	x.rule == "workspace.outside"
+}

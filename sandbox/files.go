@@ -120,6 +120,8 @@ func targetMode(root *os.Root, rel string) (fs.FileMode, bool, error) {
 		return 0, false, ErrSwapped
 	case fi.IsDir():
 		return 0, false, &fs.PathError{Op: "write", Path: rel, Err: errIsDir}
+	case !fi.Mode().IsRegular():
+		return 0, false, &fs.PathError{Op: "write", Path: rel, Err: ErrNotRegular}
 	}
 	return fi.Mode().Perm(), true, nil
 }

@@ -63,7 +63,7 @@ var errIsDir error = syscall.EISDIR
 // policy's check and the operation.
 var ErrSwapped = errors.New("sandbox: target changed after it was checked")
 
-// ErrNotRegular reports a read of a FIFO, socket or device.
+// ErrNotRegular reports a read or write of a FIFO, socket or device.
 var ErrNotRegular = errors.New("sandbox: not a regular file")
 
 // Classify turns an OS error from an operation into a protocol error with a
@@ -86,7 +86,7 @@ func Classify(err error) *protocol.Error {
 	case errors.Is(err, syscall.EISDIR):
 		return protocol.Wrap(protocol.InvalidRequest, err, "The path is a folder, not a file; use list_folder for folders.")
 	case errors.Is(err, ErrNotRegular):
-		return protocol.Wrap(protocol.InvalidRequest, err, "The path is not a regular file (a pipe, socket or device), so it cannot be read.")
+		return protocol.Wrap(protocol.InvalidRequest, err, "The path is not a regular file (a pipe, socket or device), so DeskBridge does not read or replace it.")
 	case errors.Is(err, syscall.ENOTDIR):
 		return protocol.Wrap(protocol.FileNotFound, err, "A part of the path is a file, not a folder; check the path.")
 	case errors.Is(err, syscall.ENOSPC):
