@@ -2,12 +2,15 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	stdjson "encoding/json"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/go-json-experiment/json"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -88,4 +91,23 @@ func toMap(v any) (map[string]any, error) {
 	d.UseNumber()
 	var m map[string]any
 	return m, d.Decode(&m)
+}
+
+// Input returns the policy input document the host would build for the
+// request payload, without deciding and without any effect: the envelope
+// is decoded, the arguments checked and the facts gathered as Handle does.
+func (h *Host) Input(ctx context.Context, payload []byte) (map[string]any, *protocol.Error) {
+	req, perr := envelope.Decode(payload)
+	if perr != nil {
+		return nil, perr
+	}
+	call, perr := h.prepare(ctx, req)
+	if perr != nil {
+		return nil, perr
+	}
+	doc, err := buildInput(call, h.now())
+	if err != nil {
+		return nil, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
+	}
+	return doc.raw, nil
 }

@@ -52,6 +52,9 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := storePolicy(cfg, src, data); err != nil {
+		return nil, err
+	}
 	log, err := openLog(cfg)
 	if err != nil {
 		return nil, err
@@ -102,6 +105,19 @@ func openLog(cfg *config.Config) (*decisionlog.Log, error) {
 	})
 }
 
+// storePolicy keeps the policy set and configuration that decide in the
+// content-addressed store beside the decision log, so that `deskbridge
+// replay` can evaluate every logged decision against what decided it.
+func storePolicy(cfg *config.Config, src *policy.Source, data map[string]any) error {
+	if cfg.DecisionLog.Disabled {
+		return nil
+	}
+	if _, err := policy.Store(policy.StoreDir(logPath(cfg)), src, data); err != nil {
+		return fmt.Errorf("storing the policy for replay: %w", err)
+	}
+	return nil
+}
+
 func logPath(cfg *config.Config) string {
 	if cfg.DecisionLog.Path != "" {
 		return cfg.DecisionLog.Path
@@ -130,6 +146,7 @@ func protectedPaths(cfg *config.Config) []string {
 	log := logPath(cfg)
 	add(log)
 	add(log + ".lock")
+	add(policy.StoreDir(log))
 	for i := 1; i <= cfg.DecisionLog.Keep; i++ {
 		add(fmt.Sprintf("%s.%d", log, i))
 	}

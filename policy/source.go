@@ -95,3 +95,17 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Open returns the policy set at path: a directory of .rego files, or an
+// OPA bundle (.tar.gz) read without a signature check, for tools such as
+// replay that evaluate but never act.
+func Open(path string) (*Source, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return Dir(path)
+	}
+	return nil, fmt.Errorf("policy %s: bundles are not supported yet", path)
+}

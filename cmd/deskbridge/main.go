@@ -8,6 +8,7 @@
 //	deskbridge call [--config FILE] ACTION [JSON]   one request, printed
 //	deskbridge policy test [DIR]                    run the policy tests
 //	deskbridge log verify --log FILE                check the decision log
+//	deskbridge replay --log FILE [--policy P]       re-evaluate logged decisions
 //	deskbridge install | uninstall | doctor         browser registration
 //	deskbridge version
 package main
@@ -41,6 +42,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return call(config, rest[1:], stdout, stderr)
 	case cmd == "policy":
 		return policyCommand(config, rest[1:], stdout, stderr)
+	case cmd == "replay":
+		return replayCommand(rest[1:], stdout, stderr)
 	case cmd == "log":
 		return logcmd.Run(rest[1:], stdout, stderr)
 	case cmd == "install":
@@ -79,6 +82,8 @@ const usage = `usage:
                                                          (no config: the current folder is the workspace)
   deskbridge [--config FILE] policy test [DIR] [-v]      run the policy tests (default: the embedded policy)
   deskbridge log verify --log FILE                       check that the decision log is intact
+  deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]
+                                                         re-evaluate every logged decision; exit 1 if any differs
   deskbridge install --extension-id ID [--system]        register the host with the browsers
   deskbridge uninstall | doctor                          remove / check the registration
   deskbridge version
