@@ -44,7 +44,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := configData(cfg)
+	data, err := ConfigData(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +79,8 @@ func policySource(cfg *config.Config) (*policy.Source, error) {
 	return policy.Embedded(), nil
 }
 
-// configData is the configuration as the policy sees it (data.config).
-func configData(cfg *config.Config) (map[string]any, error) {
+// ConfigData is the configuration as the policy sees it (data.config).
+func ConfigData(cfg *config.Config) (map[string]any, error) {
 	b, err := json.Marshal(cfg, json.Deterministic(true))
 	if err != nil {
 		return nil, err
