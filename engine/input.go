@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	stdjson "encoding/json"
+	"strings"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
@@ -67,11 +68,33 @@ func arguments(call *action.Call) (map[string]any, error) {
 	}
 	spec, _ := action.Lookup(call.Request.Action)
 	for _, name := range spec.Digest {
-		if s, ok := m[name].(string); ok {
-			m[name] = Digest(s)
-		}
+		digestAt(m, strings.Split(name, "."))
 	}
 	return m, nil
+}
+
+// digestAt replaces the string at path in obj by its Digest. A path
+// element "name[]" descends into every object of the array obj[name].
+func digestAt(obj map[string]any, path []string) {
+	name, each := strings.CutSuffix(path[0], "[]")
+	if len(path) == 1 {
+		if s, ok := obj[name].(string); ok {
+			obj[name] = Digest(s)
+		}
+		return
+	}
+	if !each {
+		if child, ok := obj[name].(map[string]any); ok {
+			digestAt(child, path[1:])
+		}
+		return
+	}
+	list, _ := obj[name].([]any)
+	for _, el := range list {
+		if child, ok := el.(map[string]any); ok {
+			digestAt(child, path[1:])
+		}
+	}
 }
 
 // Digest is how a large payload enters the input and the log: its length

@@ -55,7 +55,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err := storePolicy(cfg, src, data); err != nil {
 		return nil, err
 	}
-	log, err := openLog(cfg)
+	log, err := openLog(cfg, pe.Masker())
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func ConfigData(cfg *config.Config) (map[string]any, error) {
 	return m, json.Unmarshal(b, &m)
 }
 
-func openLog(cfg *config.Config) (*decisionlog.Log, error) {
+func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error) {
 	if cfg.DecisionLog.Disabled {
 		return nil, nil
 	}
@@ -102,6 +102,7 @@ func openLog(cfg *config.Config) (*decisionlog.Log, error) {
 		MaxBytes: cfg.DecisionLog.MaxBytes,
 		Keep:     cfg.DecisionLog.Keep,
 		Labels:   decisionlog.Labels{ID: host, Version: Version},
+		Masker:   m,
 	})
 }
 
