@@ -72,11 +72,24 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 func policySource(cfg *config.Config) (*policy.Source, error) {
 	switch {
 	case cfg.Policy.Bundle != "":
-		return nil, fmt.Errorf("policy bundles are not supported by this build yet; use policy.dir or the embedded default")
+		return signedBundle(cfg.Policy)
 	case cfg.Policy.Dir != "":
 		return policy.Dir(cfg.Policy.Dir)
 	}
 	return policy.Embedded(), nil
+}
+
+// signedBundle reads the configured bundle, refusing it unless it is
+// signed by the configured key.
+func signedBundle(p config.Policy) (*policy.Source, error) {
+	if p.BundlePublicKey == "" || p.BundleKeyID == "" {
+		return nil, fmt.Errorf("policy.bundle needs policy.bundle_key_id and policy.bundle_public_key: unsigned bundles are refused")
+	}
+	key, err := os.ReadFile(p.BundlePublicKey)
+	if err != nil {
+		return nil, fmt.Errorf("policy.bundle_public_key: %w", err)
+	}
+	return policy.Bundle(p.Bundle, &policy.Verification{KeyID: p.BundleKeyID, PublicKeyPEM: string(key)})
 }
 
 // ConfigData is the configuration as the policy sees it (data.config).
@@ -142,6 +155,7 @@ func protectedPaths(cfg *config.Config) []string {
 	add(cfg.Source)
 	add(cfg.Policy.Dir)
 	add(cfg.Policy.Bundle)
+	add(cfg.Policy.BundlePublicKey)
 	add(cfg.StateDir)
 	add(config.DefaultStateDir())
 	log := logPath(cfg)

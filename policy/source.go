@@ -19,8 +19,11 @@ import (
 type Source struct {
 	// Name says where the policy came from, for messages.
 	Name string
-	// Revision names the set (stamped on decisions).
+	// Revision names the set (stamped on decisions): a bundle's manifest
+	// revision, else Name.
 	Revision string
+	// Bundle is the bundle's name when the set came from a bundle.
+	Bundle string
 	// Modules are the policy modules (no _test.rego files), by file name.
 	Modules map[string]string
 	// Tests are the _test.rego modules, by file name.
@@ -107,5 +110,5 @@ func Open(path string) (*Source, error) {
 	if fi.IsDir() {
 		return Dir(path)
 	}
-	return nil, fmt.Errorf("policy %s: bundles are not supported yet", path)
+	return Bundle(path, nil)
 }
