@@ -11,8 +11,8 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/policy"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/deskbridge/deskbridge/policy/bundletest"
+	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
 
 func bundleConfig(t *testing.T, bundleBytes []byte, key bundletest.Key) *config.Config {
