@@ -57,6 +57,7 @@ func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc,
 	}
 	ev := &decisionlog.Event{
 		DecisionID: id,
+		Bundles:    h.policy.Bundles(),
 		Path:       "deskbridge/main/decision",
 		Input:      doc.raw,
 		Result:     dec.Result,

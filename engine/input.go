@@ -2,12 +2,16 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	stdjson "encoding/json"
+	"strings"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/go-json-experiment/json"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -64,11 +68,33 @@ func arguments(call *action.Call) (map[string]any, error) {
 	}
 	spec, _ := action.Lookup(call.Request.Action)
 	for _, name := range spec.Digest {
-		if s, ok := m[name].(string); ok {
-			m[name] = Digest(s)
-		}
+		digestAt(m, strings.Split(name, "."))
 	}
 	return m, nil
+}
+
+// digestAt replaces the string at path in obj by its Digest. A path
+// element "name[]" descends into every object of the array obj[name].
+func digestAt(obj map[string]any, path []string) {
+	name, each := strings.CutSuffix(path[0], "[]")
+	if len(path) == 1 {
+		if s, ok := obj[name].(string); ok {
+			obj[name] = Digest(s)
+		}
+		return
+	}
+	if !each {
+		if child, ok := obj[name].(map[string]any); ok {
+			digestAt(child, path[1:])
+		}
+		return
+	}
+	list, _ := obj[name].([]any)
+	for _, el := range list {
+		if child, ok := el.(map[string]any); ok {
+			digestAt(child, path[1:])
+		}
+	}
 }
 
 // Digest is how a large payload enters the input and the log: its length
@@ -88,4 +114,23 @@ func toMap(v any) (map[string]any, error) {
 	d.UseNumber()
 	var m map[string]any
 	return m, d.Decode(&m)
+}
+
+// Input returns the policy input document the host would build for the
+// request payload, without deciding and without any effect: the envelope
+// is decoded, the arguments checked and the facts gathered as Handle does.
+func (h *Host) Input(ctx context.Context, payload []byte) (map[string]any, *protocol.Error) {
+	req, perr := envelope.Decode(payload)
+	if perr != nil {
+		return nil, perr
+	}
+	call, perr := h.prepare(ctx, req)
+	if perr != nil {
+		return nil, perr
+	}
+	doc, err := buildInput(call, h.now())
+	if err != nil {
+		return nil, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
+	}
+	return doc.raw, nil
 }

@@ -44,7 +44,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := configData(cfg)
+	data, err := ConfigData(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,10 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	log, err := openLog(cfg)
+	if err := storePolicy(cfg, src, data); err != nil {
+		return nil, err
+	}
+	log, err := openLog(cfg, pe.Masker())
 	if err != nil {
 		return nil, err
 	}
@@ -69,15 +72,28 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 func policySource(cfg *config.Config) (*policy.Source, error) {
 	switch {
 	case cfg.Policy.Bundle != "":
-		return nil, fmt.Errorf("policy bundles are not supported by this build yet; use policy.dir or the embedded default")
+		return signedBundle(cfg.Policy)
 	case cfg.Policy.Dir != "":
 		return policy.Dir(cfg.Policy.Dir)
 	}
 	return policy.Embedded(), nil
 }
 
-// configData is the configuration as the policy sees it (data.config).
-func configData(cfg *config.Config) (map[string]any, error) {
+// signedBundle reads the configured bundle, refusing it unless it is
+// signed by the configured key.
+func signedBundle(p config.Policy) (*policy.Source, error) {
+	if p.BundlePublicKey == "" || p.BundleKeyID == "" {
+		return nil, fmt.Errorf("policy.bundle needs policy.bundle_key_id and policy.bundle_public_key: unsigned bundles are refused")
+	}
+	key, err := os.ReadFile(p.BundlePublicKey)
+	if err != nil {
+		return nil, fmt.Errorf("policy.bundle_public_key: %w", err)
+	}
+	return policy.Bundle(p.Bundle, &policy.Verification{KeyID: p.BundleKeyID, PublicKeyPEM: string(key)})
+}
+
+// ConfigData is the configuration as the policy sees it (data.config).
+func ConfigData(cfg *config.Config) (map[string]any, error) {
 	b, err := json.Marshal(cfg, json.Deterministic(true))
 	if err != nil {
 		return nil, err
@@ -86,7 +102,7 @@ func configData(cfg *config.Config) (map[string]any, error) {
 	return m, json.Unmarshal(b, &m)
 }
 
-func openLog(cfg *config.Config) (*decisionlog.Log, error) {
+func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error) {
 	if cfg.DecisionLog.Disabled {
 		return nil, nil
 	}
@@ -99,7 +115,21 @@ func openLog(cfg *config.Config) (*decisionlog.Log, error) {
 		MaxBytes: cfg.DecisionLog.MaxBytes,
 		Keep:     cfg.DecisionLog.Keep,
 		Labels:   decisionlog.Labels{ID: host, Version: Version},
+		Masker:   m,
 	})
+}
+
+// storePolicy keeps the policy set and configuration that decide in the
+// content-addressed store beside the decision log, so that `deskbridge
+// replay` can evaluate every logged decision against what decided it.
+func storePolicy(cfg *config.Config, src *policy.Source, data map[string]any) error {
+	if cfg.DecisionLog.Disabled {
+		return nil
+	}
+	if _, err := policy.Store(policy.StoreDir(logPath(cfg)), src, data); err != nil {
+		return fmt.Errorf("storing the policy for replay: %w", err)
+	}
+	return nil
 }
 
 func logPath(cfg *config.Config) string {
@@ -125,11 +155,13 @@ func protectedPaths(cfg *config.Config) []string {
 	add(cfg.Source)
 	add(cfg.Policy.Dir)
 	add(cfg.Policy.Bundle)
+	add(cfg.Policy.BundlePublicKey)
 	add(cfg.StateDir)
 	add(config.DefaultStateDir())
 	log := logPath(cfg)
 	add(log)
 	add(log + ".lock")
+	add(policy.StoreDir(log))
 	for i := 1; i <= cfg.DecisionLog.Keep; i++ {
 		add(fmt.Sprintf("%s.%d", log, i))
 	}

@@ -32,6 +32,7 @@ type Engine struct {
 	pq   rego.PreparedEvalQuery
 	src  *Source
 	hash string
+	mask *masker
 }
 
 // Options configure New.
@@ -63,7 +64,11 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
 	}
-	return &Engine{pq: pq, src: src, hash: src.Hash(opts.Data)}, nil
+	m, err := newMasker(ctx, src, opts.Data)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{pq: pq, src: src, hash: src.Hash(opts.Data), mask: m}, nil
 }
 
 // Hash identifies the policy set and data that decide: the hex SHA-256 of

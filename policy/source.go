@@ -19,8 +19,11 @@ import (
 type Source struct {
 	// Name says where the policy came from, for messages.
 	Name string
-	// Revision names the set (stamped on decisions).
+	// Revision names the set (stamped on decisions): a bundle's manifest
+	// revision, else Name.
 	Revision string
+	// Bundle is the bundle's name when the set came from a bundle.
+	Bundle string
 	// Modules are the policy modules (no _test.rego files), by file name.
 	Modules map[string]string
 	// Tests are the _test.rego modules, by file name.
@@ -94,4 +97,18 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Open returns the policy set at path: a directory of .rego files, or an
+// OPA bundle (.tar.gz) read without a signature check, for tools such as
+// replay that evaluate but never act.
+func Open(path string) (*Source, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return Dir(path)
+	}
+	return Bundle(path, nil)
 }

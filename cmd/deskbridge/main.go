@@ -6,8 +6,9 @@
 // on stdin and stdout. The other forms are for people:
 //
 //	deskbridge call [--config FILE] ACTION [JSON]   one request, printed
-//	deskbridge policy test [DIR]                    run the policy tests
+//	deskbridge policy check|test|eval|input …       write and test policies
 //	deskbridge log verify --log FILE                check the decision log
+//	deskbridge replay --log FILE [--policy P]       re-evaluate logged decisions
 //	deskbridge install | uninstall | doctor         browser registration
 //	deskbridge version
 package main
@@ -41,6 +42,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return call(config, rest[1:], stdout, stderr)
 	case cmd == "policy":
 		return policyCommand(config, rest[1:], stdout, stderr)
+	case cmd == "replay":
+		return replayCommand(rest[1:], stdout, stderr)
 	case cmd == "log":
 		return logcmd.Run(rest[1:], stdout, stderr)
 	case cmd == "install":
@@ -77,8 +80,15 @@ const usage = `usage:
   deskbridge [--config FILE] chrome-extension://<id>/   serve Chrome (started by the browser)
   deskbridge [--config FILE] call ACTION [JSON]          run one request and print the response
                                                          (no config: the current folder is the workspace)
-  deskbridge [--config FILE] policy test [DIR] [-v]      run the policy tests (default: the embedded policy)
+  deskbridge policy check [DIR_OR_BUNDLE]                compile the policy; errors as file:line:column
+  deskbridge policy test [DIR_OR_BUNDLE] [-v]            run the policy tests (default: the embedded policy)
+  deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]
+                                                         decide one input document; list the deny rules that fired
+  deskbridge [--config FILE] policy input [--origin O] ACTION [JSON]
+                                                         print the input document the host would build
   deskbridge log verify --log FILE                       check that the decision log is intact
+  deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]
+                                                         re-evaluate every logged decision; exit 1 if any differs
   deskbridge install --extension-id ID [--system]        register the host with the browsers
   deskbridge uninstall | doctor                          remove / check the registration
   deskbridge version

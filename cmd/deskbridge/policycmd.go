@@ -2,33 +2,66 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/policy"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// policyCommand runs `deskbridge policy test [DIR] [-v]`.
-func policyCommand(_ string, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "test" {
-		fmt.Fprint(stderr, "usage: deskbridge policy test [DIR] [-v]\n")
+const policyUsage = `usage:
+  deskbridge policy check [DIR_OR_BUNDLE]               compile errors, as file:line:column
+  deskbridge policy test [DIR_OR_BUNDLE] [-v]           run the policy's _test.rego tests
+  deskbridge policy eval --input FILE [DIR_OR_BUNDLE]   one decision and the deny rules that fired
+  deskbridge [--config FILE] policy input [--origin O] ACTION [JSON]
+                                                        the input document the host would build
+`
+
+// policyCommand runs `deskbridge policy SUBCOMMAND …`.
+func policyCommand(configPath string, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, policyUsage)
 		return 2
 	}
+	switch args[0] {
+	case "test":
+		return policyTest(args[1:], stdout, stderr)
+	case "check":
+		return policyCheck(args[1:], stdout, stderr)
+	case "eval":
+		return policyEval(configPath, args[1:], stdout, stderr)
+	case "input":
+		return policyInput(configPath, args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "deskbridge policy: unknown command %q\n%s", args[0], policyUsage)
+	return 2
+}
+
+// loadSource reads the policy at path, or the embedded default when path is "".
+func loadSource(path string) (*policy.Source, error) {
+	if path == "" {
+		return policy.Embedded(), nil
+	}
+	return policy.Open(path)
+}
+
+func policyTest(args []string, stdout, stderr io.Writer) int {
 	verbose, dir := false, ""
-	for _, a := range args[1:] {
+	for _, a := range args {
 		if a == "-v" {
 			verbose = true
 		} else {
 			dir = a
 		}
 	}
-	src := policy.Embedded()
-	if dir != "" {
-		var err error
-		if src, err = policy.Dir(dir); err != nil {
-			fmt.Fprintf(stderr, "deskbridge: %v\n", err)
-			return 2
-		}
+	src, err := loadSource(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
 	}
 	rep, err := policy.RunTests(context.Background(), src, verbose, stdout)
 	if err != nil {
@@ -39,4 +72,138 @@ func policyCommand(_ string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// policyCheck prints every compile problem; exit 1 when there is one.
+func policyCheck(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 1 {
+		fmt.Fprint(stderr, policyUsage)
+		return 2
+	}
+	src, err := loadSource(firstOr(args, ""))
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
+	}
+	probs := policy.Check(src)
+	for _, p := range probs {
+		fmt.Fprintln(stdout, p)
+	}
+	if len(probs) > 0 {
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %d modules, %d test modules, no problems\n", src.Name, len(src.Modules), len(src.Tests))
+	return 0
+}
+
+// policyEval decides one input document (as `policy input` prints it, or
+// the input of a decision-log event) and explains the denials.
+func policyEval(configPath string, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("deskbridge policy eval", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	inputFile := flags.String("input", "", "input document `FILE` (JSON)")
+	if err := flags.Parse(args); err != nil || *inputFile == "" || flags.NArg() > 1 {
+		fmt.Fprint(stderr, policyUsage)
+		return 2
+	}
+	e, in, err := evalSetup(configPath, *inputFile, firstOr(flags.Args(), ""))
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
+	}
+	dec, fired, err := e.Explain(context.Background(), in)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
+	}
+	printJSON(stdout, map[string]any{"decision": dec.Result, "fired": fired})
+	if !dec.Allow {
+		return 1
+	}
+	return 0
+}
+
+// evalSetup compiles the policy with the configuration's data and reads
+// the input document.
+func evalSetup(configPath, inputFile, policyPath string) (*policy.Engine, ast.Value, error) {
+	b, err := os.ReadFile(inputFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := policy.DecodeData(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("input %s: %w", inputFile, err)
+	}
+	in, err := ast.InterfaceToValue(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := callConfig(configPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := loadSource(policyPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := engine.ConfigData(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := policy.New(context.Background(), src, policy.Options{Data: data, Print: os.Stderr})
+	return e, in, err
+}
+
+// policyInput prints the input document the host would build for a
+// request, without deciding or acting.
+func policyInput(configPath string, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("deskbridge policy input", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	origin := flags.String("origin", "", "build the input for a request from this extension `ORIGIN` (channel native)")
+	if err := flags.Parse(args); err != nil || flags.NArg() < 1 || flags.NArg() > 2 {
+		fmt.Fprint(stderr, policyUsage)
+		return 2
+	}
+	cfg, err := callConfig(configPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
+	}
+	cfg.DecisionLog.Disabled = true // nothing is decided, so nothing is logged
+	opts := engine.Options{Config: cfg, Channel: engine.ChannelCLI, HostLog: stderr}
+	if *origin != "" {
+		opts.Channel, opts.Origin = engine.ChannelNative, *origin
+	}
+	h, err := engine.Start(context.Background(), opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
+	}
+	defer h.Close()
+	arguments := "{}"
+	if flags.NArg() == 2 {
+		arguments = flags.Arg(1)
+	}
+	req := fmt.Sprintf(`{"version":1,"id":"cli-1","action":%q,"arguments":%s}`, flags.Arg(0), arguments)
+	in, perr := h.Input(context.Background(), []byte(req))
+	if perr != nil {
+		fmt.Fprintf(stderr, "deskbridge: %s: %s\n", perr.Code, perr.Message)
+		return 1
+	}
+	printJSON(stdout, in)
+	return 0
+}
+
+func printJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func firstOr(args []string, def string) string {
+	if len(args) > 0 {
+		return args[0]
+	}
+	return def
 }

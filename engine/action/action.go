@@ -69,7 +69,9 @@ type Spec struct {
 	// NewArgs returns a pointer to a zero argument value to decode into.
 	NewArgs func() any
 	// Digest names argument members that enter the policy input and the
-	// decision log as {length, sha256} instead of themselves.
+	// decision log as {length, sha256} instead of themselves. A name may
+	// reach into arrays of objects: "edits[].new_text" digests new_text in
+	// every element of edits.
 	Digest []string
 	// Facts computes the facts of call (paths and the rest); may be nil.
 	Facts func(ctx context.Context, env *Env, call *Call) *protocol.Error

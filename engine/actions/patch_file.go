@@ -48,6 +48,7 @@ func init() {
 	action.Register(action.Spec{
 		Name:    "patch_file",
 		NewArgs: func() any { return &patchFileArgs{} },
+		Digest:  []string{"edits[].old_text", "edits[].new_text"},
 		Facts:   targetPath(func(a any) string { return a.(*patchFileArgs).Path }),
 		Run:     patchFile,
 	})

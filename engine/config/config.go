@@ -108,8 +108,13 @@ type Policy struct {
 	// Dir is a directory of .rego and data files that replaces the
 	// embedded default policies.
 	Dir string `json:"dir,omitempty"`
-	// Bundle is an OPA bundle (.tar.gz) that replaces them.
+	// Bundle is an OPA bundle (.tar.gz) that replaces them. It must be
+	// signed by BundleKeyID's key; an unsigned or tampered bundle is refused.
 	Bundle string `json:"bundle,omitempty"`
+	// BundleKeyID is the id (kid) of the key that signs Bundle.
+	BundleKeyID string `json:"bundle_key_id,omitempty"`
+	// BundlePublicKey is the path of that key's public half (PEM).
+	BundlePublicKey string `json:"bundle_public_key,omitempty"`
 }
 
 // Sensitivity adds glob patterns to the sensitivity classes.

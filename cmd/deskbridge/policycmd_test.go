@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs the deskbridge command line in-process.
+func cli(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errOut)
+	return code, out.String() + errOut.String()
+}
+
+// setup writes a configuration with one workspace and a decision log.
+func setup(t *testing.T) (cfg, ws, logFile string) {
+	t.Helper()
+	dir := t.TempDir()
+	ws = filepath.Join(dir, "ws")
+	os.Mkdir(ws, 0o700)
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hi\n"), 0o600)
+	logFile = filepath.Join(dir, "log", "d.jsonl")
+	cfg = filepath.Join(dir, "config.json")
+	doc := fmt.Sprintf(`{"workspaces":[{"name":"ws","path":%q}],"allowed_origins":[],"decision_log":{"path":%q}}`, ws, logFile)
+	if err := os.WriteFile(cfg, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, ws, logFile
+}
+
+func TestPolicyCommands(t *testing.T) {
+	cfg, ws, _ := setup(t)
+	bad := t.TempDir()
+	os.WriteFile(filepath.Join(bad, "a.rego"), []byte("package deskbridge.main\n\ndecision := x if {\n\tx := foo(1)\n}\n"), 0o600)
+	inside := fmt.Sprintf(`{"path":%q}`, filepath.Join(ws, "a.txt"))
+	code, in := cli(t, "--config", cfg, "policy", "input", "read_file", `{"path":"/etc/hostname"}`)
+	inputFile := filepath.Join(t.TempDir(), "in.json")
+	os.WriteFile(inputFile, []byte(in), 0o600)
+	if code != 0 || !strings.Contains(in, `"inside": false`) {
+		t.Fatalf("policy input: %d\n%s", code, in)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"check embedded", []string{"policy", "check"}, 0, "no problems"},
+		{"check bad", []string{"policy", "check", bad}, 1, "a.rego:4:"},
+		{"input inside", []string{"--config", cfg, "policy", "input", "read_file", inside}, 0, `"inside": true`},
+		{"input native origin", []string{"--config", cfg, "policy", "input", "--origin", "chrome-extension://x/", "get_status"}, 0, `"channel": "native"`},
+		{"input bad arguments", []string{"--config", cfg, "policy", "input", "read_file", `{"nope":1}`}, 1, "INVALID_REQUEST"},
+		{"eval denied", []string{"--config", cfg, "policy", "eval", "--input", inputFile}, 1, "workspace.rego:"},
+		{"test", []string{"policy", "test"}, 0, ""},
+		{"unknown", []string{"policy", "frobnicate"}, 2, "unknown command"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := cli(t, c.args...)
+			if code != c.code || !strings.Contains(out, c.want) {
+				t.Fatalf("exit %d (want %d), output:\n%s\nwant %q", code, c.code, out, c.want)
+			}
+		})
+	}
+}
+
+func TestReplayCommandExitCodes(t *testing.T) {
+	cfg, ws, logFile := setup(t)
+	for _, p := range []string{filepath.Join(ws, "a.txt"), "/etc/hostname"} {
+		cli(t, "--config", cfg, "call", "read_file", fmt.Sprintf(`{"path":%q}`, p))
+	}
+	if code, out := cli(t, "replay", "--log", logFile); code != 0 || !strings.Contains(out, "2 same") {
+		t.Fatalf("replay: %d\n%s", code, out)
+	}
+	newPolicy := t.TempDir()
+	os.WriteFile(filepath.Join(newPolicy, "main.rego"), []byte(`package deskbridge.main
+
+decision := {"allow": false, "denials": [{"code": "PERMISSION_DENIED", "rule": "all.off", "message": "Off.", "priority": 1}], "limits": {}}
+`), 0o600)
+	html := filepath.Join(t.TempDir(), "r.html")
+	code, out := cli(t, "replay", "--log", logFile, "--policy", newPolicy, "--html", html)
+	if code != 1 || !strings.Contains(out, "OK → PERMISSION_DENIED") || !strings.Contains(out, "WORKSPACE_VIOLATION → PERMISSION_DENIED") {
+		t.Fatalf("replay against a new policy: %d\n%s", code, out)
+	}
+	if b, err := os.ReadFile(html); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Fatalf("html report: %v", err)
+	}
+	if code, _ := cli(t, "replay"); code != 2 {
+		t.Fatalf("replay without --log: exit %d", code)
+	}
+}

@@ -1,0 +1,86 @@
+package policy
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Problem is one compile error of a policy set, at file:line:column.
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// String formats p as file:line:column: message.
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
+}
+
+// Check parses and compiles every module of src, tests included, with the
+// capabilities decisions run under, and returns every problem found (none
+// when the set compiles). It also requires the decision rule to exist.
+func Check(src *Source) []Problem {
+	mods := map[string]*ast.Module{}
+	var probs []Problem
+	for name, text := range allModules(src) {
+		m, err := ast.ParseModuleWithOpts(name, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
+		if err != nil {
+			probs = append(probs, problems(err)...)
+			continue
+		}
+		mods[name] = m
+	}
+	if len(probs) > 0 {
+		return sortProblems(probs)
+	}
+	c := ast.NewCompiler().WithCapabilities(Capabilities())
+	if c.Compile(mods); c.Failed() {
+		return sortProblems(problems(c.Errors))
+	}
+	if len(c.GetRulesExact(ast.MustParseRef(Query))) == 0 {
+		probs = append(probs, Problem{File: src.Name, Message: Query + " is not defined"})
+	}
+	return probs
+}
+
+func allModules(src *Source) map[string]string {
+	out := make(map[string]string, len(src.Modules)+len(src.Tests))
+	for k, v := range src.Modules {
+		out[k] = v
+	}
+	for k, v := range src.Tests {
+		out[k] = v
+	}
+	return out
+}
+
+// problems converts OPA's errors to Problems.
+func problems(err error) []Problem {
+	errs, ok := err.(ast.Errors)
+	if !ok {
+		return []Problem{{Message: err.Error()}}
+	}
+	out := make([]Problem, 0, len(errs))
+	for _, e := range errs {
+		p := Problem{Message: e.Message}
+		if e.Location != nil {
+			p.File, p.Line, p.Column = e.Location.File, e.Location.Row, e.Location.Col
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func sortProblems(ps []Problem) []Problem {
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].File != ps[j].File {
+			return ps[i].File < ps[j].File
+		}
+		return ps[i].Line < ps[j].Line
+	})
+	return ps
+}

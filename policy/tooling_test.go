@@ -1,0 +1,68 @@
+package policy
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+func TestCheckReportsFileAndLine(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		{"parse", "package deskbridge.policies.bad\n\ndeny contains x if {\n\tx := \n}\n", "bad.rego:"},
+		{"undefined", "package deskbridge.policies.bad\n\ndeny contains x if {\n\tx := nosuch.fn(1)\n}\n", "bad.rego:4:"},
+		{"forbidden builtin", "package deskbridge.policies.bad\n\ndeny contains 1 if time.now_ns() > 0\n", "bad.rego:3:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := Embedded()
+			s.Modules = clone(s.Modules)
+			s.Modules["bad.rego"] = c.text
+			probs := Check(s)
+			if len(probs) == 0 || !strings.HasPrefix(probs[0].String(), c.want) {
+				t.Fatalf("problems %v, want one at %s", probs, c.want)
+			}
+		})
+	}
+	if probs := Check(Embedded()); len(probs) != 0 {
+		t.Fatalf("the embedded policy has problems: %v", probs)
+	}
+}
+
+func TestCheckRequiresTheDecision(t *testing.T) {
+	s := &Source{Name: "x", Modules: map[string]string{"a.rego": "package deskbridge.policies.a\n"}}
+	if probs := Check(s); len(probs) != 1 || !strings.Contains(probs[0].Message, Query) {
+		t.Fatalf("problems %v", probs)
+	}
+}
+
+func TestExplainNamesTheDenyRulesThatFired(t *testing.T) {
+	e, err := New(context.Background(), Embedded(), Options{Data: map[string]any{"allowed_origins": []any{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := ast.MustInterfaceToValue(map[string]any{
+		"request": map[string]any{"action": "read_file", "skill": "files", "channel": "native", "origin": "chrome-extension://x/"},
+		"paths":   map[string]any{"target": map[string]any{"inside": false, "canonical": "/etc/passwd"}},
+	})
+	dec, fired, err := e.Explain(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range fired {
+		rules = append(rules, f.Rule+" "+f.Location)
+	}
+	got := strings.Join(rules, "\n")
+	for _, want := range []string{"data.deskbridge.policies.origins.deny origins.rego:", "data.deskbridge.policies.workspace.deny workspace.rego:"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("fired rules:\n%s\nwant %s", got, want)
+		}
+	}
+	if len(fired) != len(dec.Denials) {
+		t.Errorf("%d rules fired for %d denials: %+v", len(fired), len(dec.Denials), fired)
+	}
+	if m, ok := fired[0].Denial.(map[string]any); !ok || m["code"] == nil {
+		t.Errorf("denial of the fired rule: %#v", fired[0].Denial)
+	}
+}
