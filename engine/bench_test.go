@@ -14,7 +14,7 @@ import (
 func BenchmarkHandleReadFile(b *testing.B) {
 	for _, logged := range []bool{true, false} {
 		b.Run(map[bool]string{true: "log=on", false: "log=off"}[logged], func(b *testing.B) {
-			h, ws, _ := testHost(b, "")
+			h, ws, _ := newLogHost(b, "")
 			if !logged {
 				h.log.Close()
 				h.log = nil

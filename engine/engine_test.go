@@ -16,11 +16,10 @@ import (
 	deskrego "github.com/deskbridge/deskbridge/rego"
 )
 
-const testOrigin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 
 // testHost starts a host on a fresh workspace; extra is spliced into the
 // configuration document.
-func testHost(t testing.TB, extra string) (h *Host, ws, logFile string) {
+func newLogHost(t testing.TB, extra string) (h *Host, ws, logFile string) {
 	t.Helper()
 	dir := t.TempDir()
 	ws = filepath.Join(dir, "ws")
@@ -73,7 +72,7 @@ func logBytes(t *testing.T, logFile string) []byte {
 
 func TestNoFileContentReachesTheLog(t *testing.T) {
 	const canary = "CANARY-5d1c0e"
-	h, ws, logFile := testHost(t, "")
+	h, ws, logFile := newLogHost(t, "")
 	os.WriteFile(filepath.Join(ws, "read.txt"), []byte("top "+canary+"\n"), 0o600)
 	p := func(name string) string { return jsonString(filepath.Join(ws, name)) }
 	for _, c := range []struct{ action, args string }{
@@ -125,7 +124,7 @@ import rego.v1
 mask contains "/input/request/arguments/path"
 mask contains "/input/paths/target/canonical" if input.input.request.action == "read_file"
 `})
-	h, ws, logFile := testHost(t, `,"policy":{"dir":`+jsonString(dir)+`}`)
+	h, ws, logFile := newLogHost(t, `,"policy":{"dir":`+jsonString(dir)+`}`)
 	secretName := filepath.Join(ws, "payroll-2026.txt")
 	os.WriteFile(secretName, []byte("x"), 0o600)
 	if ok, code := call(t, h, "read_file", `{"path":`+jsonString(secretName)+`}`); !ok {
