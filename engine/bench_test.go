@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/facts"
 )
 
 // The benchmarks report p50 and p99 of each operation (a histogram over
@@ -168,4 +170,18 @@ func BenchmarkStart(b *testing.B) {
 		}
 		h.Close()
 	})
+}
+
+// TestPathDocMatchesJSON keeps pathDoc equal to the JSON form of a path
+// fact: a member added to facts.Path must be added to pathDoc too.
+func TestPathDocMatchesJSON(t *testing.T) {
+	p := facts.Path{Input: "a", Canonical: "/w/a", Workspace: "w", WorkspaceRoot: "/w", Relative: "a",
+		Inside: true, Exists: true, Type: facts.TypeFile, Sensitivity: facts.Secret, Protected: true, Links: 3}
+	want, err := toMap(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pathDoc(p); !reflect.DeepEqual(got, want) {
+		t.Fatalf("pathDoc = %#v\nJSON form = %#v", got, want)
+	}
 }
