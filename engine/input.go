@@ -6,11 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	stdjson "encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/go-json-experiment/json"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -35,9 +37,7 @@ func buildInput(call *action.Call, now time.Time) (inputDoc, error) {
 	}
 	paths := map[string]any{}
 	for role, p := range call.Paths {
-		if paths[role], err = toMap(p); err != nil {
-			return inputDoc{}, err
-		}
+		paths[role] = pathDoc(p)
 	}
 	raw := map[string]any{
 		"version": InputVersion,
@@ -102,6 +102,17 @@ func digestAt(obj map[string]any, path []string) {
 func Digest(s string) map[string]any {
 	sum := sha256.Sum256([]byte(s))
 	return map[string]any{"length": len(s), "sha256": hex.EncodeToString(sum[:])}
+}
+
+// pathDoc is a path fact as its JSON object form (the members and number
+// type toMap would give), built without a JSON round trip.
+func pathDoc(p facts.Path) map[string]any {
+	return map[string]any{
+		"input": p.Input, "canonical": p.Canonical, "workspace": p.Workspace,
+		"workspace_root": p.WorkspaceRoot, "relative": p.Relative, "inside": p.Inside,
+		"exists": p.Exists, "type": p.Type, "sensitivity": p.Sensitivity,
+		"protected": p.Protected, "links": stdjson.Number(strconv.Itoa(p.Links)),
+	}
 }
 
 // toMap converts a Go value to its JSON object form with exact numbers.

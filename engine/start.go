@@ -40,19 +40,17 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if hostLog == nil {
 		hostLog = os.Stderr
 	}
-	src, err := policySource(cfg)
-	if err != nil {
-		return nil, err
+	compiled := make(chan compileResult, 1)
+	go func() { compiled <- compilePolicy(ctx, cfg, hostLog) }()
+	// The policy compiles on one core while the path resolver is built on
+	// the other; the log opens only once the policy has compiled.
+	paths := facts.NewResolver(cfg.Workspaces, protectedPaths(cfg), facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes))
+	c := <-compiled
+	if c.err != nil {
+		return nil, c.err
 	}
-	data, err := ConfigData(cfg)
-	if err != nil {
-		return nil, err
-	}
-	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog})
-	if err != nil {
-		return nil, err
-	}
-	if err := storePolicy(cfg, src, data); err != nil {
+	pe := c.engine
+	if err := storePolicy(cfg, c.src, c.data); err != nil {
 		return nil, err
 	}
 	log, err := openLog(cfg, pe.Masker())
@@ -61,12 +59,33 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	}
 	env := &action.Env{
 		Config: cfg,
-		Paths:  facts.NewResolver(cfg.Workspaces, protectedPaths(cfg), facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes)),
+		Paths:  paths,
 		Roots:  &sandbox.Roots{},
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
 	return &Host{env: env, policy: pe, log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}, nil
+}
+
+type compileResult struct {
+	engine *policy.Engine
+	src    *policy.Source
+	data   map[string]any
+	err    error
+}
+
+// compilePolicy reads and compiles the configured policy set.
+func compilePolicy(ctx context.Context, cfg *config.Config, hostLog io.Writer) compileResult {
+	src, err := policySource(cfg)
+	if err != nil {
+		return compileResult{err: err}
+	}
+	data, err := ConfigData(cfg)
+	if err != nil {
+		return compileResult{err: err}
+	}
+	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog})
+	return compileResult{engine: pe, src: src, data: data, err: err}
 }
 
 func policySource(cfg *config.Config) (*policy.Source, error) {

@@ -43,8 +43,54 @@ var DefaultExecutes = []string{
 // that matches any run of consecutive components; a match on a folder
 // covers everything beneath it. Secret is checked before Executes.
 type Classifier struct {
-	secret, executes [][]string
+	secret, executes patternSet
 	fold             bool
+}
+
+// patternSet is a compiled list of patterns: one-component patterns
+// without glob characters are looked up in a set; the rest are matched
+// component by component, literal components by string comparison.
+type patternSet struct {
+	names map[string]bool
+	runs  [][]component
+}
+
+// component is one slash-separated element of a pattern.
+type component struct {
+	text string
+	glob bool // text has path.Match metacharacters
+	// prefix, suffix: the glob is text* or *text with text literal.
+	prefix, suffix bool
+}
+
+// newComponent classifies one pattern element.
+func newComponent(e string) component {
+	const meta = `*?[\`
+	if !strings.ContainsAny(e, meta) {
+		return component{text: e}
+	}
+	if rest, ok := strings.CutSuffix(e, "*"); ok && !strings.ContainsAny(rest, meta) {
+		return component{text: rest, glob: true, prefix: true}
+	}
+	if rest, ok := strings.CutPrefix(e, "*"); ok && !strings.ContainsAny(rest, meta) {
+		return component{text: rest, glob: true, suffix: true}
+	}
+	return component{text: e, glob: true}
+}
+
+// match reports whether the element e matches the component, as
+// path.Match would (a * never matches a slash; elements have none).
+func (g component) match(e string) bool {
+	switch {
+	case !g.glob:
+		return g.text == e
+	case g.prefix:
+		return strings.HasPrefix(e, g.text)
+	case g.suffix:
+		return strings.HasSuffix(e, g.text)
+	}
+	ok, _ := path.Match(g.text, e)
+	return ok
 }
 
 // NewClassifier returns a Classifier with the built-in patterns plus extra
@@ -56,18 +102,27 @@ func NewClassifier(extraSecret, extraExecutes []string) *Classifier {
 	return c
 }
 
-func (c *Classifier) compile(patterns []string) [][]string {
-	out := make([][]string, 0, len(patterns))
+func (c *Classifier) compile(patterns []string) patternSet {
+	set := patternSet{names: map[string]bool{}}
 	for _, p := range patterns {
 		p = strings.Trim(filepath.ToSlash(p), "/")
 		if c.fold {
 			p = strings.ToLower(p)
 		}
-		if p != "" {
-			out = append(out, strings.Split(p, "/"))
+		if p == "" {
+			continue
+		}
+		var run []component
+		for _, e := range strings.Split(p, "/") {
+			run = append(run, newComponent(e))
+		}
+		if len(run) == 1 && !run[0].glob {
+			set.names[run[0].text] = true
+		} else {
+			set.runs = append(set.runs, run)
 		}
 	}
-	return out
+	return set
 }
 
 // Classify returns the class of a native absolute or relative path.
@@ -90,8 +145,13 @@ func (c *Classifier) ClassifySlash(p string) string {
 	return ""
 }
 
-func anyMatch(patterns [][]string, elems []string) bool {
-	for _, pat := range patterns {
+func anyMatch(set patternSet, elems []string) bool {
+	for _, e := range elems {
+		if set.names[e] {
+			return true
+		}
+	}
+	for _, pat := range set.runs {
 		for start := range elems {
 			if matchRun(pat, elems[start:]) {
 				return true
@@ -102,12 +162,12 @@ func anyMatch(patterns [][]string, elems []string) bool {
 }
 
 // matchRun reports whether pat matches a prefix of elems.
-func matchRun(pat, elems []string) bool {
+func matchRun(pat []component, elems []string) bool {
 	if len(pat) > len(elems) {
 		return false
 	}
 	for i, g := range pat {
-		if ok, _ := path.Match(g, elems[i]); !ok {
+		if !g.match(elems[i]) {
 			return false
 		}
 	}
