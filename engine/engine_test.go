@@ -16,7 +16,6 @@ import (
 	deskrego "github.com/deskbridge/deskbridge/rego"
 )
 
-
 // testHost starts a host on a fresh workspace; extra is spliced into the
 // configuration document.
 func newLogHost(t testing.TB, extra string) (h *Host, ws, logFile string) {
