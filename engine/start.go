@@ -172,6 +172,12 @@ func protectedPaths(cfg *config.Config) []string {
 		out = append(out, p)
 	}
 	add(cfg.Source)
+	add(filepath.Dir(config.DefaultPath())) // the configuration Chrome's host loads
+	if env := os.Getenv(config.EnvVar); env != "" {
+		if abs, err := filepath.Abs(env); err == nil {
+			add(abs)
+		}
+	}
 	add(cfg.Policy.Dir)
 	add(cfg.Policy.Bundle)
 	add(cfg.Policy.BundlePublicKey)

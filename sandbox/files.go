@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 )
 
 // openChecked opens rel in root and refuses it when the final component is
@@ -42,7 +41,12 @@ func sameAsPath(root *os.Root, rel string, f *os.File) error {
 // ReadAt reads up to max bytes of the file rel from offset off and returns
 // them with the file's size.
 func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
-	f, err := openChecked(root, rel, os.O_RDONLY|readFlag)
+	dir, name, err := openParent(root, rel, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer dir.Close()
+	f, err := openChecked(dir, name, os.O_RDONLY|readFlag)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -56,6 +60,9 @@ func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: ErrNotRegular}
+	}
+	if linkCount(f, fi) > 1 {
+		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: ErrHardLink}
 	}
 	size := fi.Size()
 	if off >= size {
@@ -82,35 +89,34 @@ type WriteOptions struct {
 // file in the same folder is written, synced and renamed over the target,
 // and the folder is synced. It reports whether the file was created.
 func WriteAtomic(root *os.Root, rel string, data []byte, o WriteOptions) (created bool, err error) {
-	dir := filepath.Dir(rel)
-	if o.CreateParents {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return false, err
-		}
+	dir, name, err := openParent(root, rel, o.CreateParents)
+	if err != nil {
+		return false, err
 	}
-	perm, existed, err := targetMode(root, rel)
+	defer dir.Close()
+	perm, existed, err := targetMode(dir, name)
 	if err != nil {
 		return false, err
 	}
 	if existed && o.Exclusive {
 		return false, &fs.PathError{Op: "create", Path: rel, Err: fs.ErrExist}
 	}
-	tmp, err := writeTemp(root, dir, data, perm)
+	tmp, err := writeTemp(dir, data, perm)
 	if err != nil {
 		return false, err
 	}
-	if err := commit(root, tmp, rel, o.Exclusive); err != nil {
-		root.Remove(tmp)
+	if err := commit(dir, tmp, name, o.Exclusive); err != nil {
+		dir.Remove(tmp)
 		return false, err
 	}
-	syncDir(root, dir)
+	syncDir(dir)
 	return !existed, nil
 }
 
 // targetMode returns the permissions to keep and whether rel exists; an
 // existing target must be a regular file.
-func targetMode(root *os.Root, rel string) (fs.FileMode, bool, error) {
-	fi, err := root.Lstat(rel)
+func targetMode(dir *os.Root, name string) (fs.FileMode, bool, error) {
+	fi, err := dir.Lstat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return 0o644, false, nil
@@ -119,18 +125,20 @@ func targetMode(root *os.Root, rel string) (fs.FileMode, bool, error) {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return 0, false, ErrSwapped
 	case fi.IsDir():
-		return 0, false, &fs.PathError{Op: "write", Path: rel, Err: errIsDir}
+		return 0, false, &fs.PathError{Op: "write", Path: name, Err: errIsDir}
 	case !fi.Mode().IsRegular():
-		return 0, false, &fs.PathError{Op: "write", Path: rel, Err: ErrNotRegular}
+		return 0, false, &fs.PathError{Op: "write", Path: name, Err: ErrNotRegular}
 	}
 	return fi.Mode().Perm(), true, nil
 }
 
-func writeTemp(root *os.Root, dir string, data []byte, perm fs.FileMode) (string, error) {
+// writeTemp writes data to a new temporary file in the folder dir and
+// returns its name.
+func writeTemp(dir *os.Root, data []byte, perm fs.FileMode) (string, error) {
 	var rnd [8]byte
 	rand.Read(rnd[:])
-	tmp := filepath.Join(dir, ".deskbridge-"+hex.EncodeToString(rnd[:])+".tmp")
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	tmp := ".deskbridge-" + hex.EncodeToString(rnd[:]) + ".tmp"
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return "", err
 	}
@@ -142,7 +150,7 @@ func writeTemp(root *os.Root, dir string, data []byte, perm fs.FileMode) (string
 		err = cerr
 	}
 	if err != nil {
-		root.Remove(tmp)
+		dir.Remove(tmp)
 		return "", err
 	}
 	return tmp, nil
@@ -153,25 +161,25 @@ func writeTemp(root *os.Root, dir string, data []byte, perm fs.FileMode) (string
 // replaced; where links are unsupported it falls back to an exclusive
 // create of the target followed by a rename, which is still never an
 // overwrite of another writer's file.
-func commit(root *os.Root, tmp, rel string, exclusive bool) error {
+func commit(dir *os.Root, tmp, name string, exclusive bool) error {
 	if !exclusive {
-		return root.Rename(tmp, rel)
+		return dir.Rename(tmp, name)
 	}
-	err := root.Link(tmp, rel)
+	err := dir.Link(tmp, name)
 	if err == nil || errors.Is(err, fs.ErrExist) {
-		root.Remove(tmp)
+		dir.Remove(tmp)
 		return err
 	}
-	f, cerr := root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, cerr := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if cerr != nil {
 		return cerr
 	}
 	f.Close()
-	return root.Rename(tmp, rel)
+	return dir.Rename(tmp, name)
 }
 
-func syncDir(root *os.Root, dir string) {
-	if d, err := root.Open(dir); err == nil {
+func syncDir(dir *os.Root) {
+	if d, err := dir.Open("."); err == nil {
 		d.Sync() // best effort: not every OS syncs folders
 		d.Close()
 	}
@@ -181,14 +189,19 @@ func syncDir(root *os.Root, dir string) {
 // reports whether the folder was created; an existing folder with parents
 // set is not an error, as with mkdir -p.
 func Mkdir(root *os.Root, rel string, parents bool) (bool, error) {
-	if !parents {
-		return true, root.Mkdir(rel, 0o755)
+	dir, name, err := openParent(root, rel, parents)
+	if err != nil {
+		return false, err
 	}
-	if fi, err := root.Lstat(rel); err == nil {
+	defer dir.Close()
+	if !parents {
+		return true, dir.Mkdir(name, 0o755)
+	}
+	if fi, err := dir.Lstat(name); err == nil {
 		if !fi.IsDir() {
 			return false, &fs.PathError{Op: "mkdir", Path: rel, Err: fs.ErrExist}
 		}
 		return false, nil
 	}
-	return true, root.MkdirAll(rel, 0o755)
+	return true, dir.Mkdir(name, 0o755)
 }

@@ -35,8 +35,13 @@ type ListOptions struct {
 // report each entry's path. Entries are sorted by path; symlinks are listed
 // but never followed. truncated reports that Limit cut the listing.
 func List(root *os.Root, rel, absBase string, o ListOptions) (entries []Entry, truncated bool, err error) {
-	w := lister{root: root, o: o, entries: make([]Entry, 0, min(o.Limit, 256))}
-	if err := w.walk(rel, absBase, 1); err != nil && err != errLimit {
+	dir, err := openDir(root, rel, false)
+	if err != nil {
+		return nil, false, err
+	}
+	defer dir.Close()
+	w := lister{o: o, entries: make([]Entry, 0, min(o.Limit, 256))}
+	if err := w.walk(dir, absBase, 1); err != nil && err != errLimit {
 		return nil, false, err
 	}
 	sort.Slice(w.entries, func(i, j int) bool { return w.entries[i].Path < w.entries[j].Path })
@@ -44,7 +49,6 @@ func List(root *os.Root, rel, absBase string, o ListOptions) (entries []Entry, t
 }
 
 type lister struct {
-	root      *os.Root
 	o         ListOptions
 	entries   []Entry
 	truncated bool
@@ -56,8 +60,10 @@ func (limitError) Error() string { return "limit reached" }
 
 var errLimit error = limitError{}
 
-func (w *lister) walk(rel, abs string, depth int) error {
-	f, err := w.root.Open(rel)
+// walk lists the open folder dir (at absolute path abs) and, below
+// MaxDepth, its subfolders through the checked walk.
+func (w *lister) walk(dir *os.Root, abs string, depth int) error {
+	f, err := dir.Open(".")
 	if err != nil {
 		return err
 	}
@@ -68,14 +74,14 @@ func (w *lister) walk(rel, abs string, depth int) error {
 	}
 	sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
 	for _, de := range des {
-		if err := w.add(rel, abs, de, depth); err != nil {
+		if err := w.add(dir, abs, de, depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *lister) add(rel, abs string, de fs.DirEntry, depth int) error {
+func (w *lister) add(dir *os.Root, abs string, de fs.DirEntry, depth int) error {
 	name := de.Name()
 	if !w.o.IncludeHidden && strings.HasPrefix(name, ".") {
 		return nil
@@ -94,7 +100,12 @@ func (w *lister) add(rel, abs string, de fs.DirEntry, depth int) error {
 	}
 	w.entries = append(w.entries, e)
 	if info.IsDir() && depth < w.o.MaxDepth {
-		return w.walk(filepath.Join(rel, name), e.Path, depth+1)
+		sub, err := step(dir, name, false)
+		if err != nil {
+			return err
+		}
+		defer sub.Close()
+		return w.walk(sub, e.Path, depth+1)
 	}
 	return nil
 }

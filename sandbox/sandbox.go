@@ -63,6 +63,10 @@ var errIsDir error = syscall.EISDIR
 // policy's check and the operation.
 var ErrSwapped = errors.New("sandbox: target changed after it was checked")
 
+// ErrHardLink reports a file that gained a second hard link after the
+// policy's check: it may be shared with a file outside the workspace.
+var ErrHardLink = errors.New("sandbox: file has several hard links")
+
 // ErrNotRegular reports a read or write of a FIFO, socket or device.
 var ErrNotRegular = errors.New("sandbox: not a regular file")
 
@@ -85,6 +89,8 @@ func Classify(err error) *protocol.Error {
 		return protocol.Wrap(protocol.PermissionDenied, err, "The operating system refused access; check the file's permissions.")
 	case errors.Is(err, syscall.EISDIR):
 		return protocol.Wrap(protocol.InvalidRequest, err, "The path is a folder, not a file; use list_folder for folders.")
+	case errors.Is(err, ErrHardLink):
+		return protocol.Wrap(protocol.PermissionDenied, err, "The file has several hard links and may be shared with a file outside the workspace; copy it to a new file and use that.")
 	case errors.Is(err, ErrNotRegular):
 		return protocol.Wrap(protocol.InvalidRequest, err, "The path is not a regular file (a pipe, socket or device), so DeskBridge does not read or replace it.")
 	case errors.Is(err, syscall.ENOTDIR):

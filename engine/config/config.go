@@ -144,24 +144,58 @@ func Load(path string) (cfg *Config, found bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("reading configuration: %w", err)
 	}
-	c, err := Parse(b)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, true, err
+	}
+	c, err := parseIn(b, filepath.Dir(abs))
 	if err != nil {
 		return nil, true, fmt.Errorf("configuration %s: %w", path, err)
 	}
-	c.Source, _ = filepath.Abs(path)
+	c.Source = abs
 	return c, true, nil
 }
 
-// Parse decodes and normalises a configuration document.
+// Parse decodes and normalises a configuration document. Relative file
+// paths in it are taken relative to the current folder.
 func Parse(b []byte) (*Config, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return parseIn(b, wd)
+}
+
+// parseIn decodes and normalises a configuration document whose relative
+// file paths are relative to base (the configuration file's folder).
+func parseIn(b []byte, base string) (*Config, error) {
 	var c Config
 	if err := json.Unmarshal(b, &c, json.RejectUnknownMembers(true)); err != nil {
 		return nil, err
 	}
+	c.absolutize(base)
 	if err := c.normalise(); err != nil {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// absolutize makes every file path of the configuration absolute against
+// base, so that what the host opens is exactly what it protects.
+func (c *Config) absolutize(base string) {
+	abs := func(p *string) {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(base, *p)
+		}
+	}
+	abs(&c.DecisionLog.Path)
+	abs(&c.Policy.Dir)
+	abs(&c.Policy.Bundle)
+	abs(&c.Policy.BundlePublicKey)
+	abs(&c.StateDir)
+	for i := range c.ImportSources {
+		abs(&c.ImportSources[i])
+	}
 }
 
 // ForFolder returns the embedded default configuration: one workspace, the

@@ -24,6 +24,8 @@ var DefaultSecret = []string{
 	"credentials", "credentials.json", ".htpasswd", "secrets.*",
 	".ssh", ".gnupg", ".aws", ".azure", ".kube", ".password-store",
 	".docker/config.json", ".config/gcloud", ".terraform.d/credentials.tfrc.json",
+	".config/gh", ".config/hub", ".config/rclone", ".cargo/credentials", ".cargo/credentials.toml",
+	".s3cfg", ".boto", ".terraformrc", ".local/share/keyrings",
 }
 
 // DefaultExecutes are the built-in patterns of files that run later.
@@ -36,6 +38,8 @@ var DefaultExecutes = []string{
 	".config/fish", ".config/autostart", ".config/systemd/user", ".config/environment.d",
 	"Library/LaunchAgents", "Start Menu/Programs/Startup",
 	"Microsoft.PowerShell_profile.ps1", "profile.ps1",
+	".gitconfig", ".config/git", ".bash_aliases", ".hg",
+	"NativeMessagingHosts", "native-messaging-hosts",
 }
 
 // Classifier assigns a sensitivity class to a path by glob patterns over
