@@ -16,6 +16,7 @@ import (
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/go-json-experiment/json"
 )
 
@@ -29,6 +30,8 @@ type Options struct {
 	Channel string
 	// HostLog receives the host's own log lines; nil means stderr.
 	HostLog io.Writer
+	// Opener opens URLs for open_in_browser; nil means browser.System().
+	Opener browser.Opener
 }
 
 // Start assembles a Host: it compiles the policy, opens the decision log
@@ -56,10 +59,14 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Opener == nil {
+		o.Opener = browser.System()
+	}
 	env := &action.Env{
 		Config: cfg,
 		Paths:  facts.NewResolver(cfg.Workspaces, protectedPaths(cfg), facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes)),
 		Roots:  &sandbox.Roots{},
+		Opener: o.Opener,
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
