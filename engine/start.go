@@ -83,14 +83,14 @@ func policySource(cfg *config.Config) (*policy.Source, error) {
 	return policy.Embedded(), nil
 }
 
-// configData is the configuration as the policy sees it (data.config).
+// configData is the configuration as the policy sees it (data.config),
+// with exact numbers: a limit of 1048576 must not become 1.048576e+06.
 func configData(cfg *config.Config) (map[string]any, error) {
 	b, err := json.Marshal(cfg, json.Deterministic(true))
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	return m, json.Unmarshal(b, &m)
+	return decodeExact(b)
 }
 
 func openLog(cfg *config.Config) (*decisionlog.Log, error) {
