@@ -70,6 +70,12 @@ type network struct {
 // newFixture starts a host; limits overrides the download_asset limits.
 func newFixture(t testing.TB, nw network, limits map[string]int64) *fixture {
 	t.Helper()
+	return newFixtureWith(t, nw, limits, nil)
+}
+
+// newFixtureWith is newFixture with extra configuration members.
+func newFixtureWith(t testing.TB, nw network, limits map[string]int64, extra map[string]any) *fixture {
+	t.Helper()
 	base := t.TempDir()
 	f := &fixture{ws: filepath.Join(base, "Demo"), imp: filepath.Join(base, "Downloads"), log: filepath.Join(base, "log", "decisions.jsonl"), opener: &recorder{}}
 	for _, d := range []string{f.ws, f.imp} {
@@ -86,6 +92,9 @@ func newFixture(t testing.TB, nw network, limits map[string]int64) *fixture {
 	}
 	if limits != nil {
 		doc["limits"] = map[string]any{"download_asset": limits}
+	}
+	for k, v := range extra {
+		doc[k] = v
 	}
 	b, _ := json.Marshal(doc)
 	cfg, err := config.Parse(b)
