@@ -121,6 +121,11 @@ func toMap(v any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeExact(b)
+}
+
+// decodeExact decodes a JSON object keeping numbers as json.Number.
+func decodeExact(b []byte) (map[string]any, error) {
 	d := stdjson.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var m map[string]any

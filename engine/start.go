@@ -16,6 +16,7 @@ import (
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/go-json-experiment/json"
 )
 
@@ -29,6 +30,8 @@ type Options struct {
 	Channel string
 	// HostLog receives the host's own log lines; nil means stderr.
 	HostLog io.Writer
+	// Opener opens URLs for open_in_browser; nil means browser.System().
+	Opener browser.Opener
 }
 
 // Start assembles a Host: it compiles the policy, opens the decision log
@@ -57,10 +60,14 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Opener == nil {
+		o.Opener = browser.System()
+	}
 	env := &action.Env{
 		Config: cfg,
 		Paths:  paths,
 		Roots:  &sandbox.Roots{},
+		Opener: o.Opener,
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
@@ -111,14 +118,14 @@ func signedBundle(p config.Policy) (*policy.Source, error) {
 	return policy.Bundle(p.Bundle, &policy.Verification{KeyID: p.BundleKeyID, PublicKeyPEM: string(key)})
 }
 
-// ConfigData is the configuration as the policy sees it (data.config).
+// ConfigData is the configuration as the policy sees it (data.config),
+// with exact numbers: a limit of 1048576 must not become 1.048576e+06.
 func ConfigData(cfg *config.Config) (map[string]any, error) {
 	b, err := json.Marshal(cfg, json.Deterministic(true))
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	return m, json.Unmarshal(b, &m)
+	return decodeExact(b)
 }
 
 func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error) {

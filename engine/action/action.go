@@ -18,6 +18,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/go-json-experiment/json"
 )
 
@@ -26,6 +27,9 @@ type Env struct {
 	Config *config.Config
 	Paths  *facts.Resolver
 	Roots  *sandbox.Roots
+	// Opener opens URLs for open_in_browser (browser.System() in a running
+	// host; tests record instead).
+	Opener browser.Opener
 	// Info describes the running host for get_status.
 	Info Info
 }

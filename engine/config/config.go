@@ -38,7 +38,8 @@ type Config struct {
 	DecisionLog DecisionLog `json:"decision_log"`
 	// Commands extends the command whitelist.
 	Commands Commands `json:"commands"`
-	// ImportSources are folders import_asset may copy from.
+	// ImportSources are folders import_asset may copy from; made canonical
+	// (absolute, symlinks resolved) when loaded, like workspace roots.
 	ImportSources []string `json:"import_sources"`
 	// Network holds the private-network exceptions.
 	Network Network `json:"network"`
@@ -242,6 +243,9 @@ func (c *Config) normalise() error {
 		}
 		seen[strings.ToLower(w.Name)] = true
 	}
+	if err := c.canonicalImportSources(); err != nil {
+		return err
+	}
 	for _, cidr := range c.Network.AllowPrivate {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
 			return fmt.Errorf("network.allow_private: %q is not a CIDR prefix such as 10.20.0.0/16", cidr)
@@ -271,6 +275,25 @@ func canonicalRoot(w *Workspace) error {
 	w.Path = real
 	if w.Name == "" {
 		w.Name = filepath.Base(real)
+	}
+	return nil
+}
+
+// canonicalImportSources makes every import source absolute and free of
+// symlinks, so that containment is judged against the real folder.
+func (c *Config) canonicalImportSources() error {
+	for i, p := range c.ImportSources {
+		if !filepath.IsAbs(p) {
+			return fmt.Errorf("import source %q is not absolute", p)
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return fmt.Errorf("import source %q: %w", p, err)
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			return fmt.Errorf("import source %s is not a folder", p)
+		}
+		c.ImportSources[i] = real
 	}
 	return nil
 }

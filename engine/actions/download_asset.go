@@ -1,0 +1,104 @@
+package actions
+
+import (
+	"context"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/netguard"
+)
+
+type downloadArgs struct {
+	URL         string `json:"url"`
+	Destination string `json:"destination"`
+	MaxBytes    int64  `json:"max_bytes"`
+	TimeoutMS   int64  `json:"timeout_ms"`
+}
+
+func (a *downloadArgs) Validate() error {
+	if err := requireURL(a.URL); err != nil {
+		return err
+	}
+	if a.Destination == "" {
+		return envelope.ArgumentError("The argument destination is required: an absolute file path inside a workspace.")
+	}
+	if a.MaxBytes < 0 || a.TimeoutMS < 0 {
+		return envelope.ArgumentError("The arguments max_bytes and timeout_ms must not be negative.")
+	}
+	return nil
+}
+
+// downloadData is download_asset's data.
+type downloadData struct {
+	Path        string `json:"path"`
+	Size        int64  `json:"size"`
+	ContentType string `json:"content_type"`
+	SHA256      string `json:"sha256"`
+}
+
+// Fallbacks when the decision carries no limits for download_asset.
+const (
+	downloadMaxBytes  = 50 << 20
+	downloadTimeoutMS = 60_000
+)
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "download_asset",
+		NewArgs: func() any { return &downloadArgs{} },
+		Facts:   downloadFacts,
+		Run:     downloadAsset,
+	})
+}
+
+// downloadFacts records input.url and the destination path fact; an
+// existing folder receives the URL's last path element (never a name the
+// server sends).
+func downloadFacts(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {
+	a := action.Args[downloadArgs](c)
+	f, perr := urlFacts(ctx, c, a.URL)
+	if perr != nil {
+		return perr
+	}
+	return destination(env, c, a.Destination, urlName(f.Path))
+}
+
+// downloadAsset fetches the URL with a client that dials only the
+// addresses the policy judged and re-checks every redirect, into the
+// destination through the workspace's root handle.
+func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[downloadArgs](c)
+	p := c.Paths["destination"]
+	if p.Protected { // never, whatever the policy says
+		return nil, protocol.Errorf(protocol.PermissionDenied, "The destination is DeskBridge's own file, which it never writes.")
+	}
+	root, perr := env.Root(p)
+	if perr != nil {
+		return nil, perr
+	}
+	pol, err := netguard.ParsePolicy(env.Config.Network.AllowPrivate)
+	if err != nil {
+		return nil, protocol.Wrap(protocol.InternalError, err, "The configuration's network.allow_private could not be read.")
+	}
+	f := checkedURL(c)
+	client := netguard.NewClient(netguard.ClientOptions{Policy: pol, Lookup: netguard.Pin(f.ASCIIHost, f.Addrs(), nil)})
+	defer client.CloseIdleConnections()
+	maxBytes := lower(c.Limit("max_bytes", downloadMaxBytes), a.MaxBytes)
+	timeout := time.Duration(lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond
+	res, err := netguard.Download(ctx, client, f.Normalized, root, p.Rel(), maxBytes, timeout)
+	if err != nil {
+		return nil, asProtocol(err, protocol.ExecutionFailed, "The download failed; try again.")
+	}
+	return downloadData{Path: p.Canonical, Size: res.Size, ContentType: res.ContentType, SHA256: res.SHA256}, nil
+}
+
+// lower returns the decision's limit, or the request's own when it is
+// positive and smaller: a request may only tighten a limit.
+func lower(limit, requested int64) int64 {
+	if requested > 0 && requested < limit {
+		return requested
+	}
+	return limit
+}

@@ -1,0 +1,146 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/pathform"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+)
+
+type importArgs struct {
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
+	Overwrite   bool   `json:"overwrite"`
+}
+
+func (a *importArgs) Validate() error {
+	if a.Source == "" || a.Destination == "" {
+		return envelope.ArgumentError("The arguments source (a file in an import location) and destination (a path inside a workspace) are required.")
+	}
+	return nil
+}
+
+// importFact is input.import: the configured import source that contains
+// the canonical source path, if any.
+type importFact struct {
+	// Source is the canonical import source folder ("" when none contains it).
+	Source string `json:"source"`
+	// Relative is the source path relative to it, with "/" separators.
+	Relative string `json:"relative"`
+	// Inside reports whether an import source contains the source path.
+	Inside bool `json:"inside"`
+}
+
+// importData is import_asset's data.
+type importData struct {
+	Path    string `json:"path"`
+	Size    int64  `json:"size"`
+	SHA256  string `json:"sha256"`
+	Created bool   `json:"created"`
+}
+
+// importMaxBytes is the fallback when the decision carries no max_bytes.
+const importMaxBytes = 100 << 20
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "import_asset",
+		NewArgs: func() any { return &importArgs{} },
+		Facts:   importFacts,
+		Run:     importAsset,
+	})
+}
+
+// importFacts records the source (role "source", with input.import naming
+// the import source that contains it) and the destination path facts; an
+// existing destination folder receives the file under the source's name.
+func importFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
+	a := action.Args[importArgs](c)
+	src, perr := c.Path(env, "source", a.Source)
+	if perr != nil {
+		return perr
+	}
+	setFact(c, "import", importSourceOf(env.Config.ImportSources, src.Canonical))
+	return destination(env, c, a.Destination, filepath.Base(src.Canonical))
+}
+
+// importSourceOf returns the deepest import source containing canonical.
+func importSourceOf(sources []string, canonical string) importFact {
+	p, err := pathform.Parse(pathform.Native, canonical)
+	if err != nil {
+		return importFact{}
+	}
+	var best importFact
+	for _, s := range sources {
+		root, err := pathform.Parse(pathform.Native, s)
+		if err != nil {
+			continue
+		}
+		if rel, ok := within(root, p); ok && len(s) > len(best.Source) {
+			best = importFact{Source: s, Relative: rel, Inside: true}
+		}
+	}
+	return best
+}
+
+func within(root, p pathform.Path) (string, bool) {
+	if facts.FoldCase {
+		return pathform.WithinFold(root, p)
+	}
+	return pathform.Within(root, p)
+}
+
+// importAsset copies the source through a root handle of its import
+// source into the destination through the workspace's root handle.
+func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[importArgs](c)
+	imp := c.Facts["import"].(importFact)
+	if !imp.Inside || imp.Relative == "." { // never, whatever the policy says
+		return nil, denied()
+	}
+	dst := c.Paths["destination"]
+	if dst.Protected {
+		return nil, protocol.Errorf(protocol.PermissionDenied, "The destination is DeskBridge's own file, which it never writes.")
+	}
+	srcRoot, err := env.Roots.Open(imp.Source)
+	if err != nil {
+		return nil, sandbox.Classify(err)
+	}
+	dstRoot, perr := env.Root(dst)
+	if perr != nil {
+		return nil, perr
+	}
+	max := c.Limit("max_bytes", importMaxBytes)
+	done, err := sandbox.Copy(srcRoot, filepath.FromSlash(imp.Relative), dstRoot, dst.Rel(), sandbox.CopyOptions{MaxBytes: max, Overwrite: a.Overwrite})
+	if err != nil {
+		return nil, copyError(err, max)
+	}
+	return importData{Path: dst.Canonical, Size: done.Size, SHA256: done.SHA256, Created: done.Created}, nil
+}
+
+// copyError names a source that left its import location as a denied
+// import, and a destination that exists as FILE_ALREADY_EXISTS.
+func copyError(err error, max int64) *protocol.Error {
+	var se *sandbox.SourceError
+	switch {
+	case errors.Is(err, sandbox.ErrTooLarge):
+		return protocol.Errorf(protocol.InvalidRequest, "The file is larger than this action's limit of %d bytes.", max)
+	case errors.As(err, &se) && sandbox.Classify(se.Err).Code == protocol.WorkspaceViolation:
+		return denied()
+	}
+	pe := sandbox.Classify(err)
+	if pe.Code == protocol.FileAlreadyExists {
+		pe.Message = "The destination file already exists; choose another name or pass \"overwrite\": true."
+	}
+	return pe
+}
+
+func denied() *protocol.Error {
+	return protocol.Errorf(protocol.AssetImportDenied, "The source is not a file inside an allowed import location (the configuration's import_sources); copy it there first.")
+}

@@ -1,0 +1,46 @@
+package actions
+
+import (
+	"context"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/browser"
+)
+
+type openURLArgs struct {
+	URL string `json:"url"`
+}
+
+func (a *openURLArgs) Validate() error { return requireURL(a.URL) }
+
+// openURLData is open_in_browser's data.
+type openURLData struct {
+	URL    string `json:"url"`
+	Opened bool   `json:"opened"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "open_in_browser",
+		NewArgs: func() any { return &openURLArgs{} },
+		Facts: func(ctx context.Context, _ *action.Env, c *action.Call) *protocol.Error {
+			_, perr := urlFacts(ctx, c, action.Args[openURLArgs](c).URL)
+			return perr
+		},
+		Run: openInBrowser,
+	})
+}
+
+// openInBrowser hands the normalised URL the policy judged to the opener.
+func openInBrowser(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	o := env.Opener
+	if o == nil {
+		o = browser.System()
+	}
+	u := checkedURL(c).Normalized
+	if err := browser.Open(ctx, o, u); err != nil {
+		return nil, asProtocol(err, protocol.ExecutionFailed, "The browser could not be started; open the URL yourself.")
+	}
+	return openURLData{URL: u, Opened: true}, nil
+}

@@ -1,0 +1,92 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/engine/urlfacts"
+)
+
+// urlFacts is the Facts step of URL actions: it parses and resolves the
+// url argument and records input.url (docs/policy-input.md, ## url). A URL
+// that does not parse never reaches the policy.
+func urlFacts(ctx context.Context, c *action.Call, raw string) (urlfacts.Facts, *protocol.Error) {
+	f, _, err := urlfacts.Gather(ctx, raw, nil)
+	if err != nil {
+		return urlfacts.Facts{}, asProtocol(err, protocol.InvalidURL, "The URL could not be read; check it and try again.")
+	}
+	setFact(c, "url", f)
+	return f, nil
+}
+
+// checkedURL returns the URL facts the policy judged.
+func checkedURL(c *action.Call) urlfacts.Facts { return c.Facts["url"].(urlfacts.Facts) }
+
+// setFact records one input member other than paths.
+func setFact(c *action.Call, member string, v any) {
+	if c.Facts == nil {
+		c.Facts = map[string]any{}
+	}
+	c.Facts[member] = v
+}
+
+// asProtocol returns the *protocol.Error inside err, or wraps err with code.
+func asProtocol(err error, code protocol.Code, msg string) *protocol.Error {
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return protocol.Wrap(code, err, msg)
+}
+
+// requireURL validates a required url argument.
+func requireURL(u string) error {
+	if u == "" {
+		return envelope.ArgumentError("The argument url is required: an absolute http or https URL.")
+	}
+	return nil
+}
+
+// destination resolves the destination argument into the "destination"
+// path fact. An existing folder receives the file under name (the URL's or
+// the source's last path element); a name that is not a plain file name is
+// refused.
+func destination(env *action.Env, c *action.Call, raw, name string) *protocol.Error {
+	p, perr := c.Path(env, "destination", raw)
+	if perr != nil || !p.Exists || p.Type != facts.TypeFolder {
+		return perr
+	}
+	if !plainName(name) {
+		return protocol.Errorf(protocol.InvalidRequest, "The destination is a folder and no file name can be taken from the request; give the full destination file path.")
+	}
+	_, perr = c.Path(env, "destination", filepath.Join(p.Canonical, name))
+	return perr
+}
+
+// urlName returns the last element of an escaped URL path, unescaped.
+func urlName(escapedPath string) string {
+	name, err := url.PathUnescape(path.Base(escapedPath))
+	if err != nil {
+		return ""
+	}
+	return name
+}
+
+// plainName reports whether name is one file name: not empty, not a dot
+// name, without separators or control characters.
+func plainName(name string) bool {
+	if name == "" || name == "." || name == ".." || len(name) > 255 {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return r < ' ' || r == 0x7f || r == '/' || r == '\\' || r == ':'
+	})
+}

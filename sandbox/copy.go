@@ -1,0 +1,140 @@
+package sandbox
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrTooLarge reports a source larger than CopyOptions.MaxBytes.
+var ErrTooLarge = errors.New("sandbox: the file is larger than the limit")
+
+// SourceError marks a failure on the source side of Copy, so that callers
+// can tell a source that left its root from a destination that did.
+type SourceError struct{ Err error }
+
+func (e *SourceError) Error() string { return "source: " + e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// CopyOptions modify Copy.
+type CopyOptions struct {
+	// MaxBytes fails the copy with ErrTooLarge when the source is larger
+	// (0: no limit).
+	MaxBytes int64
+	// Overwrite replaces an existing destination file; without it an
+	// existing destination fails with fs.ErrExist.
+	Overwrite bool
+}
+
+// Copied describes a completed copy.
+type Copied struct {
+	Size    int64
+	SHA256  string // lower-case hex digest of the bytes written
+	Created bool   // the destination did not exist before
+}
+
+// Copy copies the regular file srcRel of src to dstRel of dst. The source
+// is opened through its root (a symlink swapped in cannot lead out) and
+// refused when its final component is a symlink; the bytes stream into a
+// temporary file beside dstRel that is synced and renamed into place, so a
+// failed copy leaves nothing behind and a reader never sees half a file.
+func Copy(src *os.Root, srcRel string, dst *os.Root, dstRel string, o CopyOptions) (Copied, error) {
+	in, size, err := openSource(src, srcRel, o.MaxBytes)
+	if err != nil {
+		return Copied{}, &SourceError{err}
+	}
+	defer in.Close()
+	dir, name, err := openParent(dst, dstRel, false)
+	if err != nil {
+		return Copied{}, err
+	}
+	defer dir.Close()
+	perm, existed, err := targetMode(dir, name)
+	if err != nil {
+		return Copied{}, err
+	}
+	if existed && !o.Overwrite {
+		return Copied{}, &fs.PathError{Op: "create", Path: dstRel, Err: fs.ErrExist}
+	}
+	tmp, sum, err := streamTemp(dir, io.LimitReader(in, size+1), size, perm)
+	if err != nil {
+		return Copied{}, err
+	}
+	if err := commit(dir, tmp, name, !o.Overwrite); err != nil {
+		dir.Remove(tmp)
+		return Copied{}, err
+	}
+	syncDir(dir)
+	return Copied{Size: size, SHA256: sum, Created: !existed}, nil
+}
+
+// openSource opens a regular file no larger than max, through the checked
+// walk, and returns it with its size.
+func openSource(root *os.Root, rel string, max int64) (*os.File, int64, error) {
+	dir, name, err := openParent(root, rel, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer dir.Close()
+	f, err := openChecked(dir, name, os.O_RDONLY|readFlag)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case fi.IsDir():
+		err = &fs.PathError{Op: "copy", Path: rel, Err: errIsDir}
+	case !fi.Mode().IsRegular():
+		err = &fs.PathError{Op: "copy", Path: rel, Err: ErrNotRegular}
+	case linkCount(f, fi) > 1:
+		err = &fs.PathError{Op: "copy", Path: rel, Err: ErrHardLink}
+	case max > 0 && fi.Size() > max:
+		err = ErrTooLarge
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
+}
+
+// streamTemp writes r into a new temporary file in the folder root, checks that it
+// held exactly want bytes (the file did not change under the copy), syncs
+// it and returns its name and SHA-256.
+func streamTemp(root *os.Root, r io.Reader, want int64, perm fs.FileMode) (string, string, error) {
+	tmp := ".deskbridge-" + randomHex() + ".tmp"
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return "", "", err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), r)
+	if err == nil && n != want {
+		err = fmt.Errorf("sandbox: the source changed size during the copy (%d, then %d bytes)", want, n)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		root.Remove(tmp)
+		return "", "", err
+	}
+	return tmp, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func randomHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
