@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
@@ -16,6 +17,7 @@ import (
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/deskbridge/deskbridge/sandbox/runstore"
 	"github.com/go-json-experiment/json"
 )
 
@@ -60,6 +62,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Config: cfg,
 		Paths:  facts.NewResolver(cfg.Workspaces, protectedPaths(cfg), facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes)),
 		Roots:  &sandbox.Roots{},
+		Runs:   sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(stateDir(cfg)) }),
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
@@ -107,6 +110,14 @@ func logPath(cfg *config.Config) string {
 		return cfg.DecisionLog.Path
 	}
 	return filepath.Join(config.DefaultStateDir(), "decisions.jsonl")
+}
+
+// stateDir is the folder of the host's run state.
+func stateDir(cfg *config.Config) string {
+	if cfg.StateDir != "" {
+		return cfg.StateDir
+	}
+	return config.DefaultStateDir()
 }
 
 // protectedPaths are the files and folders the host never writes: its

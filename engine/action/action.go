@@ -18,6 +18,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/sandbox"
+	"github.com/deskbridge/deskbridge/sandbox/runstore"
 	"github.com/go-json-experiment/json"
 )
 
@@ -26,6 +27,9 @@ type Env struct {
 	Config *config.Config
 	Paths  *facts.Resolver
 	Roots  *sandbox.Roots
+	// Runs returns the agent run store, opening it on first use (not at
+	// start-up, whose time matters); nil means agent runs are unavailable.
+	Runs func() (*runstore.Store, error)
 	// Info describes the running host for get_status.
 	Info Info
 }
