@@ -141,7 +141,7 @@ func agentContextFacts(_ context.Context, env *action.Env, c *action.Call) *prot
 // read-only view of the run's workspace under the run's limits.
 func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[agentContextArgs](c)
-	if runFact[string](c, "mode") != modeWorkspace {
+	if runFact[bool](c, "exists") && runFact[string](c, "mode") != modeWorkspace {
 		return nil, protocol.Errorf(protocol.ActionNotAllowed, "Only a workspace-context run may ask for workspace data; start one with mode workspace-context.")
 	}
 	s, perr := runStore(env)
