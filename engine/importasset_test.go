@@ -26,7 +26,7 @@ func writeFile(t *testing.T, path string, data []byte) {
 }
 
 func TestImportAllowed(t *testing.T) {
-	f := newFixture(t, network{}, nil)
+	f := newNetFixture(t, network{}, nil)
 	writeFile(t, filepath.Join(f.imp, "art", "logo.png"), pngBytes)
 	r := f.call(t, "import_asset", map[string]any{"source": filepath.Join(f.imp, "art", "logo.png"), "destination": f.ws})
 	r.wantOK(t)
@@ -54,7 +54,7 @@ func TestImportAllowed(t *testing.T) {
 }
 
 func TestImportDenied(t *testing.T) {
-	f := newFixture(t, network{}, nil)
+	f := newNetFixture(t, network{}, nil)
 	elsewhere := t.TempDir()
 	writeFile(t, filepath.Join(elsewhere, "secret.png"), pngBytes)
 	writeFile(t, filepath.Join(f.imp, ".env"), []byte("TOKEN=x"))

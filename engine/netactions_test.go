@@ -51,8 +51,8 @@ func (r *recorder) opened() []string {
 	return append([]string(nil), r.urls...)
 }
 
-// fixture is a host over one workspace and one import source.
-type fixture struct {
+// netFixture is a host over one workspace and one import source.
+type netFixture struct {
 	host   *engine.Host
 	ws     string // the workspace
 	imp    string // the import source
@@ -67,17 +67,17 @@ type network struct {
 	OpenLocalhost bool     `json:"open_localhost,omitempty"`
 }
 
-// newFixture starts a host; limits overrides the download_asset limits.
-func newFixture(t testing.TB, nw network, limits map[string]int64) *fixture {
+// newNetFixture starts a host; limits overrides the download_asset limits.
+func newNetFixture(t testing.TB, nw network, limits map[string]int64) *netFixture {
 	t.Helper()
-	return newFixtureWith(t, nw, limits, nil)
+	return newNetFixtureWith(t, nw, limits, nil)
 }
 
-// newFixtureWith is newFixture with extra configuration members.
-func newFixtureWith(t testing.TB, nw network, limits map[string]int64, extra map[string]any) *fixture {
+// newNetFixtureWith is newNetFixture with extra configuration members.
+func newNetFixtureWith(t testing.TB, nw network, limits map[string]int64, extra map[string]any) *netFixture {
 	t.Helper()
 	base := t.TempDir()
-	f := &fixture{ws: filepath.Join(base, "Demo"), imp: filepath.Join(base, "Downloads"), log: filepath.Join(base, "log", "decisions.jsonl"), opener: &recorder{}}
+	f := &netFixture{ws: filepath.Join(base, "Demo"), imp: filepath.Join(base, "Downloads"), log: filepath.Join(base, "log", "decisions.jsonl"), opener: &recorder{}}
 	for _, d := range []string{f.ws, f.imp} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -111,8 +111,8 @@ func newFixtureWith(t testing.TB, nw network, limits map[string]int64, extra map
 	return f
 }
 
-// result is a response decoded generically.
-type result struct {
+// netResult is a response decoded generically.
+type netResult struct {
 	id   string
 	ok   bool
 	code protocol.Code
@@ -120,7 +120,7 @@ type result struct {
 	msg  string
 }
 
-func (f *fixture) call(t testing.TB, action string, args any) result {
+func (f *netFixture) call(t testing.TB, action string, args any) netResult {
 	t.Helper()
 	f.n++
 	id := fmt.Sprintf("r%d", f.n)
@@ -139,7 +139,7 @@ func (f *fixture) call(t testing.TB, action string, args any) result {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	r := result{id: id, ok: out.Success, data: out.Data}
+	r := netResult{id: id, ok: out.Success, data: out.Data}
 	if out.Error != nil {
 		r.code, r.msg = protocol.Code(out.Error.Code), out.Error.Message
 	}
@@ -147,7 +147,7 @@ func (f *fixture) call(t testing.TB, action string, args any) result {
 }
 
 // want fails unless r failed with code.
-func (r result) want(t testing.TB, code protocol.Code) {
+func (r netResult) want(t testing.TB, code protocol.Code) {
 	t.Helper()
 	if r.ok || r.code != code {
 		t.Fatalf("got success=%v code=%s (%s), want %s", r.ok, r.code, r.msg, code)
@@ -155,7 +155,7 @@ func (r result) want(t testing.TB, code protocol.Code) {
 }
 
 // wantOK fails unless r succeeded.
-func (r result) wantOK(t testing.TB) {
+func (r netResult) wantOK(t testing.TB) {
 	t.Helper()
 	if !r.ok {
 		t.Fatalf("failed with %s: %s", r.code, r.msg)
@@ -240,7 +240,7 @@ func TestDownloadAttacks(t *testing.T) {
 	srv := newCounter(t)
 	// open_localhost never opens loopback for downloads.
 	for _, nw := range []network{{}, {OpenLocalhost: true}} {
-		f := newFixture(t, nw, nil)
+		f := newNetFixture(t, nw, nil)
 		for _, a := range attacks {
 			u := strings.ReplaceAll(a.url, "PORT", srv.port)
 			t.Run(fmt.Sprintf("open_localhost=%v/%s", nw.OpenLocalhost, u), func(t *testing.T) {
@@ -256,7 +256,7 @@ func TestDownloadAttacks(t *testing.T) {
 
 func TestOpenInBrowserAttacks(t *testing.T) {
 	srv := newCounter(t)
-	f := newFixture(t, network{}, nil)
+	f := newNetFixture(t, network{}, nil)
 	for _, a := range attacks {
 		u := strings.ReplaceAll(a.url, "PORT", srv.port)
 		t.Run(u, func(t *testing.T) {
@@ -275,7 +275,7 @@ func TestOpenInBrowserAttacks(t *testing.T) {
 // nothing else that was blocked does.
 func TestOpenInBrowserLocalhost(t *testing.T) {
 	srv := newCounter(t)
-	f := newFixture(t, network{OpenLocalhost: true}, nil)
+	f := newNetFixture(t, network{OpenLocalhost: true}, nil)
 	for _, a := range attacks {
 		u := strings.ReplaceAll(a.url, "PORT", srv.port)
 		t.Run(u, func(t *testing.T) {
@@ -301,7 +301,7 @@ func TestOpenInBrowserLocalhost(t *testing.T) {
 }
 
 func TestOpenInBrowserNormalised(t *testing.T) {
-	f := newFixture(t, network{OpenLocalhost: true}, nil)
+	f := newNetFixture(t, network{OpenLocalhost: true}, nil)
 	r := f.call(t, "open_in_browser", map[string]any{"url": "http://0x7f000001:3000/app#frag"})
 	r.wantOK(t)
 	if got := f.opener.opened(); len(got) != 1 || got[0] != "http://127.0.0.1:3000/app" {
@@ -355,7 +355,7 @@ func TestDownloadRedirects(t *testing.T) {
 	mux.HandleFunc("/ok.png", func(w http.ResponseWriter, _ *http.Request) { w.Write(pngBytes) })
 	redirect("/to-ok", func() string { return "/ok.png" })
 	s = newServers(t, mux)
-	f := newFixture(t, allow127, nil)
+	f := newNetFixture(t, allow127, nil)
 	tests := []struct {
 		path string
 		want protocol.Code
@@ -450,7 +450,7 @@ func assetServer(t *testing.T) *httptest.Server {
 
 func TestDownloadFailuresLeaveNothing(t *testing.T) {
 	srv := assetServer(t)
-	f := newFixture(t, allow127, nil)
+	f := newNetFixture(t, allow127, nil)
 	tests := []struct {
 		name string
 		path string
@@ -483,7 +483,7 @@ func TestDownloadFailuresLeaveNothing(t *testing.T) {
 // The request's max_bytes and timeout_ms may only lower the decision's.
 func TestDownloadLimitsOnlyLowered(t *testing.T) {
 	srv := assetServer(t)
-	f := newFixture(t, allow127, map[string]int64{"max_bytes": 1 << 20, "timeout_ms": 300})
+	f := newNetFixture(t, allow127, map[string]int64{"max_bytes": 1 << 20, "timeout_ms": 300})
 	dest := filepath.Join(f.ws, "a.bin")
 	f.call(t, "download_asset", map[string]any{"url": srv.URL + "/chunked.bin", "destination": dest, "max_bytes": 1 << 30}).want(t, protocol.DownloadTooLarge)
 	f.call(t, "download_asset", map[string]any{"url": srv.URL + "/drip.bin", "destination": dest, "timeout_ms": 600_000}).want(t, protocol.DownloadTimeout)
@@ -492,7 +492,7 @@ func TestDownloadLimitsOnlyLowered(t *testing.T) {
 
 func TestDownloadAllowed(t *testing.T) {
 	srv := assetServer(t)
-	f := newFixture(t, allow127, nil)
+	f := newNetFixture(t, allow127, nil)
 	// A folder destination takes the URL's name, never the server's.
 	r := f.call(t, "download_asset", map[string]any{"url": srv.URL + "/logo.png", "destination": f.ws})
 	r.wantOK(t)
@@ -513,7 +513,7 @@ func TestDownloadAllowed(t *testing.T) {
 
 func TestDownloadDestinationRules(t *testing.T) {
 	srv := newCounter(t)
-	f := newFixture(t, allow127, nil)
+	f := newNetFixture(t, allow127, nil)
 	os.MkdirAll(filepath.Join(f.ws, ".git", "hooks"), 0o755)
 	outside := t.TempDir()
 	tests := []struct {
@@ -541,7 +541,7 @@ func TestDownloadDestinationRules(t *testing.T) {
 // The decision log records the URL facts: the resolved addresses and
 // their classes, for allowed and denied requests alike.
 func TestDecisionLogRecordsURLFacts(t *testing.T) {
-	f := newFixture(t, network{}, nil)
+	f := newNetFixture(t, network{}, nil)
 	r := f.call(t, "download_asset", map[string]any{"url": "http://0x7f000001:9/a.png", "destination": filepath.Join(f.ws, "a.png")})
 	r.want(t, protocol.PrivateNetworkBlocked)
 	f.host.Close()

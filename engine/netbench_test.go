@@ -27,7 +27,7 @@ func BenchmarkDownload1MB(b *testing.B) {
 			if !logged {
 				extra = map[string]any{"decision_log": map[string]any{"disabled": true}}
 			}
-			f := newFixtureWith(b, allow127, nil, extra)
+			f := newNetFixtureWith(b, allow127, nil, extra)
 			b.SetBytes(int64(len(body)))
 			for i := 0; b.Loop(); i++ {
 				dest := filepath.Join(f.ws, fmt.Sprintf("%d.bin", i))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
@@ -17,6 +18,7 @@ import (
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
+	"github.com/deskbridge/deskbridge/sandbox/runstore"
 	"github.com/go-json-experiment/json"
 )
 
@@ -68,6 +70,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Paths:  paths,
 		Roots:  &sandbox.Roots{},
 		Opener: o.Opener,
+		Runs:   sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(stateDir(cfg)) }),
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
@@ -163,6 +166,14 @@ func logPath(cfg *config.Config) string {
 		return cfg.DecisionLog.Path
 	}
 	return filepath.Join(config.DefaultStateDir(), "decisions.jsonl")
+}
+
+// stateDir is the folder of the host's run state.
+func stateDir(cfg *config.Config) string {
+	if cfg.StateDir != "" {
+		return cfg.StateDir
+	}
+	return config.DefaultStateDir()
 }
 
 // protectedPaths are the files and folders the host never writes: its

@@ -1,5 +1,7 @@
 # Agent-mode limits (protocol-v1.md §6): web_agent_context is answered only
-# for a live workspace-context run of the calling origin with a round left.
+# for a live workspace-context run of the calling origin with a round left;
+# web_agent_end only for a known run of the calling origin; web_agent_start
+# only names a configured workspace.
 # The host fills input.run from its run store (docs/policy-input.md, "run")
 # and counts the round atomically after an allow, so two processes racing
 # for the last round cannot both get it.
@@ -9,8 +11,20 @@ priority := 60
 
 context_action if input.request.action == "web_agent_context"
 
+# run_action: the messages that name an existing run.
+run_action if input.request.action in {"web_agent_context", "web_agent_end"}
+
 deny contains d if {
-	context_action
+	input.request.action == "web_agent_start"
+	input.run.workspace_configured == false
+	d := object.union(
+		denial("workspace", "The workspace is not one of the configured workspaces; name one by its name or its exact root folder."),
+		{"code": "WORKSPACE_VIOLATION"},
+	)
+}
+
+deny contains d if {
+	run_action
 	not input.run.exists
 	d := denial("unknown_run", "The agent run is unknown; start a new run with web_agent_start.")
 }
@@ -23,7 +37,7 @@ deny contains d if {
 }
 
 deny contains d if {
-	context_action
+	run_action
 	input.run.exists
 	input.run.origin != input.request.origin
 	d := denial("other_origin", "The agent run belongs to another extension; start a run of your own.")

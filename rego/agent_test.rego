@@ -51,6 +51,40 @@ test_denials_are_shaped if {
 	d.priority == 60
 }
 
+end(run) := {"request": {"action": "web_agent_end", "origin": origin}, "run": run}
+
+test_end_live_run_allowed if {
+	count(agent.deny) == 0 with input as end(live)
+}
+
+test_end_ended_run_allowed if {
+	count(agent.deny) == 0 with input as end(object.union(live, {"ended": true}))
+}
+
+test_end_unknown_run_denied if {
+	rules(end({"exists": false})) == {"agent.unknown_run"}
+}
+
+test_end_other_origin_denied if {
+	rules(end(object.union(live, {"origin": "chrome-extension://other/"}))) == {"agent.other_origin"}
+}
+
+test_end_cli_run_by_extension_denied if {
+	rules(end(object.union(live, {"origin": ""}))) == {"agent.other_origin"}
+}
+
+start(run) := {"request": {"action": "web_agent_start", "origin": origin}, "run": run}
+
+test_start_unconfigured_workspace_denied if {
+	some d in agent.deny with input as start({"exists": false, "workspace_configured": false})
+	d.rule == "agent.workspace"
+	d.code == "WORKSPACE_VIOLATION"
+}
+
+test_start_configured_workspace_allowed if {
+	count(agent.deny) == 0 with input as start({"exists": false, "workspace_configured": true})
+}
+
 test_other_actions_untouched if {
 	count(agent.deny) == 0 with input as {"request": {"action": "web_agent_start", "origin": origin}, "run": {"exists": false}}
 	count(agent.deny) == 0 with input as {"request": {"action": "read_file", "origin": origin}}

@@ -1,5 +1,6 @@
 #!/bin/sh
-# bench-search.sh — wsview.Search beside ripgrep on a copy of the Go
+# bench-search.sh — wsview.Search, and a whole web_agent_context round
+# through Host.Handle (engine BenchmarkAgentSearch), beside ripgrep on a copy of the Go
 # toolchain's source tree, with the same rules on both sides: .gitignore
 # files honoured without a git repository, hidden files searched, .git
 # skipped, binary files skipped, files over 1 MiB skipped, links not
@@ -35,6 +36,12 @@ out=$(DESKBRIDGE_BENCH_TREE="$tree/src" DESKBRIDGE_BENCH_QUERY="$query" \
 ws_ms=$(echo "$out" | awk '/^BenchmarkSearchTree/ { printf "%d", $3 / 1000000 }')
 ws_n=$(echo "$out" | awk '/^BenchmarkSearchTree/ { for (i = 1; i <= NF; i++) if ($(i+1) == "matches") printf "%d", $i }')
 
-echo "ripgrep:      ${rg_ms} ms per search, ${rg_n} matching lines"
-echo "wsview.Search: ${ws_ms} ms per search, ${ws_n} matches"
-echo "ratio:        $(awk -v a="$ws_ms" -v b="$rg_ms" 'BEGIN { printf "%.2fx", a / (b ? b : 1) }')"
+out=$(DESKBRIDGE_BENCH_TREE="$tree/src" DESKBRIDGE_BENCH_QUERY="$query" \
+	go test -run '^$' -bench '^BenchmarkAgentSearch$' -benchtime "${runs}x" ./engine/)
+h_ms=$(echo "$out" | awk '/^BenchmarkAgentSearch/ { printf "%d", $3 / 1000000 }')
+h_n=$(echo "$out" | awk '/^BenchmarkAgentSearch/ { for (i = 1; i <= NF; i++) if ($(i+1) == "matches") printf "%d", $i }')
+
+ratio() { awk -v a="$1" -v b="$rg_ms" 'BEGIN { printf "%.2fx", a / (b ? b : 1) }'; }
+echo "ripgrep:       ${rg_ms} ms per search, ${rg_n} matching lines"
+echo "wsview.Search: ${ws_ms} ms per search, ${ws_n} matches ($(ratio "$ws_ms"))"
+echo "Host.Handle:   ${h_ms} ms per round, ${h_n} matches ($(ratio "$h_ms"))"

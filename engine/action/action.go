@@ -19,6 +19,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
+	"github.com/deskbridge/deskbridge/sandbox/runstore"
 	"github.com/go-json-experiment/json"
 )
 
@@ -30,6 +31,9 @@ type Env struct {
 	// Opener opens URLs for open_in_browser (browser.System() in a running
 	// host; tests record instead).
 	Opener browser.Opener
+	// Runs returns the agent run store, opening it on first use (not at
+	// start-up, whose time matters); nil means agent runs are unavailable.
+	Runs func() (*runstore.Store, error)
 	// Info describes the running host for get_status.
 	Info Info
 }

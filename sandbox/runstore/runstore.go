@@ -49,6 +49,10 @@ type Run struct {
 	RoundsUsed int       `json:"rounds_used"`
 	Ended      bool      `json:"ended"`
 	Created    time.Time `json:"created"`
+	// Limits are the limits fixed for the run when it started, by name
+	// (max_file_bytes, max_lines, max_results, max_total_chars,
+	// max_rounds); the store keeps them and does not read them.
+	Limits map[string]int `json:"limits,omitempty"`
 }
 
 // Store is a run store in one state folder. It holds no open handle; it
@@ -69,7 +73,13 @@ func Open(dir string) (*Store, error) {
 
 // Start records a new run and returns it with a fresh random id.
 func (s *Store) Start(origin, mode, workspace string) (Run, error) {
-	r := Run{ID: rand.Text(), Origin: origin, Mode: mode, Workspace: workspace, Created: time.Now().UTC()}
+	return s.StartRun(Run{Origin: origin, Mode: mode, Workspace: workspace})
+}
+
+// StartRun records r as a new run with a fresh random id, no rounds used
+// and the current time, and returns it.
+func (s *Store) StartRun(r Run) (Run, error) {
+	r.ID, r.RoundsUsed, r.Ended, r.Created = rand.Text(), 0, false, time.Now().UTC()
 	err := s.update(func(b *bolt.Bucket) error { return put(b, r) })
 	return r, err
 }

@@ -153,3 +153,19 @@ func TestHelperProcess(t *testing.T) {
 	}
 	fmt.Printf("WON=%d\n", won)
 }
+
+func TestStartRunKeepsLimits(t *testing.T) {
+	dir := t.TempDir()
+	lim := map[string]int{"max_rounds": 3, "max_lines": 7}
+	r, err := open(t, dir).StartRun(Run{Origin: origin, Mode: "page-only", RoundsUsed: 9, Ended: true, Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := open(t, dir).Get(r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.RoundsUsed != 0 || got.Ended || got.Limits["max_rounds"] != 3 || got.Limits["max_lines"] != 7 {
+		t.Fatalf("Get = %+v, want a fresh run with the limits kept", got)
+	}
+}

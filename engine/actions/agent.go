@@ -1,0 +1,163 @@
+package actions
+
+import (
+	"errors"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/runstore"
+	"github.com/deskbridge/deskbridge/sandbox/wsview"
+)
+
+// This file holds what the three web_agent_* messages share. A run
+// belongs to the origin that started it, compared exactly: runs started
+// from `deskbridge call` (channel "cli", origin "") belong to the person at
+// the keyboard, and no extension can use or end them, nor can the CLI use
+// or end an extension's run.
+
+// Run modes (protocol-v1.md §6).
+const (
+	modeWorkspace = "workspace-context"
+	modePageOnly  = "page-only"
+)
+
+// runStore returns the host's run store.
+func runStore(env *action.Env) (*runstore.Store, *protocol.Error) {
+	if env.Runs == nil {
+		return nil, protocol.Errorf(protocol.ExecutionFailed, "DeskBridge has no run store; agent runs are unavailable.")
+	}
+	s, err := env.Runs()
+	if err != nil {
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not open its run store; check the state folder's space and permissions.")
+	}
+	return s, nil
+}
+
+// runFacts looks run id up and records input.run (docs/policy-input.md,
+// "run") on c. An unknown id is a fact (exists: false), not an error.
+func runFacts(env *action.Env, c *action.Call, id string) *protocol.Error {
+	s, perr := runStore(env)
+	if perr != nil {
+		return perr
+	}
+	r, err := s.Get(id)
+	switch {
+	case errors.Is(err, runstore.ErrNotFound):
+		setRunFact(c, map[string]any{"id": id, "exists": false})
+		return nil
+	case err != nil:
+		return protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not read its run store; try again.")
+	}
+	setRunFact(c, map[string]any{
+		"id": r.ID, "exists": true, "mode": r.Mode, "origin": r.Origin, "ended": r.Ended,
+		"rounds_used": r.RoundsUsed, "max_rounds": runLimits(env, c, r).MaxRounds, "workspace": r.Workspace,
+	})
+	return nil
+}
+
+func setRunFact(c *action.Call, f map[string]any) {
+	if c.Facts == nil {
+		c.Facts = map[string]any{}
+	}
+	c.Facts["run"] = f
+}
+
+// runFact returns member name of the call's input.run.
+func runFact[T any](c *action.Call, name string) T {
+	f, _ := c.Facts["run"].(map[string]any)
+	v, _ := f[name].(T)
+	return v
+}
+
+// refusal turns a run store refusal into ACTION_NOT_ALLOWED. It answers
+// when the store's atomic check disagrees with the policy's input (a race
+// with another host process, or a policy that does not check runs).
+func refusal(err error) *protocol.Error {
+	var msg string
+	switch {
+	case errors.Is(err, runstore.ErrNotFound):
+		msg = "The agent run is unknown; start a new run with web_agent_start."
+	case errors.Is(err, runstore.ErrEnded):
+		msg = "The agent run has ended; start a new run with web_agent_start."
+	case errors.Is(err, runstore.ErrOtherOrigin):
+		msg = "The agent run belongs to another extension; start a run of your own."
+	case errors.Is(err, runstore.ErrRoundLimit):
+		msg = "The agent run has used all its rounds; start a new run to continue."
+	default:
+		return protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not update its run store; try again.")
+	}
+	return &protocol.Error{Code: protocol.ActionNotAllowed, Message: msg, Err: err}
+}
+
+// configLimits are the configuration's agent limits, each lowered by the
+// decision's limit of the same name when it sets one.
+func configLimits(a config.AgentLimits, c *action.Call) wsview.Limits {
+	return wsview.Limits{
+		MaxFileBytes:  int(c.Limit("max_file_bytes", a.MaxFileBytes)),
+		MaxLines:      int(c.Limit("max_lines", int64(a.MaxLines))),
+		MaxResults:    int(c.Limit("max_results", int64(a.MaxResults))),
+		MaxTotalChars: int(c.Limit("max_total_chars", int64(a.MaxTotalChars))),
+		MaxRounds:     int(c.Limit("max_rounds", int64(a.MaxRounds))),
+	}.Normalized()
+}
+
+// runLimits are the limits fixed when run r started, lowered by today's
+// configuration and decision: a run never gets more than it was given.
+func runLimits(env *action.Env, c *action.Call, r runstore.Run) wsview.Limits {
+	now := configLimits(env.Config.Agent, c)
+	fixed := limitsOf(r.Limits)
+	low := func(a, b int) int {
+		if a <= 0 {
+			return b
+		}
+		return min(a, b)
+	}
+	return wsview.Limits{
+		MaxFileBytes:  low(fixed.MaxFileBytes, now.MaxFileBytes),
+		MaxLines:      low(fixed.MaxLines, now.MaxLines),
+		MaxResults:    low(fixed.MaxResults, now.MaxResults),
+		MaxTotalChars: low(fixed.MaxTotalChars, now.MaxTotalChars),
+		MaxRounds:     low(fixed.MaxRounds, now.MaxRounds),
+	}
+}
+
+// Names of the agent limits, as in the configuration and the protocol.
+const (
+	limFileBytes  = "max_file_bytes"
+	limLines      = "max_lines"
+	limResults    = "max_results"
+	limTotalChars = "max_total_chars"
+	limRounds     = "max_rounds"
+)
+
+func limitsMap(l wsview.Limits) map[string]int {
+	return map[string]int{
+		limFileBytes: l.MaxFileBytes, limLines: l.MaxLines, limResults: l.MaxResults,
+		limTotalChars: l.MaxTotalChars, limRounds: l.MaxRounds,
+	}
+}
+
+func limitsOf(m map[string]int) wsview.Limits {
+	return wsview.Limits{
+		MaxFileBytes: m[limFileBytes], MaxLines: m[limLines], MaxResults: m[limResults],
+		MaxTotalChars: m[limTotalChars], MaxRounds: m[limRounds],
+	}
+}
+
+// workspaceNamed returns the configured workspace called name.
+func workspaceNamed(cfg *config.Config, name string) (config.Workspace, bool) {
+	for _, w := range cfg.Workspaces {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return config.Workspace{}, false
+}
+
+// classifier adapts the configuration's sensitivity classes to the view.
+func classifier(cfg *config.Config) wsview.Classifier {
+	c := facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes)
+	return wsview.ClassifierFunc(func(rel string, _ bool) string { return c.ClassifySlash(rel) })
+}

@@ -1,0 +1,192 @@
+package actions
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/wsview"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// maxAgentRequests bounds the requests of one round.
+const maxAgentRequests = 32
+
+// agentRequestMembers are the members each request type may carry.
+var agentRequestMembers = map[string][]string{
+	wsview.TypeInfo:   {"type"},
+	wsview.TypeList:   {"type", "path", "depth"},
+	wsview.TypeRead:   {"type", "path", "start_line", "max_lines"},
+	wsview.TypeSearch: {"type", "query", "regex", "glob", "max_results"},
+}
+
+// agentRequest is one entry of the requests array: a request of the type
+// its "type" member names, with only that type's members.
+type agentRequest struct {
+	wsview.Request
+	members []string
+}
+
+// UnmarshalJSON decodes the request and remembers which members it had,
+// so that Validate can refuse members of another type.
+func (r *agentRequest) UnmarshalJSON(b []byte) error {
+	var m map[string]jsontext.Value
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	r.members = make([]string, 0, len(m))
+	for k := range m {
+		r.members = append(r.members, k)
+	}
+	sort.Strings(r.members)
+	return json.Unmarshal(b, &r.Request)
+}
+
+// MarshalJSON encodes the request as it was given (for the policy input
+// and the decision log).
+func (r agentRequest) MarshalJSON() ([]byte, error) { return json.Marshal(r.Request) }
+
+func (r *agentRequest) validate(i int) error {
+	at := "requests[" + strconv.Itoa(i) + "]"
+	allowed, ok := agentRequestMembers[r.Type]
+	if !ok {
+		return envelope.ArgumentError("The %s type %q is not one of workspace_info, list_directory, read_file, search_workspace.", at, clipName(r.Type))
+	}
+	for _, m := range r.members {
+		if !slices.Contains(allowed, m) {
+			return envelope.ArgumentError("The member %q does not belong to a %s request (%s); it may hold only %v.", clipName(m), r.Type, at, allowed)
+		}
+	}
+	switch {
+	case r.Depth < 0 || r.StartLine < 0 || r.MaxLines < 0 || r.MaxResults < 0:
+		return envelope.ArgumentError("The numbers of %s must not be negative.", at)
+	case r.Type == wsview.TypeRead && r.Path == "":
+		return envelope.ArgumentError("The %s read_file request needs a path relative to the workspace.", at)
+	case r.Type == wsview.TypeSearch && r.Query == "":
+		return envelope.ArgumentError("The %s search_workspace request needs a query.", at)
+	}
+	return nil
+}
+
+func clipName(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+type agentContextArgs struct {
+	RunID    string         `json:"run_id"`
+	Requests []agentRequest `json:"requests"`
+}
+
+func (a *agentContextArgs) Validate() error {
+	switch {
+	case a.RunID == "":
+		return envelope.ArgumentError("The argument run_id is required: the run_id web_agent_start returned.")
+	case len(a.Requests) == 0 || len(a.Requests) > maxAgentRequests:
+		return envelope.ArgumentError("The argument requests must hold 1 to %d requests.", maxAgentRequests)
+	}
+	for i := range a.Requests {
+		if err := a.Requests[i].validate(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// agentContextData is web_agent_context's data.
+type agentContextData struct {
+	Round       int             `json:"round"`
+	RoundsLeft  int             `json:"rounds_left"`
+	Results     []wsview.Result `json:"results"`
+	Truncated   bool            `json:"truncated"`
+	TruncatedBy []string        `json:"truncated_by,omitempty"`
+}
+
+// byMessageSize is the truncated_by name of a result dropped because the
+// response would not fit one message.
+const byMessageSize = "message_size"
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "web_agent_context",
+		NewArgs: func() any { return &agentContextArgs{} },
+		Facts:   agentContextFacts,
+		Run:     agentContext,
+	})
+}
+
+// agentContextFacts records input.run, with the round's request types
+// counted (run.request_types) so the decision log shows what was asked.
+func agentContextFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
+	a := action.Args[agentContextArgs](c)
+	if perr := runFacts(env, c, a.RunID); perr != nil {
+		return perr
+	}
+	types := map[string]int{}
+	for _, r := range a.Requests {
+		types[r.Type]++
+	}
+	c.Facts["run"].(map[string]any)["request_types"] = types
+	return nil
+}
+
+// agentContext counts the round atomically, then answers it from a
+// read-only view of the run's workspace under the run's limits.
+func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[agentContextArgs](c)
+	if runFact[bool](c, "exists") && runFact[string](c, "mode") != modeWorkspace {
+		return nil, protocol.Errorf(protocol.ActionNotAllowed, "Only a workspace-context run may ask for workspace data; start one with mode workspace-context.")
+	}
+	s, perr := runStore(env)
+	if perr != nil {
+		return nil, perr
+	}
+	maxRounds := runFact[int](c, "max_rounds")
+	maxRounds = min(maxRounds, int(c.Limit(limRounds, int64(maxRounds))))
+	r, err := s.BeginRound(a.RunID, c.Origin, maxRounds)
+	if err != nil {
+		return nil, refusal(err)
+	}
+	lim := runLimits(env, c, r)
+	lim.MaxRounds = maxRounds
+	w, ok := workspaceNamed(env.Config, r.Workspace)
+	if !ok {
+		return nil, protocol.Errorf(protocol.WorkspaceViolation, "The run's workspace %q is no longer configured; start a new run.", r.Workspace)
+	}
+	v, err := wsview.Open(w.Name, w.Path, classifier(env.Config))
+	if err != nil {
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not open the workspace folder; check that it still exists.")
+	}
+	defer v.Close()
+	reqs := make([]wsview.Request, len(a.Requests))
+	for i, q := range a.Requests {
+		reqs[i] = q.Request
+	}
+	round := v.Run(ctx, reqs, lim)
+	d := agentContextData{Round: r.RoundsUsed, RoundsLeft: max(0, lim.MaxRounds-r.RoundsUsed),
+		Results: round.Results, Truncated: round.Truncated, TruncatedBy: round.TruncatedBy}
+	return fitRound(c, d), nil
+}
+
+// fitRound replaces results, last first, with an error until the response
+// fits one message (a round of control characters escapes to six bytes
+// each, so max_total_chars alone does not bound the message).
+func fitRound(c *action.Call, d agentContextData) agentContextData {
+	for i := len(d.Results) - 1; i >= 0 && c.ResponseBudget(d) < 0; i-- {
+		d.Results[i] = wsview.Result{Type: d.Results[i].Type, Error: &protocol.ErrorBody{
+			Code: protocol.InvalidRequest, Message: "The result did not fit in one message; ask for fewer lines or results."}}
+		d.Truncated = true
+		if !slices.Contains(d.TruncatedBy, byMessageSize) {
+			d.TruncatedBy = append(d.TruncatedBy, byMessageSize)
+			slices.Sort(d.TruncatedBy)
+		}
+	}
+	return d
+}
