@@ -32,6 +32,7 @@ func TestHost(t *testing.T) {
 		b := startBrowser(t, h, nil)
 		t.Run("one-shot", func(t *testing.T) { testOneShot(t, b, h) })
 		t.Run("port", func(t *testing.T) { testPort(t, b, h) })
+		t.Run("schemas", func(t *testing.T) { testSchemas(t, b) })
 		if !h.echo {
 			t.Run("files", func(t *testing.T) { testFiles(t, b, h) })
 			t.Run("denial", func(t *testing.T) { testDenial(t, b) })
@@ -81,6 +82,27 @@ func testPort(t *testing.T, b *browser, h host) {
 		if h.echo && g.Resp.Data.Arguments["n"] != g.N {
 			t.Errorf("request %d got the response to %d", g.N, g.Resp.Data.Arguments["n"])
 		}
+	}
+}
+
+// testSchemas loads the committed schemas.json in the extension and checks
+// that a request missing a required argument is refused before it is sent.
+func testSchemas(t *testing.T, b *browser) {
+	var e struct{ Code, Message string }
+	b.mustEval(`
+		const validator = await deskbridge.loadSchemas();
+		if (!validator) return {code: "no schemas.json"};
+		const c = new deskbridge.Client({validator});
+		try {
+			await c.call("read_file", {encoding: "utf-16"});
+			return {code: "sent"};
+		} catch (e) {
+			return {code: e.code, message: e.message};
+		} finally {
+			c.close();
+		}`, &e)
+	if e.Code != "INVALID_ARGUMENTS" || !strings.Contains(e.Message, "arguments.path is required") || !strings.Contains(e.Message, "encoding must be one of") {
+		t.Errorf("read_file without path, bad encoding: %+v, want INVALID_ARGUMENTS naming path and encoding", e)
 	}
 }
 

@@ -8,6 +8,7 @@
 //	deskbridge call [--config FILE] ACTION [JSON]   one request, printed
 //	deskbridge policy test [DIR]                    run the policy tests
 //	deskbridge log verify --log FILE                check the decision log
+//	deskbridge schema                               argument JSON Schemas
 //	deskbridge install | uninstall | doctor         browser registration
 //	deskbridge version
 package main
@@ -43,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return policyCommand(config, rest[1:], stdout, stderr)
 	case cmd == "log":
 		return logcmd.Run(rest[1:], stdout, stderr)
+	case cmd == "schema":
+		return schemaCommand(rest[1:], stdout, stderr)
 	case cmd == "install":
 		return install.RunInstall(rest[1:], stdout, stderr)
 	case cmd == "uninstall":
@@ -79,6 +82,7 @@ const usage = `usage:
                                                          (no config: the current folder is the workspace)
   deskbridge [--config FILE] policy test [DIR] [-v]      run the policy tests (default: the embedded policy)
   deskbridge log verify --log FILE                       check that the decision log is intact
+  deskbridge schema                                      print the actions' argument JSON Schemas
   deskbridge install --extension-id ID [--system]        register the host with the browsers
   deskbridge uninstall | doctor                          remove / check the registration
   deskbridge version
