@@ -38,6 +38,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd := rest[0]; {
 	case strings.HasPrefix(cmd, "chrome-extension://"):
 		return serveHost(config, cmd, stdin, stdout, stderr)
+	case firefoxLaunch(rest):
+		fmt.Fprintf(stderr, "deskbridge: started by Firefox for add-on %q; Firefox is not supported yet (see extension/README.md)\n", rest[1])
+		return 1
 	case cmd == "call":
 		return call(config, rest[1:], stdout, stderr)
 	case cmd == "policy":
@@ -61,6 +64,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "deskbridge: unknown command %q\n%s", rest[0], usage)
 	return 2
+}
+
+// firefoxLaunch reports whether args are how Firefox starts a host:
+// the path of the host manifest, then the add-on id.
+func firefoxLaunch(args []string) bool {
+	return len(args) == 2 && strings.HasSuffix(strings.ToLower(args[0]), ".json")
 }
 
 // configFlag takes a leading --config FILE (or --config=FILE) off args.
