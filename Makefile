@@ -4,7 +4,7 @@ BIN     ?= bin/deskbridge
 PKGS    := ./...
 FUZZTIME ?= 10s
 
-.PHONY: build test test-unit test-e2e lint cross policy-test fuzz bench clean
+.PHONY: schema build test test-unit test-e2e lint cross policy-test fuzz bench clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/deskbridge
@@ -30,6 +30,10 @@ test-unit:
 
 policy-test: build
 	$(BIN) policy test
+
+## schema: regenerate the argument schemas the reference extension loads.
+schema:
+	$(GO) run ./cmd/deskbridge schema > extension/schemas.json
 
 test-e2e:
 	$(GO) test -tags e2e -count=1 ./e2e/

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -16,12 +15,6 @@ import (
 	"time"
 )
 
-// realHostLanded says whether ./cmd/deskbridge is the real host yet. While
-// false, the tests against it skip when the binary does not answer
-// get_status; the lead sets it to true after the host core is merged, and
-// from then on a host that does not answer fails the tests.
-const realHostLanded = false
-
 // host is a native messaging host binary under test and the environment
 // the browser (and so the host) runs with.
 type host struct {
@@ -29,6 +22,8 @@ type host struct {
 	path string
 	env  []string
 	echo bool // the echo host reflects action, arguments and origin
+	// workspace is the real host's one configured workspace.
+	workspace string
 }
 
 var (
@@ -73,26 +68,32 @@ func echoHost(t testing.TB) host {
 
 // realHost builds ./cmd/deskbridge, writes a configuration that allows the
 // reference extension and one temporary workspace, and checks that the
-// binary answers get_status over stdin/stdout (see realHostLanded).
+// binary answers get_status over stdin/stdout; a host that does not
+// answer fails the test.
 func realHost(t testing.TB) host {
 	bin := build(t, "deskbridge", "./cmd/deskbridge")
-	cfg := writeConfig(t)
-	h := host{name: "deskbridge", path: bin, env: []string{"DESKBRIDGE_CONFIG=" + cfg}}
+	cfg, ws := writeConfig(t)
+	h := host{name: "deskbridge", path: bin, env: []string{"DESKBRIDGE_CONFIG=" + cfg}, workspace: ws}
 	if err := probe(h); err != nil {
-		if !realHostLanded {
-			t.Skipf("deskbridge does not serve get_status yet (%v); set realHostLanded once the host core is merged", err)
-		}
 		t.Fatalf("deskbridge does not answer get_status: %v", err)
 	}
 	return h
 }
 
-func writeConfig(t testing.TB) string {
+// workspaceParent is where the workspace lives: a tmpfs, because the
+// message-cap test needs a sparse file larger than ext4 allows (see
+// sparseFile).
+const workspaceParent = "/dev/shm"
+
+// writeConfig writes a configuration with one workspace and returns the
+// paths of both.
+func writeConfig(t testing.TB) (cfgPath, workspace string) {
 	dir := t.TempDir()
-	ws := filepath.Join(dir, "Demo")
-	if err := os.Mkdir(ws, 0o755); err != nil {
-		t.Fatal(err)
+	ws, err := os.MkdirTemp(workspaceParent, "deskbridge-e2e-ws-")
+	if err != nil {
+		t.Fatalf("a workspace on tmpfs (%s) is needed: %v", workspaceParent, err)
 	}
+	t.Cleanup(func() { os.RemoveAll(ws) })
 	cfg := map[string]any{
 		"workspaces":      []map[string]string{{"name": "Demo", "path": ws}},
 		"allowed_origins": []string{origin},
@@ -103,43 +104,96 @@ func writeConfig(t testing.TB) string {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return p, ws
 }
 
 // probe starts h as the browser would and asks it get_status.
 func probe(h host) error {
+	frames, err := exchange(h, map[string]any{"version": 1, "id": "probe-1", "action": "get_status", "arguments": map[string]any{}})
+	if err != nil {
+		return err
+	}
+	return checkStatusFrame(frames[0])
+}
+
+// exchange starts h as the browser would, sends each request as a frame,
+// reads one response frame per request, and only then closes stdin (as
+// the browser does: EOF cancels in-flight work) and waits for the exit.
+// It returns the raw payloads, in the order they arrived.
+func exchange(h host, reqs ...any) ([][]byte, error) {
 	cmd := exec.Command(h.path, origin)
 	cmd.Env = append(os.Environ(), h.env...)
-	req, _ := json.Marshal(map[string]any{"version": 1, "id": "probe-1", "action": "get_status", "arguments": map[string]any{}})
-	cmd.Stdin = bytes.NewReader(binary.LittleEndian.AppendUint32(nil, uint32(len(req))))
-	cmd.Stdin = io.MultiReader(cmd.Stdin, bytes.NewReader(req))
-	var out bytes.Buffer
-	cmd.Stdout = &out
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
+	}
+	defer cmd.Process.Kill()
+	for _, r := range reqs {
+		b, _ := json.Marshal(r)
+		if _, err := stdin.Write(append(binary.LittleEndian.AppendUint32(nil, uint32(len(b))), b...)); err != nil {
+			return nil, err
+		}
+	}
+	frames, err := readFrames(stdout, len(reqs))
+	stdin.Close()
+	if err != nil {
+		return nil, err
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
-	case <-done:
+	case err := <-done:
+		return frames, err
 	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		return fmt.Errorf("no exit within 10s after EOF")
+		return nil, fmt.Errorf("no exit within 10s after EOF")
 	}
-	return checkStatusFrame(out.Bytes())
+}
+
+// readFrames reads n frames, each within 30 seconds.
+func readFrames(r io.Reader, n int) ([][]byte, error) {
+	type result struct {
+		frames [][]byte
+		err    error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var res result
+		for range n {
+			var hdr [4]byte
+			if _, res.err = io.ReadFull(r, hdr[:]); res.err != nil {
+				break
+			}
+			b := make([]byte, binary.LittleEndian.Uint32(hdr[:]))
+			if _, res.err = io.ReadFull(r, b); res.err != nil {
+				break
+			}
+			res.frames = append(res.frames, b)
+		}
+		ch <- res
+	}()
+	select {
+	case res := <-ch:
+		return res.frames, res.err
+	case <-time.After(30 * time.Second):
+		return nil, fmt.Errorf("no %d response frames within 30s", n)
+	}
 }
 
 func checkStatusFrame(b []byte) error {
-	if len(b) < 4 || int(binary.LittleEndian.Uint32(b)) != len(b)-4 {
-		return fmt.Errorf("stdout is not exactly one frame: %q", b)
-	}
 	var resp struct {
 		Version int    `json:"version"`
 		ID      string `json:"id"`
 		Success bool   `json:"success"`
 	}
-	if err := json.Unmarshal(b[4:], &resp); err != nil || resp.Version != 1 || resp.ID != "probe-1" || !resp.Success {
-		return fmt.Errorf("unexpected get_status response %s", b[4:])
+	if err := json.Unmarshal(b, &resp); err != nil || resp.Version != 1 || resp.ID != "probe-1" || !resp.Success {
+		return fmt.Errorf("unexpected get_status response %s", b)
 	}
 	return nil
 }

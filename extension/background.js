@@ -13,15 +13,18 @@ async function benchOneShot(n, host = HOST) {
   return performance.now() - t0;
 }
 
-/** benchPort sends n get_status requests over one port, at most `window` in flight; returns elapsed ms. */
-async function benchPort(n, window = 32, host = HOST) {
+/**
+ * benchPort sends n requests (get_status unless action and args are given)
+ * over one port, at most `window` in flight; returns elapsed ms.
+ */
+async function benchPort(n, window = 32, { host = HOST, action = "get_status", args = {} } = {}) {
   const c = new Client({ host });
   const t0 = performance.now();
   let next = 0;
   const worker = async () => {
     while (next < n) {
       next++;
-      unwrap(await c.request("get_status", {}));
+      unwrap(await c.request(action, args));
     }
   };
   await Promise.all(Array.from({ length: Math.min(window, n) }, worker));
@@ -30,4 +33,4 @@ async function benchPort(n, window = 32, host = HOST) {
   return ms;
 }
 
-globalThis.deskbridge = { Client, client, sendOnce, readFileAll, loadSchemas, benchOneShot, benchPort };
+globalThis.deskbridge = { HOST, Client, client, sendOnce, readFileAll, loadSchemas, benchOneShot, benchPort };

@@ -9,6 +9,7 @@
 //	deskbridge policy check|test|eval|input …       write and test policies
 //	deskbridge log verify --log FILE                check the decision log
 //	deskbridge replay --log FILE [--policy P]       re-evaluate logged decisions
+//	deskbridge schema                               argument JSON Schemas
 //	deskbridge install | uninstall | doctor         browser registration
 //	deskbridge version
 package main
@@ -38,6 +39,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd := rest[0]; {
 	case strings.HasPrefix(cmd, "chrome-extension://"):
 		return serveHost(config, cmd, stdin, stdout, stderr)
+	case firefoxLaunch(rest):
+		fmt.Fprintf(stderr, "deskbridge: started by Firefox for add-on %q; Firefox is not supported yet (see extension/README.md)\n", rest[1])
+		return 1
 	case cmd == "call":
 		return call(config, rest[1:], stdout, stderr)
 	case cmd == "policy":
@@ -46,6 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return replayCommand(rest[1:], stdout, stderr)
 	case cmd == "log":
 		return logcmd.Run(rest[1:], stdout, stderr)
+	case cmd == "schema":
+		return schemaCommand(rest[1:], stdout, stderr)
 	case cmd == "install":
 		return install.RunInstall(rest[1:], stdout, stderr)
 	case cmd == "uninstall":
@@ -61,6 +67,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "deskbridge: unknown command %q\n%s", rest[0], usage)
 	return 2
+}
+
+// firefoxLaunch reports whether args are how Firefox starts a host:
+// the path of the host manifest, then the add-on id.
+func firefoxLaunch(args []string) bool {
+	return len(args) == 2 && strings.HasSuffix(strings.ToLower(args[0]), ".json")
 }
 
 // configFlag takes a leading --config FILE (or --config=FILE) off args.
@@ -89,6 +101,7 @@ const usage = `usage:
   deskbridge log verify --log FILE                       check that the decision log is intact
   deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]
                                                          re-evaluate every logged decision; exit 1 if any differs
+  deskbridge schema                                      print the actions' argument JSON Schemas
   deskbridge install --extension-id ID [--system]        register the host with the browsers
   deskbridge uninstall | doctor                          remove / check the registration
   deskbridge version

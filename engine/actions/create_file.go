@@ -11,7 +11,7 @@ import (
 type createFileArgs struct {
 	pathArgs
 	Content       string `json:"content"`
-	Encoding      string `json:"encoding"`
+	Encoding      string `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	CreateParents bool   `json:"create_parents"`
 }
 

@@ -14,9 +14,9 @@ import (
 type listFolderArgs struct {
 	pathArgs
 	Recursive     bool `json:"recursive"`
-	MaxDepth      int  `json:"max_depth"`
+	MaxDepth      int  `json:"max_depth" jsonschema:"minimum=0,maximum=32"`
 	IncludeHidden bool `json:"include_hidden"`
-	Limit         int  `json:"limit"`
+	Limit         int  `json:"limit" jsonschema:"minimum=0"`
 }
 
 // maxListDepth bounds recursive listings.

@@ -16,7 +16,7 @@ const maxEdits = 100
 
 type patchFileArgs struct {
 	pathArgs
-	Edits  []patch.Edit `json:"edits"`
+	Edits  []patch.Edit `json:"edits" jsonschema:"required,minItems=1,maxItems=100"`
 	DryRun bool         `json:"dry_run"`
 }
 

@@ -14,9 +14,9 @@ import (
 
 type readFileArgs struct {
 	pathArgs
-	Encoding string `json:"encoding"`
-	Offset   int64  `json:"offset"`
-	Length   int64  `json:"length"`
+	Encoding string `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
+	Offset   int64  `json:"offset" jsonschema:"minimum=0"`
+	Length   int64  `json:"length" jsonschema:"minimum=0"`
 }
 
 func (a *readFileArgs) Validate() error {

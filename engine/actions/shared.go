@@ -18,7 +18,7 @@ const (
 
 // pathArgs is embedded by every action whose target is one path.
 type pathArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path" jsonschema:"required,minLength=1"`
 }
 
 func (a *pathArgs) validatePath() error {

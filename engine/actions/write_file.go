@@ -10,8 +10,8 @@ import (
 
 type writeFileArgs struct {
 	pathArgs
-	Content       *string `json:"content"`
-	Encoding      string  `json:"encoding"`
+	Content       *string `json:"content" jsonschema:"required"`
+	Encoding      string  `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	CreateParents bool    `json:"create_parents"`
 }
 

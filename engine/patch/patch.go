@@ -12,8 +12,8 @@ import (
 
 // Edit replaces the single occurrence of OldText with NewText.
 type Edit struct {
-	OldText string `json:"old_text"`
-	NewText string `json:"new_text"`
+	OldText string `json:"old_text" jsonschema:"required,minLength=1"`
+	NewText string `json:"new_text" jsonschema:"required"`
 }
 
 // Apply returns text with every edit applied in order, or the error of the
