@@ -449,3 +449,41 @@ func TestAgentSearchMatchesGit(t *testing.T) {
 		t.Fatalf("search found\n  %v\ngit lists\n  %v", got, want)
 	}
 }
+
+// TestAgentRoundOutcomeCounts checks that the outcome event of a round
+// records, per request, its type and how much it returned — not content.
+func TestAgentRoundOutcomeCounts(t *testing.T) {
+	f := newFixture(t)
+	h := f.host(t, extA)
+	id := start(t, h, "workspace-context")
+	round(t, h, id, req{"type": "read_file", "path": "keep.txt"}, req{"type": "search_workspace", "query": "visible"}, req{"type": "read_file", "path": "../outside.txt"})
+	h.Close()
+	b, err := os.ReadFile(f.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var ev struct {
+			Action string `json:"action"`
+			Phase  string `json:"phase"`
+			Detail struct {
+				Results []map[string]any `json:"results"`
+			} `json:"detail"`
+		}
+		if json.Unmarshal([]byte(line), &ev) != nil || ev.Action != "web_agent_context" || ev.Phase != "outcome" {
+			continue
+		}
+		rs := ev.Detail.Results
+		if len(rs) != 3 || rs[0]["type"] != "read_file" || rs[1]["type"] != "search_workspace" {
+			t.Fatalf("detail = %+v", ev.Detail)
+		}
+		if _, ok := rs[1]["matches"]; !ok || rs[2]["ok"] != false || rs[2]["code"] == nil {
+			t.Fatalf("detail lacks counts or codes: %+v", rs)
+		}
+		if strings.Contains(line, "content") {
+			t.Fatalf("the outcome event holds content: %s", line)
+		}
+		return
+	}
+	t.Fatalf("no web_agent_context outcome in the log:\n%s", b)
+}

@@ -17,6 +17,7 @@ import (
 type record struct {
 	decisionID string
 	logged     bool
+	call       *action.Call
 }
 
 // decide evaluates the call's input document and writes the decision to
@@ -35,7 +36,7 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 			"The policy could not decide this request, so it is refused; run `deskbridge policy check` to find the fault.")
 	}
 	call.Limits = dec.Limits
-	rec := record{decisionID: newDecisionID()}
+	rec := record{decisionID: newDecisionID(), call: call}
 	outcome := decisionlog.OutcomeOK
 	if !dec.Allow {
 		outcome = string(dec.Error().Code)
@@ -88,7 +89,7 @@ func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
 	if perr != nil {
 		code = string(perr.Code)
 	}
-	if err := h.log.Outcome(rec.decisionID, code, h.now().Sub(start)); err != nil {
+	if err := h.log.OutcomeDetail(rec.decisionID, code, h.now().Sub(start), rec.call.Detail); err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: decision log outcome: %v\n", err)
 	}
 }

@@ -61,6 +61,9 @@ type Call struct {
 	Facts map[string]any
 	// Limits are the decision's limits for this action.
 	Limits map[string]int64
+	// Detail is what Run reports about its result for the decision log's
+	// outcome event: counts and codes, never content.
+	Detail map[string]any
 }
 
 // Limit returns the named limit of the decision, or def when it has none.

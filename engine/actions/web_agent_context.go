@@ -172,7 +172,34 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 	round := v.Run(ctx, reqs, lim)
 	d := agentContextData{Round: r.RoundsUsed, RoundsLeft: max(0, lim.MaxRounds-r.RoundsUsed),
 		Results: round.Results, Truncated: round.Truncated, TruncatedBy: round.TruncatedBy}
-	return fitRound(c, d), nil
+	d = fitRound(c, d)
+	c.Detail = roundDetail(d)
+	return d, nil
+}
+
+// roundDetail is what the decision log records of a round: per result its
+// type, whether it succeeded, its error code and how many items it
+// returned (entries, lines, matches, characters) — never the content.
+func roundDetail(d agentContextData) map[string]any {
+	results := make([]map[string]any, len(d.Results))
+	for i, r := range d.Results {
+		m := map[string]any{"type": r.Type, "ok": r.OK}
+		if r.Error != nil {
+			m["code"] = string(r.Error.Code)
+		}
+		switch data := r.Data.(type) {
+		case *wsview.ListData:
+			m["entries"], m["chars"] = len(data.Entries), data.Chars
+		case *wsview.ReadData:
+			m["lines"], m["chars"] = max(0, data.EndLine-data.StartLine+1), data.Chars
+		case *wsview.SearchData:
+			m["matches"], m["chars"] = len(data.Matches), data.Chars
+		case *wsview.InfoData:
+			m["files"], m["folders"] = data.Files, data.Folders
+		}
+		results[i] = m
+	}
+	return map[string]any{"round": d.Round, "results": results, "truncated": d.Truncated}
 }
 
 // fitRound replaces results, last first, with an error until the response

@@ -62,8 +62,11 @@ type Event struct {
 	Phase      string `json:"phase"`
 	Outcome    string `json:"outcome"`
 	DurationNS int64  `json:"duration_ns"`
-	PolicyHash string `json:"policy_hash"`
-	ConfigHash string `json:"config_hash"`
+	// Detail holds facts about an outcome (counts returned, an exit code),
+	// never content; only outcome events carry it.
+	Detail     map[string]any `json:"detail,omitempty"`
+	PolicyHash string         `json:"policy_hash"`
+	ConfigHash string         `json:"config_hash"`
 
 	Seq       uint64 `json:"seq"`
 	FileStart bool   `json:"file_start,omitempty"`

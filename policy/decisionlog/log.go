@@ -134,11 +134,17 @@ func (l *Log) Decision(ctx context.Context, ev *Event) error {
 // decision_id, the final code (OutcomeOK or a v1 code) and how long the
 // action took. It is written even if the decision is not known to this Log.
 func (l *Log) Outcome(decisionID, code string, d time.Duration) error {
+	return l.OutcomeDetail(decisionID, code, d, nil)
+}
+
+// OutcomeDetail is Outcome with facts about the result (counts returned,
+// an exit code); the caller keeps content out of detail.
+func (l *Log) OutcomeDetail(decisionID, code string, d time.Duration, detail map[string]any) error {
 	if err := checkCode(code); err != nil {
 		return err
 	}
 	ev := l.recall(decisionID)
-	ev.Phase, ev.Outcome, ev.DurationNS = PhaseOutcome, code, d.Nanoseconds()
+	ev.Phase, ev.Outcome, ev.DurationNS, ev.Detail = PhaseOutcome, code, d.Nanoseconds(), detail
 	ev.Timestamp = time.Time{}
 	l.stamp(&ev)
 	return l.append(&ev)
