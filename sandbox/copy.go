@@ -18,6 +18,7 @@ var ErrTooLarge = errors.New("sandbox: the file is larger than the limit")
 // can tell a source that left its root from a destination that did.
 type SourceError struct{ Err error }
 
+// Error implements error.
 func (e *SourceError) Error() string { return "source: " + e.Err.Error() }
 
 // Unwrap returns the underlying error.

@@ -63,6 +63,7 @@ type StartError struct {
 	Err  error
 }
 
+// Error implements error.
 func (e *StartError) Error() string { return fmt.Sprintf("start %s: %v", e.Path, e.Err) }
 
 // Unwrap returns the cause.
