@@ -25,11 +25,10 @@ func TestLandlockConfinesWrites(t *testing.T) {
 		return
 	}
 	ws := t.TempDir()
-	outside, err := os.MkdirTemp(".", "outside") // the package folder: outside the temporary folder
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(outside)
+	outside := t.TempDir()
+	// Run lets the child write in the temporary folder; point that at a
+	// folder of its own, so "outside" is outside wherever the tree lives.
+	t.Setenv("TMPDIR", t.TempDir())
 	s := sh("echo in > " + filepath.Join(ws, "in") + "; echo out > " + filepath.Join(outside, "out"))
 	s.WritableRoots = []string{ws}
 	res := mustRun(t, s)
