@@ -45,7 +45,7 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 	}
 	rec.logged = h.log != nil
 	if !dec.Allow {
-		h.outcome(rec, dec.Error(), start)
+		h.outcome(rec, dec.Error(), start, nil)
 		return record{}, dec.Error()
 	}
 	return rec, nil
@@ -78,8 +78,9 @@ func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc,
 	return nil
 }
 
-// outcome writes the result of an allowed or denied decision.
-func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
+// outcome writes the result of an allowed or denied decision, with the
+// metrics the executor left on the call (Call.Outcome).
+func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time, metrics map[string]any) {
 	if !rec.logged {
 		return
 	}
@@ -87,7 +88,7 @@ func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
 	if perr != nil {
 		code = string(perr.Code)
 	}
-	if err := h.log.Outcome(rec.decisionID, code, h.now().Sub(start)); err != nil {
+	if err := h.log.OutcomeMetrics(rec.decisionID, code, h.now().Sub(start), metrics); err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: decision log outcome: %v\n", err)
 	}
 }

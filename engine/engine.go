@@ -63,7 +63,7 @@ func (h *Host) Handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 		return protocol.Failure(req.ID, perr)
 	}
 	data, perr := h.execute(ctx, call)
-	h.outcome(rec, perr, start)
+	h.outcome(rec, perr, start, call.Outcome)
 	if perr != nil {
 		return protocol.Failure(req.ID, perr)
 	}

@@ -53,6 +53,10 @@ type Call struct {
 	Facts map[string]any
 	// Limits are the decision's limits for this action.
 	Limits map[string]int64
+	// Outcome holds metrics of the effect that the decision log records
+	// with the outcome (run_command's exit code and run time); never
+	// content.
+	Outcome map[string]any
 }
 
 // Limit returns the named limit of the decision, or def when it has none.

@@ -134,11 +134,18 @@ func (l *Log) Decision(ctx context.Context, ev *Event) error {
 // decision_id, the final code (OutcomeOK or a v1 code) and how long the
 // action took. It is written even if the decision is not known to this Log.
 func (l *Log) Outcome(decisionID, code string, d time.Duration) error {
+	return l.OutcomeMetrics(decisionID, code, d, nil)
+}
+
+// OutcomeMetrics is Outcome with metrics of the effect (a command's exit
+// code and run time, say) recorded in the outcome event's metrics member.
+func (l *Log) OutcomeMetrics(decisionID, code string, d time.Duration, metrics map[string]any) error {
 	if err := checkCode(code); err != nil {
 		return err
 	}
 	ev := l.recall(decisionID)
 	ev.Phase, ev.Outcome, ev.DurationNS = PhaseOutcome, code, d.Nanoseconds()
+	ev.Metrics = metrics
 	ev.Timestamp = time.Time{}
 	l.stamp(&ev)
 	return l.append(&ev)
