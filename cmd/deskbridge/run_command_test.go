@@ -600,3 +600,52 @@ func TestSkillProfileWall(t *testing.T) {
 	}
 	t.Fatalf("no commands skill in %s", raw)
 }
+
+// TestRunCommandRepositoryAboveWorkspace: git in a workspace that lies
+// inside a hostile repository does not use it (GIT_CEILING_DIRECTORIES),
+// so a configuration the guard never read cannot run a program.
+func TestRunCommandRepositoryAboveWorkspace(t *testing.T) {
+	f := newFixture(t, nil)
+	m := filepath.Join(f.outside, "MARKER")
+	evil := filepath.Join(f.outside, "evil.sh")
+	os.WriteFile(evil, []byte("#!/bin/sh\ntouch '"+m+"'\ncat\n"), 0o755)
+	f.write(t, "a.txt", "a\n", 0o644)
+	gitInit(t, f.dir)
+	for _, args := range [][]string{{"add", "ws/a.txt"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "two"}} {
+		if out, err := exec.Command("/usr/bin/git", append([]string{"-C", f.dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	f.write(t, "a.txt", "b\n", 0o644)
+	os.WriteFile(filepath.Join(f.dir, ".gitattributes"), []byte("* filter=x\n"), 0o644)
+	fh, _ := os.OpenFile(filepath.Join(f.dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString("[filter \"x\"]\n\tclean = " + evil + "\n")
+	fh.Close()
+	r := f.run(t, map[string]any{"argv": []string{"git", "status"}})
+	if !r.Success || r.Data.ExitCode == 0 || !strings.Contains(r.Data.Stderr, "not a git repository") {
+		t.Fatalf("git status above the workspace: %+v", r)
+	}
+	mustNotExist(t, m)
+}
+
+// TestRunCommandBareRepository: an implicit bare repository planted in the
+// workspace (whose configuration the guard does not read) is refused by
+// git itself (safe.bareRepository=explicit).
+func TestRunCommandBareRepository(t *testing.T) {
+	f := newFixture(t, nil)
+	m := filepath.Join(f.outside, "MARKER")
+	evil := filepath.Join(f.outside, "evil.sh")
+	os.WriteFile(evil, []byte("#!/bin/sh\ntouch '"+m+"'\ncat\n"), 0o755)
+	bare := filepath.Join(f.ws, "b.git")
+	if out, err := exec.Command("/usr/bin/git", "init", "-q", "--bare", bare).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	fh, _ := os.OpenFile(filepath.Join(bare, "config"), os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString("[core]\n\tfsmonitor = " + evil + "\n[filter \"x\"]\n\tclean = " + evil + "\n")
+	fh.Close()
+	r := f.run(t, map[string]any{"argv": []string{"git", "log"}, "cwd": bare})
+	if !r.Success || r.Data.ExitCode == 0 || !strings.Contains(r.Data.Stderr, "bare") {
+		t.Fatalf("git log in a bare repository: %+v", r)
+	}
+	mustNotExist(t, m)
+}

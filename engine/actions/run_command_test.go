@@ -1,12 +1,16 @@
 package actions
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
@@ -112,5 +116,43 @@ func TestCommandDataWhole(t *testing.T) {
 	d := commandData(&action.Call{}, proc.Result{ExitCode: 1, Stdout: []byte("hi\n"), StdoutBytes: 3, Duration: 1500 * time.Millisecond})
 	if d.Truncated || d.Stdout != "hi\n" || d.ExitCode != 1 || d.DurationMS != 1500 {
 		t.Fatalf("%+v", d)
+	}
+}
+
+// TestCheckRunnable: whatever the policy said, the executor refuses a
+// working folder outside the workspaces, one that is no longer where its
+// facts said (a symlink swapped in), and a program not in a system folder.
+func TestCheckRunnable(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "real")
+	os.Mkdir(real, 0o755)
+	link := filepath.Join(dir, "link")
+	os.Symlink(real, link)
+	ok := cmdfacts.Facts{Argv: []string{"ls"}, Resolved: "/usr/bin/ls"}
+	folder := func(p string, inside bool) facts.Path {
+		return facts.Path{Canonical: p, Inside: inside, Exists: true, Type: facts.TypeFolder}
+	}
+	cases := []struct {
+		name string
+		f    cmdfacts.Facts
+		cwd  facts.Path
+		want protocol.Code
+	}{
+		{"fine", ok, folder(real, true), ""},
+		{"outside", ok, folder(real, false), protocol.WorkspaceViolation},
+		{"swapped for a link", ok, folder(link, true), protocol.WorkspaceViolation},
+		{"missing", ok, facts.Path{Canonical: filepath.Join(dir, "none"), Inside: true}, protocol.FileNotFound},
+		{"unresolved program", cmdfacts.Facts{Argv: []string{"./git"}}, folder(real, true), protocol.CommandNotAllowed},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkRunnable(tc.f, tc.cwd)
+			if (err == nil && tc.want != "") || (err != nil && err.Code != tc.want) {
+				t.Fatalf("checkRunnable = %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
