@@ -171,7 +171,7 @@ func runCommand(ctx context.Context, _ *action.Env, c *action.Call) (any, *proto
 	if a.Stdin != nil {
 		spec.Stdin = []byte(*a.Stdin)
 	}
-	if f.ProgramName == "git" {
+	if isGit(f) {
 		if perr := checkGit(cwd); perr != nil {
 			return nil, perr
 		}
@@ -218,6 +218,17 @@ func commandTimeout(a *runCommandArgs, c *action.Call) (time.Duration, *protocol
 		ms = *a.TimeoutMS
 	}
 	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// isGit reports whether the program is git or one of its helpers, however
+// its name is spelled (case-insensitive file systems find "GIT" too).
+func isGit(f cmdfacts.Facts) bool {
+	for _, n := range []string{f.ProgramName, filepath.Base(f.Resolved)} {
+		if strings.HasPrefix(strings.ToLower(n), "git") {
+			return true
+		}
+	}
+	return false
 }
 
 // checkGit refuses a repository whose own configuration could make git

@@ -156,3 +156,22 @@ func TestCheckRunnable(t *testing.T) {
 		})
 	}
 }
+
+func TestIsGit(t *testing.T) {
+	cases := []struct {
+		f    cmdfacts.Facts
+		want bool
+	}{
+		{cmdfacts.Facts{ProgramName: "git", Resolved: "/usr/bin/git"}, true},
+		{cmdfacts.Facts{ProgramName: "GIT", Resolved: "/usr/bin/GIT"}, true},
+		{cmdfacts.Facts{ProgramName: "git-upload-pack", Resolved: "/usr/bin/git-upload-pack"}, true},
+		{cmdfacts.Facts{ProgramName: "ls", Resolved: "/usr/bin/ls"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.f.ProgramName, func(t *testing.T) {
+			if got := isGit(tc.f); got != tc.want {
+				t.Fatalf("isGit = %v", got)
+			}
+		})
+	}
+}
