@@ -462,11 +462,16 @@ func TestRunCommandTruncation(t *testing.T) {
 // spawner is a node script that starts a grandchild (sleep), writes its
 // pid to pidfile, and waits forever.
 func spawner(t *testing.T, f fixture) (script, pidFile string) {
-	pidFile = filepath.Join(f.ws, "grandchild.pid")
-	script = f.write(t, "spawn.js", `
+	return spawnerWith(t, f, "spawn.js", "{stdio: 'ignore'}")
+}
+
+// spawnerWith is spawner with the options of the grandchild's spawn.
+func spawnerWith(t *testing.T, f fixture, name, options string) (script, pidFile string) {
+	pidFile = filepath.Join(f.ws, name+".pid")
+	script = f.write(t, name, `
 const cp = require('child_process');
 const fs = require('fs');
-const c = cp.spawn('/usr/bin/sleep', ['1000'], {stdio: 'ignore'});
+const c = cp.spawn('/usr/bin/sleep', ['1000'], `+options+`);
 fs.writeFileSync('`+pidFile+`', String(c.pid));
 setInterval(() => {}, 1000);
 `, 0o644)
@@ -520,6 +525,23 @@ func TestRunCommandTimeoutKillsTree(t *testing.T) {
 		t.Fatalf("got %s %s", r.code(), r.Error.Message)
 	}
 	waitGone(t, readPid(t, pidFile))
+}
+
+// TestRunCommandTimeoutKillsDetached: a grandchild that left the process
+// group (a detached spawn calls setsid) goes too, holding the output pipe
+// or not.
+func TestRunCommandTimeoutKillsDetached(t *testing.T) {
+	for _, options := range []string{"{detached: true, stdio: 'ignore'}", "{detached: true, stdio: 'inherit'}"} {
+		t.Run(options, func(t *testing.T) {
+			f := newFixture(t, nil)
+			_, pidFile := spawnerWith(t, f, "detached.js", options)
+			r := f.run(t, map[string]any{"argv": []string{"node", "detached.js"}, "timeout_ms": 1500})
+			if r.code() != "COMMAND_TIMEOUT" {
+				t.Fatalf("got %s %s", r.code(), r.Error.Message)
+			}
+			waitGone(t, readPid(t, pidFile))
+		})
+	}
 }
 
 // TestRunCommandTimeoutAboveLimit: timeout_ms may only lower the limit.
