@@ -80,7 +80,8 @@ func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc,
 	return nil
 }
 
-// outcome writes the result of an allowed or denied decision.
+// outcome writes the result of an allowed or denied decision, with the
+// detail the executor left on the call (Call.Detail).
 func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
 	if !rec.logged {
 		return

@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
 )
@@ -80,11 +81,24 @@ func parseLimits(v any) (map[string]int64, error) {
 		if !ok {
 			return nil, fmt.Errorf("policy: limit %s is not a number", k)
 		}
-		i, err := n.Int64()
+		i, err := wholeNumber(n)
 		if err != nil {
 			return nil, fmt.Errorf("policy: limit %s is not a whole number", k)
 		}
 		out[k] = i
 	}
 	return out, nil
+}
+
+// wholeNumber reads n as an integer, also in exponent form ("4.194304e+06"),
+// which is how a configuration number decoded as a float reaches Rego.
+func wholeNumber(n json.Number) (int64, error) {
+	if i, err := n.Int64(); err == nil {
+		return i, nil
+	}
+	f, err := n.Float64()
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, fmt.Errorf("not a whole number: %s", n)
+	}
+	return int64(f), nil
 }

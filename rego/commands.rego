@@ -38,15 +38,20 @@ name := lower(cmd.program_name)
 
 args := object.get(cmd, "args", [])
 
-allowed contains p if some p in default_programs
+# program_allowed holds when the program is a default one or named in the
+# configuration (checked without building the whole set on each decision).
+program_allowed if name in default_programs
 
-allowed contains lower(p) if some p in data.config.commands.allow
+program_allowed if {
+	some p in data.config.commands.allow
+	lower(p) == name
+}
 
 # ---- program -------------------------------------------------------------
 
 deny contains denial("not_allowed", "The program is not on the command whitelist; add it to commands.allow or use another action.") if {
 	is_run
-	not name in allowed
+	not program_allowed
 }
 
 deny contains denial("not_resolved", "The program is not installed in a system folder; programs from the workspace or PATH never run.") if {
@@ -127,15 +132,19 @@ option_args contains [i, a] if {
 
 option_name(a) := split(a, "=")[0]
 
-# matches_option holds when a names option o exactly, with "=value", or as a
-# unique-prefix abbreviation of a long option (git and npm accept those).
-matches_option(a, o) if option_name(a) == o
+# option_in holds when a names one of the options opts exactly, with
+# "=value", or as a unique-prefix abbreviation of a long option (git and npm
+# accept those). The exact case is a set lookup, so it stays cheap.
+option_in(a, opts) if {
+	startswith(a, "-")
+	option_name(a) in opts
+}
 
-matches_option(a, o) if {
-	startswith(o, "--")
+option_in(a, opts) if {
+	startswith(a, "--")
 	n := option_name(a)
-	startswith(n, "--")
 	count(n) > 3
+	some o in opts
 	startswith(o, n)
 }
 
@@ -189,8 +198,7 @@ git_sub := args[git_sub_index]
 deny contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
 	is_git
 	some [_, a] in option_args
-	some o in git_denied_options
-	matches_option(a, o)
+	option_in(a, git_denied_options)
 }
 
 deny contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
@@ -255,10 +263,7 @@ deny contains denial("rg_option", sprintf("The rg option %s runs other programs;
 	rg_option_denied(a)
 }
 
-rg_option_denied(a) if {
-	some o in rg_denied
-	matches_option(a, o)
-}
+rg_option_denied(a) if option_in(a, rg_denied)
 
 rg_option_denied(a) if cluster_has(a, {"z"})
 
@@ -365,6 +370,5 @@ deny contains denial("npm_option", sprintf("The npm option %s runs other program
 	is_run
 	name == "npm"
 	some [_, a] in option_args
-	some o in npm_denied_options
-	matches_option(a, o)
+	option_in(a, npm_denied_options)
 }

@@ -23,9 +23,11 @@ import (
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
 	"github.com/deskbridge/deskbridge/policy/decisionlog/logcmd"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 func main() {
+	proc.MaybeRunTrampoline() // a re-executed sandbox trampoline never returns
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -84,7 +84,21 @@ type SkillProfile struct {
 	Reason    string   `json:"reason,omitempty"`
 	Actions   []string `json:"actions"`
 	Missing   []string `json:"missing,omitempty"`
+	// Wall is the operating-system confinement the skill's programs run
+	// under, for skills that run programs.
+	Wall *Wall `json:"wall,omitempty"`
 }
+
+// Wall describes an operating-system confinement and whether it is up.
+type Wall struct {
+	Kind   string `json:"kind"`
+	Up     bool   `json:"up"`
+	Reason string `json:"reason"`
+}
+
+// profileDetails add skill-specific members to a skill's profile; the
+// action files of a skill register theirs in init.
+var profileDetails = map[protocol.Skill]func(*SkillProfile){}
 
 func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *protocol.Error) {
 	var out []SkillProfile
@@ -106,6 +120,9 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 		}
 	}
 	p.Available = len(p.Missing) == 0
+	if detail := profileDetails[sk]; detail != nil {
+		detail(&p)
+	}
 	switch {
 	case !p.Enabled:
 		p.Reason = "switched off in the configuration (skills." + string(sk) + ")"

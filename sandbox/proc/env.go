@@ -139,6 +139,7 @@ func gitOverrides() [][2]string {
 		{"uploadpack.packObjectsHook", ""},
 		{"status.showUntrackedFiles", "normal"},
 		{"interactive.diffFilter", "cat"},
+		{"safe.bareRepository", "explicit"},
 	}
 }
 

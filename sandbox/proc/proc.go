@@ -6,7 +6,10 @@
 // Platform notes:
 //   - Unix: the child leads its own process group; the group is killed at
 //     the timeout and again once the child has exited, so no grandchild
-//     outlives the command (one that calls setsid(2) can still escape).
+//     outlives the command. On Linux a descendant that left the group
+//     (setsid(2), a detached spawn) is then found by the run's RunVar token
+//     in /proc and killed too; one that also clears its environment can
+//     still escape. Elsewhere on Unix setsid(2) escapes.
 //   - Windows: the child is put in a job object with KILL_ON_JOB_CLOSE just
 //     after it starts; a grandchild spawned in that instant can escape.
 //   - Linux: with WritableRoots set and Landlock up, the host re-executes
@@ -78,16 +81,17 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 		defer cancel()
 	}
-	cmd, confined, err := command(s)
+	token := newRunToken()
+	cmd, confined, err := command(s, token)
 	if err != nil {
 		return Result{}, &StartError{Path: s.Path, Err: err}
 	}
-	res, err := run(ctx, cmd, s)
+	res, err := run(ctx, cmd, s, token)
 	res.Confined = confined
 	return res, err
 }
 
-func command(s Spec) (*exec.Cmd, bool, error) {
+func command(s Spec, token string) (*exec.Cmd, bool, error) {
 	if len(s.Argv) == 0 {
 		return nil, false, errors.New("empty argv")
 	}
@@ -99,6 +103,7 @@ func command(s Spec) (*exec.Cmd, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	env = append(env[:len(env):len(env)], RunVar+"="+token) // last: it wins over a requested one
 	cmd := &exec.Cmd{Path: path, Args: argv, Dir: s.Dir, Env: env}
 	prepare(cmd)
 	return cmd, confined, nil
@@ -112,7 +117,7 @@ type pipes struct {
 	closers        []*os.File // child ends, closed once started
 }
 
-func run(ctx context.Context, cmd *exec.Cmd, s Spec) (Result, error) {
+func run(ctx context.Context, cmd *exec.Cmd, s Spec, token string) (Result, error) {
 	max := s.MaxOutput
 	if max <= 0 {
 		max = DefaultMaxOutput
@@ -130,7 +135,8 @@ func run(ctx context.Context, cmd *exec.Cmd, s Spec) (Result, error) {
 	defer tree.close()
 	p.started(s.Stdin)
 	timedOut := wait(ctx, cmd, tree)
-	tree.kill() // grandchildren left behind
+	tree.kill()  // grandchildren left behind
+	sweep(token) // and those that left the process group
 	p.finish()
 	return p.result(cmd, timedOut, time.Since(start)), nil
 }

@@ -1,0 +1,355 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Bounds on run_command's env argument.
+const (
+	maxEnvVars  = 64
+	maxEnvBytes = 32 << 10
+	maxEnvName  = 128
+)
+
+// runCommandArgs are run_command's arguments.
+type runCommandArgs struct {
+	Command   string            `json:"command"`
+	Argv      []string          `json:"argv"`
+	Cwd       string            `json:"cwd"`
+	TimeoutMS *int64            `json:"timeout_ms"`
+	Env       map[string]string `json:"env"`
+	Stdin     *string           `json:"stdin"`
+}
+
+func (a *runCommandArgs) Validate() error {
+	if a.Command != "" && a.Argv != nil {
+		return envelope.ArgumentError("Give either command or argv, not both.")
+	}
+	if a.Command == "" && a.Argv == nil {
+		return envelope.ArgumentError("The argument command (or argv) is required: the program and its arguments.")
+	}
+	if a.Cwd == "" {
+		return envelope.ArgumentError("The argument cwd is required: an absolute folder inside a workspace.")
+	}
+	if a.TimeoutMS != nil && *a.TimeoutMS < 1 {
+		return envelope.ArgumentError("The argument timeout_ms must be at least 1.")
+	}
+	return validEnv(a.Env)
+}
+
+// validEnv checks the names and sizes of requested variables; which names
+// may be set at all is the policy's (and SafeEnv's) concern.
+func validEnv(env map[string]string) error {
+	if len(env) > maxEnvVars {
+		return envelope.ArgumentError("The argument env has more than %d variables.", maxEnvVars)
+	}
+	size := 0
+	for k, v := range env {
+		if !envName(k) {
+			return envelope.ArgumentError("The environment variable name %q is not valid: use letters, digits and _, not starting with a digit.", k)
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return envelope.ArgumentError("The value of the environment variable %s holds a NUL byte.", k)
+		}
+		size += len(k) + len(v)
+	}
+	if size > maxEnvBytes {
+		return envelope.ArgumentError("The argument env is larger than %d bytes.", maxEnvBytes)
+	}
+	return nil
+}
+
+func envName(k string) bool {
+	if k == "" || len(k) > maxEnvName || (k[0] >= '0' && k[0] <= '9') {
+		return false
+	}
+	for _, r := range k {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// runCommandData is run_command's data.
+type runCommandData struct {
+	ExitCode    int    `json:"exit_code"`
+	Stdout      string `json:"stdout"`
+	Stderr      string `json:"stderr"`
+	Truncated   bool   `json:"truncated"`
+	StdoutBytes int64  `json:"stdout_bytes"`
+	StderrBytes int64  `json:"stderr_bytes"`
+	DurationMS  int64  `json:"duration_ms"`
+	Confined    bool   `json:"confined"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "run_command",
+		NewArgs: func() any { return &runCommandArgs{} },
+		Digest:  []string{"stdin"},
+		Facts:   runCommandFacts,
+		Run:     runCommand,
+	})
+	profileDetails[protocol.SkillCommands] = func(p *SkillProfile) {
+		up, reason := proc.LandlockStatus()
+		p.Wall = &Wall{Kind: "landlock", Up: up, Reason: reason}
+	}
+}
+
+// runCommandFacts resolves the working folder and builds input.command.
+func runCommandFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
+	a := action.Args[runCommandArgs](c)
+	cwd, perr := c.Path(env, "cwd", a.Cwd)
+	if perr != nil {
+		return perr
+	}
+	f, err := cmdfacts.Build(cmdfacts.Request{
+		Command: a.Command, Argv: a.Argv, Cwd: cwd.Canonical, Env: a.Env, HasStdin: a.Stdin != nil,
+	}, cmdfacts.Native(), locate(env.Paths))
+	if err != nil {
+		var pe *protocol.Error
+		if errors.As(err, &pe) {
+			return pe
+		}
+		return protocol.Wrap(protocol.InvalidRequest, err, "The command could not be read.")
+	}
+	if c.Facts == nil {
+		c.Facts = map[string]any{}
+	}
+	c.Facts["command"] = f
+	return nil
+}
+
+// locate places a path argument with the same resolver as path arguments
+// of every other action; one that cannot be resolved lies in no workspace.
+func locate(r *facts.Resolver) cmdfacts.Locate {
+	return func(abs string) (string, string, bool) {
+		p, err := r.Resolve(abs)
+		if err != nil {
+			return abs, "", false
+		}
+		return p.Canonical, p.Workspace, p.Inside
+	}
+}
+
+// runCommand runs the approved argument vector: the program resolved in the
+// system folders, in the canonical working folder, with a scrubbed
+// environment and the decision's caps.
+func runCommand(ctx context.Context, _ *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[runCommandArgs](c)
+	f, _ := c.Facts["command"].(cmdfacts.Facts)
+	cwd := c.Paths["cwd"]
+	if perr := checkRunnable(f, cwd); perr != nil {
+		return nil, perr
+	}
+	timeout, perr := commandTimeout(a, c)
+	if perr != nil {
+		return nil, perr
+	}
+	spec := proc.Spec{
+		Path: f.Resolved, Argv: f.Argv, Dir: cwd.Canonical,
+		Env:           append(proc.SafeEnv(a.Env), proc.GitCeiling(cwd.WorkspaceRoot)),
+		Timeout:       timeout,
+		MaxOutput:     int(c.Limit("max_bytes", 256<<10)),
+		WritableRoots: writableRoots(cwd.WorkspaceRoot, f.ProgramName),
+	}
+	if a.Stdin != nil {
+		spec.Stdin = []byte(*a.Stdin)
+	}
+	if isGit(f) {
+		if perr := checkGit(cwd); perr != nil {
+			return nil, perr
+		}
+	}
+	res, err := proc.Run(ctx, spec)
+	if err != nil {
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err, fmt.Sprintf("The program could not be started: %v.", errors.Unwrap(err)))
+	}
+	c.Detail = map[string]any{"exit_code": res.ExitCode, "command_duration_ms": res.Duration.Milliseconds(), "timed_out": res.TimedOut}
+	if res.TimedOut {
+		return nil, timedOut(ctx, timeout)
+	}
+	return commandData(c, res), nil
+}
+
+// checkRunnable refuses, whatever the policy said, a working folder outside
+// the workspaces or changed since its facts were taken, and a program not
+// found in the system folders.
+func checkRunnable(f cmdfacts.Facts, cwd facts.Path) *protocol.Error {
+	if !cwd.Inside {
+		return protocol.Errorf(protocol.WorkspaceViolation, "The working folder must be inside a workspace.")
+	}
+	if !cwd.Exists || cwd.Type != facts.TypeFolder {
+		return protocol.Errorf(protocol.FileNotFound, "The working folder does not exist or is not a folder.")
+	}
+	if real, err := filepath.EvalSymlinks(cwd.Canonical); err != nil || real != cwd.Canonical {
+		return protocol.Errorf(protocol.WorkspaceViolation, "The working folder changed while the request was checked; send it again.")
+	}
+	if f.Resolved == "" || len(f.Argv) == 0 {
+		return protocol.Errorf(protocol.CommandNotAllowed, "The program is not installed in a system folder; programs from the workspace or PATH never run.")
+	}
+	return nil
+}
+
+// commandTimeout is the requested timeout, which may only lower the
+// decision's.
+func commandTimeout(a *runCommandArgs, c *action.Call) (time.Duration, *protocol.Error) {
+	limit := c.Limit("timeout_ms", 30_000)
+	ms := limit
+	if a.TimeoutMS != nil {
+		if *a.TimeoutMS > limit {
+			return 0, protocol.Errorf(protocol.InvalidRequest, "The argument timeout_ms is above this action's limit of %d ms; ask for %d or less.", limit, limit)
+		}
+		ms = *a.TimeoutMS
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// isGit reports whether the program is git or one of its helpers, however
+// its name is spelled (case-insensitive file systems find "GIT" too).
+func isGit(f cmdfacts.Facts) bool {
+	for _, n := range []string{f.ProgramName, filepath.Base(f.Resolved)} {
+		if strings.HasPrefix(strings.ToLower(n), "git") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGit refuses a repository whose own configuration could make git
+// run a program (filter, merge or diff drivers, includes) or leave the
+// workspace.
+func checkGit(cwd facts.Path) *protocol.Error {
+	err := proc.CheckGitRepo(cwd.Canonical, cwd.WorkspaceRoot)
+	if err == nil {
+		return nil
+	}
+	var r *proc.GitRefusal
+	if errors.As(err, &r) {
+		return protocol.Wrap(protocol.CommandNotAllowed, err, fmt.Sprintf(
+			"git is refused in this repository: its configuration %s, which %s. Remove that setting from the repository's configuration to use git here.", describeKey(r), r.Reason))
+	}
+	return protocol.Wrap(protocol.CommandNotAllowed, err, "git is refused: the repository's configuration could not be checked.")
+}
+
+func describeKey(r *proc.GitRefusal) string {
+	if r.Key == "" {
+		return "file " + filepath.Base(r.File)
+	}
+	return "sets " + r.Key
+}
+
+func timedOut(ctx context.Context, timeout time.Duration) *protocol.Error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return protocol.Errorf(protocol.ExecutionFailed, "The command was stopped because its request was cancelled.")
+	}
+	return protocol.Errorf(protocol.CommandTimeout,
+		"The command did not finish within %d ms and was stopped with every process it started; raise timeout_ms (up to the limit) or run less.", timeout.Milliseconds())
+}
+
+// writableRoots are the folders the program may write where Landlock is
+// up: the workspace, the user's cache folder (the Go build cache), and the
+// module and package caches of go and npm. Missing folders are left out.
+func writableRoots(workspace, program string) []string {
+	roots := []string{workspace}
+	if dir, err := os.UserCacheDir(); err == nil {
+		roots = append(roots, dir)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		switch program {
+		case "go":
+			roots = append(roots, filepath.Join(home, "go"))
+		case "npm", "node":
+			roots = append(roots, filepath.Join(home, ".npm"))
+		}
+	}
+	out := roots[:0]
+	for _, r := range roots {
+		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// commandData turns a result into the response data, cutting the output
+// so that the whole response fits one message.
+func commandData(c *action.Call, res proc.Result) runCommandData {
+	d := runCommandData{
+		ExitCode: res.ExitCode, Truncated: res.Truncated,
+		StdoutBytes: res.StdoutBytes, StderrBytes: res.StderrBytes,
+		DurationMS: res.Duration.Milliseconds(), Confined: res.Confined,
+	}
+	budget := c.ResponseBudget(runCommandData{ExitCode: -1 << 31, Truncated: true,
+		StdoutBytes: 1 << 62, StderrBytes: 1 << 62, DurationMS: 1 << 62, Confined: true})
+	budget -= 2 * len(marker(1<<62)) // room for both markers
+	out, errOut := text(res.Stdout), text(res.Stderr)
+	outCut, errCut := fitPair(out, errOut, budget)
+	d.Stdout = withMarker(outCut, len(outCut) < len(out) || res.StdoutBytes > int64(len(res.Stdout)), res.StdoutBytes)
+	d.Stderr = withMarker(errCut, len(errCut) < len(errOut) || res.StderrBytes > int64(len(res.Stderr)), res.StderrBytes)
+	d.Truncated = d.Truncated || len(outCut) < len(out) || len(errCut) < len(errOut)
+	return d
+}
+
+// text is output as a JSON string can carry it: invalid UTF-8 replaced.
+func text(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }
+
+func marker(total int64) string {
+	return fmt.Sprintf("\n[deskbridge: output truncated; the program wrote %d bytes]", total)
+}
+
+func withMarker(s string, cut bool, total int64) string {
+	if !cut {
+		return s
+	}
+	return s + marker(total)
+}
+
+// fitPair cuts a and b so that, quoted, they fit budget bytes together;
+// the shorter keeps all of itself when it fits in half the budget.
+func fitPair(a, b string, budget int) (string, string) {
+	qa, qb := quotedLen(a), quotedLen(b)
+	switch {
+	case qa+qb <= budget:
+		return a, b
+	case qb <= budget/2:
+		return fitString(a, budget-qb), b
+	case qa <= budget/2:
+		return a, fitString(b, budget-qa)
+	}
+	return fitString(a, budget/2), fitString(b, budget/2)
+}
+
+func quotedLen(s string) int {
+	q, _ := jsontext.AppendQuote(nil, s)
+	return len(q) - 2
+}
+
+// fitString cuts valid UTF-8 s at a rune boundary so that, quoted, it fits
+// budget bytes.
+func fitString(s string, budget int) string {
+	b := []byte(s)
+	for {
+		q := quotedLen(string(b))
+		if q <= budget || len(b) == 0 {
+			return string(b)
+		}
+		cut := min(len(b)*max(budget, 0)/q, len(b)-1)
+		b = b[:runeStart(b[:cut])]
+	}
+}

@@ -1,0 +1,177 @@
+package actions
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
+	"github.com/go-json-experiment/json"
+)
+
+func TestRunCommandArgsValidate(t *testing.T) {
+	zero, big := int64(0), int64(5)
+	cases := []struct {
+		name string
+		args runCommandArgs
+		ok   bool
+	}{
+		{"command", runCommandArgs{Command: "ls", Cwd: "/w"}, true},
+		{"argv", runCommandArgs{Argv: []string{"ls"}, Cwd: "/w"}, true},
+		{"both", runCommandArgs{Command: "ls", Argv: []string{"ls"}, Cwd: "/w"}, false},
+		{"neither", runCommandArgs{Cwd: "/w"}, false},
+		{"no cwd", runCommandArgs{Command: "ls"}, false},
+		{"timeout zero", runCommandArgs{Command: "ls", Cwd: "/w", TimeoutMS: &zero}, false},
+		{"timeout", runCommandArgs{Command: "ls", Cwd: "/w", TimeoutMS: &big}, true},
+		{"env ok", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"CI": "1", "_X9": ""}}, true},
+		{"env equals", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"A=B": "1"}}, false},
+		{"env digit", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"1A": "1"}}, false},
+		{"env empty", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"": "1"}}, false},
+		{"env NUL value", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"A": "x\x00"}}, false},
+		{"env too large", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"A": strings.Repeat("x", maxEnvBytes)}}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.args.Validate(); (err == nil) != tc.ok {
+				t.Fatalf("Validate() = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
+
+func TestCommandTimeout(t *testing.T) {
+	low, high := int64(200), int64(9000)
+	c := &action.Call{Limits: map[string]int64{"timeout_ms": 5000}}
+	if d, err := commandTimeout(&runCommandArgs{}, c); err != nil || d != 5*time.Second {
+		t.Fatalf("default: %v %v", d, err)
+	}
+	if d, err := commandTimeout(&runCommandArgs{TimeoutMS: &low}, c); err != nil || d != 200*time.Millisecond {
+		t.Fatalf("lower: %v %v", d, err)
+	}
+	if _, err := commandTimeout(&runCommandArgs{TimeoutMS: &high}, c); err == nil || err.Code != protocol.InvalidRequest {
+		t.Fatalf("above the limit: %v", err)
+	}
+}
+
+func TestFitPair(t *testing.T) {
+	cases := []struct {
+		name   string
+		a, b   string
+		budget int
+	}{
+		{"fits", "abc", "def", 100},
+		{"stdout long", strings.Repeat("é", 500), "err", 300},
+		{"stderr long", "out", strings.Repeat("\x01", 500), 300},
+		{"both long", strings.Repeat("x", 500), strings.Repeat("\"", 500), 300},
+		{"tiny budget", "abc", "def", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := fitPair(tc.a, tc.b, tc.budget)
+			if quotedLen(tc.a)+quotedLen(tc.b) <= tc.budget && (a != tc.a || b != tc.b) {
+				t.Fatal("cut output that fits")
+			}
+			if quotedLen(a)+quotedLen(b) > max(tc.budget, 0) {
+				t.Fatalf("quoted %d+%d over budget %d", quotedLen(a), quotedLen(b), tc.budget)
+			}
+			if !strings.HasPrefix(tc.a, a) || !strings.HasPrefix(tc.b, b) || !utf8.ValidString(a) || !utf8.ValidString(b) {
+				t.Fatal("not a UTF-8 prefix")
+			}
+		})
+	}
+}
+
+// TestCommandDataFitsMessage: output as large as the capture allows, in
+// the worst case for JSON quoting and with invalid UTF-8, still makes one
+// response under the message cap, marked truncated with its byte counts.
+func TestCommandDataFitsMessage(t *testing.T) {
+	out := []byte(strings.Repeat("\x01\xff", 1<<19))
+	res := proc.Result{ExitCode: 3, Stdout: out, Stderr: out, StdoutBytes: 5 << 20, StderrBytes: 1 << 20}
+	c := &action.Call{Request: protocol.Request{ID: "r"}}
+	d := commandData(c, res)
+	b, err := json.Marshal(protocol.Success("r", d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > wire.MaxPayload {
+		t.Fatalf("response is %d bytes", len(b))
+	}
+	if !d.Truncated || d.StdoutBytes != 5<<20 || !strings.Contains(d.Stdout, "output truncated; the program wrote 5242880 bytes") {
+		t.Fatalf("truncated=%v stdout_bytes=%d tail %q", d.Truncated, d.StdoutBytes, d.Stdout[max(0, len(d.Stdout)-80):])
+	}
+	if !utf8.ValidString(d.Stdout) || !utf8.ValidString(d.Stderr) {
+		t.Fatal("output is not valid UTF-8")
+	}
+}
+
+func TestCommandDataWhole(t *testing.T) {
+	d := commandData(&action.Call{}, proc.Result{ExitCode: 1, Stdout: []byte("hi\n"), StdoutBytes: 3, Duration: 1500 * time.Millisecond})
+	if d.Truncated || d.Stdout != "hi\n" || d.ExitCode != 1 || d.DurationMS != 1500 {
+		t.Fatalf("%+v", d)
+	}
+}
+
+// TestCheckRunnable: whatever the policy said, the executor refuses a
+// working folder outside the workspaces, one that is no longer where its
+// facts said (a symlink swapped in), and a program not in a system folder.
+func TestCheckRunnable(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "real")
+	os.Mkdir(real, 0o755)
+	link := filepath.Join(dir, "link")
+	os.Symlink(real, link)
+	ok := cmdfacts.Facts{Argv: []string{"ls"}, Resolved: "/usr/bin/ls"}
+	folder := func(p string, inside bool) facts.Path {
+		return facts.Path{Canonical: p, Inside: inside, Exists: true, Type: facts.TypeFolder}
+	}
+	cases := []struct {
+		name string
+		f    cmdfacts.Facts
+		cwd  facts.Path
+		want protocol.Code
+	}{
+		{"fine", ok, folder(real, true), ""},
+		{"outside", ok, folder(real, false), protocol.WorkspaceViolation},
+		{"swapped for a link", ok, folder(link, true), protocol.WorkspaceViolation},
+		{"missing", ok, facts.Path{Canonical: filepath.Join(dir, "none"), Inside: true}, protocol.FileNotFound},
+		{"unresolved program", cmdfacts.Facts{Argv: []string{"./git"}}, folder(real, true), protocol.CommandNotAllowed},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkRunnable(tc.f, tc.cwd)
+			if (err == nil && tc.want != "") || (err != nil && err.Code != tc.want) {
+				t.Fatalf("checkRunnable = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestIsGit(t *testing.T) {
+	cases := []struct {
+		f    cmdfacts.Facts
+		want bool
+	}{
+		{cmdfacts.Facts{ProgramName: "git", Resolved: "/usr/bin/git"}, true},
+		{cmdfacts.Facts{ProgramName: "GIT", Resolved: "/usr/bin/GIT"}, true},
+		{cmdfacts.Facts{ProgramName: "git-upload-pack", Resolved: "/usr/bin/git-upload-pack"}, true},
+		{cmdfacts.Facts{ProgramName: "ls", Resolved: "/usr/bin/ls"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.f.ProgramName, func(t *testing.T) {
+			if got := isGit(tc.f); got != tc.want {
+				t.Fatalf("isGit = %v", got)
+			}
+		})
+	}
+}

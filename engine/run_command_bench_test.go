@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
+)
+
+// TestMain lets the test binary serve as proc's Landlock trampoline, as
+// the real host does.
+func TestMain(m *testing.M) {
+	proc.MaybeRunTrampoline()
+	os.Exit(m.Run())
+}
+
+func cliBenchHost(tb testing.TB) (*Host, string) {
+	tb.Helper()
+	dir, err := filepath.EvalSymlinks(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg, err := config.ForFolder(dir, filepath.Join(dir, "decisions.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h, err := Start(context.Background(), Options{Config: cfg, Channel: ChannelCLI, HostLog: os.Stderr})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { h.Close() })
+	return h, dir
+}
+
+func echoRequest(dir string) []byte {
+	return []byte(`{"version":1,"id":"b","action":"run_command","arguments":{"argv":["git","log","--oneline","--","src/main.go"],"cwd":"` + dir + `"}}`)
+}
+
+// BenchmarkDecideRunCommand times one policy decision for a run_command
+// input with the full default rule set (facts built once, outside the
+// loop).
+func BenchmarkDecideRunCommand(b *testing.B) {
+	h, dir := cliBenchHost(b)
+	benchDecide(b, h, echoRequest(dir))
+}
+
+// BenchmarkDecideReadFile is the same for read_file, as a baseline.
+func BenchmarkDecideReadFile(b *testing.B) {
+	h, dir := cliBenchHost(b)
+	benchDecide(b, h, []byte(`{"version":1,"id":"b","action":"read_file","arguments":{"path":"`+dir+`/a.txt"}}`))
+}
+
+func benchDecide(b *testing.B, h *Host, payload []byte) {
+	req, perr := envelope.Decode(payload)
+	if perr != nil {
+		b.Fatal(perr)
+	}
+	call, perr := h.prepare(context.Background(), req)
+	if perr != nil {
+		b.Fatal(perr)
+	}
+	doc, err := buildInput(call, time.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var took []time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		dec, err := h.policy.Decide(ctx, doc.value)
+		took = append(took, time.Since(start))
+		if err != nil || !dec.Allow {
+			b.Fatalf("decide: %v %+v", err, dec)
+		}
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "p50-ns")
+}
+
+// BenchmarkHandleRunCommand is `run_command echo hi` through the whole
+// pipeline (decode, facts, decision, log, Landlock trampoline, spawn).
+func BenchmarkHandleRunCommand(b *testing.B) {
+	h, dir := cliBenchHost(b)
+	payload := []byte(`{"version":1,"id":"b","action":"run_command","arguments":{"argv":["echo","hi"],"cwd":"` + dir + `"}}`)
+	ctx := context.Background()
+	for b.Loop() {
+		resp := h.Handle(ctx, payload)
+		if !resp.Success {
+			b.Fatalf("%+v", resp.Error)
+		}
+	}
+}
+
+// BenchmarkExecEcho is the same program started directly, for comparison.
+func BenchmarkExecEcho(b *testing.B) {
+	for b.Loop() {
+		out, err := exec.Command("/usr/bin/echo", "hi").Output()
+		if err != nil || strings.TrimSpace(string(out)) != "hi" {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestHandleRunCommandEcho checks the benchmark's request end to end.
+func TestHandleRunCommandEcho(t *testing.T) {
+	h, dir := cliBenchHost(t)
+	payload := []byte(`{"version":1,"id":"b","action":"run_command","arguments":{"argv":["echo","hi"],"cwd":"` + dir + `"}}`)
+	resp := h.Handle(context.Background(), payload)
+	if !resp.Success {
+		t.Fatalf("%+v", resp.Error)
+	}
+	b, _ := Encode(resp)
+	if !strings.Contains(string(b), `"stdout":"hi\n"`) {
+		t.Fatalf("response %s", b)
+	}
+}
