@@ -78,7 +78,7 @@ func (f *Fleet) Run(ctx context.Context) error {
 				if err == nil && r.Changed {
 					f.logf("bundle: installed revision %q (etag %q)", r.Revision, r.ETag)
 				}
-				return r.LongPoll, err
+				return r.LongPoll && b.Polling.LongPollingTimeoutSeconds > 0, err
 			}, f.failure("bundle"))
 		})
 	}
@@ -126,10 +126,13 @@ func (f *Fleet) logf(format string, args ...any) {
 }
 
 // loop calls step until ctx ends. step returns again=true when it may be
-// called at once (a long poll that ended with a change).
+// called at once (a long poll the server held); a server that claims long
+// polling but answers within a second gets the ordinary delay instead, so
+// it cannot make the loop spin.
 func loop(ctx context.Context, minS, maxS int64, step func() (again bool, err error), failed func(error)) {
 	retries := 0
 	for ctx.Err() == nil {
+		began := time.Now()
 		again, err := step()
 		var d time.Duration
 		switch {
@@ -137,7 +140,7 @@ func loop(ctx context.Context, minS, maxS int64, step func() (again bool, err er
 			failed(err)
 			d = Backoff(retries, minS, maxS)
 			retries++
-		case again:
+		case again && time.Since(began) >= time.Second:
 			retries = 0
 			continue
 		default:

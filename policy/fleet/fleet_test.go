@@ -224,3 +224,19 @@ func TestServerErrorIsAnError(t *testing.T) {
 		t.Fatal("a bundle was installed from a 503")
 	}
 }
+
+func TestLongPollingAsksTheServerToWait(t *testing.T) {
+	var prefer string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		prefer = r.Header.Get("Prefer")
+		w.Header().Set("Content-Type", "application/vnd.openpolicyagent.bundles")
+		w.WriteHeader(http.StatusNotModified)
+	}))
+	defer ts.Close()
+	s := newSetup(t, ts.URL, "")
+	s.cfg.Fleet.Bundle.Polling.LongPollingTimeoutSeconds = 30
+	r, err := s.fleet(t).PollBundle(context.Background())
+	if err != nil || !r.LongPoll || prefer != "wait=30" {
+		t.Fatalf("poll %+v, %v; Prefer %q", r, err, prefer)
+	}
+}
