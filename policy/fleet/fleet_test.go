@@ -227,13 +227,15 @@ func TestServerErrorIsAnError(t *testing.T) {
 
 func TestLongPollingAsksTheServerToWait(t *testing.T) {
 	var prefer string
+	var body []byte
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		prefer = r.Header.Get("Prefer")
 		w.Header().Set("Content-Type", "application/vnd.openpolicyagent.bundles")
-		w.WriteHeader(http.StatusNotModified)
+		w.Write(body)
 	}))
 	defer ts.Close()
 	s := newSetup(t, ts.URL, "")
+	body = signed(t, s.key, "rev-1")
 	s.cfg.Fleet.Bundle.Polling.LongPollingTimeoutSeconds = 30
 	r, err := s.fleet(t).PollBundle(context.Background())
 	if err != nil || !r.LongPoll || prefer != "wait=30" {
