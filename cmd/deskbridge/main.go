@@ -9,6 +9,7 @@
 //	deskbridge policy check|test|eval|input …       write and test policies
 //	deskbridge log verify --log FILE                check the decision log
 //	deskbridge replay --log FILE [--policy P]       re-evaluate logged decisions
+//	deskbridge fleet [--config FILE] [--once]       fetch the policy bundle, ship the log
 //	deskbridge schema                               argument JSON Schemas
 //	deskbridge install | uninstall | doctor         browser registration
 //	deskbridge version
@@ -52,6 +53,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return replayCommand(rest[1:], stdout, stderr)
 	case cmd == "log":
 		return logcmd.Run(rest[1:], stdout, stderr)
+	case cmd == "fleet":
+		return fleetCommand(config, rest[1:], stderr)
 	case cmd == "schema":
 		return schemaCommand(rest[1:], stdout, stderr)
 	case cmd == "install":
@@ -103,6 +106,8 @@ const usage = `usage:
   deskbridge log verify --log FILE                       check that the decision log is intact
   deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]
                                                          re-evaluate every logged decision; exit 1 if any differs
+  deskbridge [--config FILE] fleet [--once]              keep policy.bundle current from the bundle server and
+                                                         ship the decision log to the collector (docs/fleet.md)
   deskbridge schema                                      print the actions' argument JSON Schemas
   deskbridge install --extension-id ID [--system]        register the host with the browsers
   deskbridge uninstall | doctor                          remove / check the registration

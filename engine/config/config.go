@@ -55,6 +55,10 @@ type Config struct {
 	Sensitivity Sensitivity `json:"sensitivity"`
 	// StateDir holds run state; empty means the OS user state folder.
 	StateDir string `json:"state_dir"`
+	// Fleet configures `deskbridge fleet`, which fetches the policy bundle
+	// and ships the decision log with OPA's management protocols
+	// (docs/fleet.md). Empty: no fleet mode.
+	Fleet Fleet `json:"fleet,omitzero"`
 
 	// Source is the file the configuration was read from ("" for the
 	// embedded default). It is not part of the JSON.
@@ -194,6 +198,11 @@ func (c *Config) absolutize(base string) {
 	abs(&c.Policy.Bundle)
 	abs(&c.Policy.BundlePublicKey)
 	abs(&c.StateDir)
+	for i := range c.Fleet.Services {
+		if b := c.Fleet.Services[i].Credentials.Bearer; b != nil {
+			abs(&b.TokenPath)
+		}
+	}
 	for i := range c.ImportSources {
 		abs(&c.ImportSources[i])
 	}
@@ -255,6 +264,9 @@ func (c *Config) normalise() error {
 		if !validOrigin(o) {
 			return fmt.Errorf("allowed origin %q is not of the form chrome-extension://<32 letters a-p>/", o)
 		}
+	}
+	if err := c.Fleet.check(c.Policy); err != nil {
+		return err
 	}
 	c.fillDefaults()
 	return nil
@@ -358,6 +370,23 @@ func or[T comparable](v, def T) T {
 		return def
 	}
 	return v
+}
+
+// LogPath is the decision log's file: decision_log.path, else
+// decisions.jsonl in the OS user state folder.
+func (c *Config) LogPath() string {
+	if c.DecisionLog.Path != "" {
+		return c.DecisionLog.Path
+	}
+	return filepath.Join(DefaultStateDir(), "decisions.jsonl")
+}
+
+// StateFolder is state_dir, else the OS user state folder.
+func (c *Config) StateFolder() string {
+	if c.StateDir != "" {
+		return c.StateDir
+	}
+	return DefaultStateDir()
 }
 
 // DefaultStateDir is the OS user state folder for DeskBridge: run state and,
