@@ -42,10 +42,7 @@ func referenceClass(secret, executes []string, p string) string {
 
 func TestClassifierAgreesWithReference(t *testing.T) {
 	extraSecret, extraExec := []string{"private", "data/keys/*.bin"}, []string{"run[0-9].sh"}
-	c := NewClassifier(extraSecret, extraExec)
-	c.fold = true // the reference folds case
-	c.secret = c.compile(append(append([]string{}, DefaultSecret...), extraSecret...))
-	c.executes = c.compile(append(append([]string{}, DefaultExecutes...), extraExec...))
+	c := NewClassifier(extraSecret, extraExec) // folds case, as the reference does
 	secret := append(append([]string{}, DefaultSecret...), extraSecret...)
 	executes := append(append([]string{}, DefaultExecutes...), extraExec...)
 	for _, p := range []string{

@@ -46,9 +46,13 @@ var DefaultExecutes = []string{
 // its components. A pattern is a slash-separated list of path.Match globs
 // that matches any run of consecutive components; a match on a folder
 // covers everything beneath it. Secret is checked before Executes.
+//
+// Matching ignores case on every OS: whether `.ENV` opens `.env` is a
+// property of the file system (WSL's /mnt/c, vfat and exFAT drives, CIFS
+// shares and casefold folders are case-insensitive on Linux too), and a
+// false positive costs less than a leaked secret.
 type Classifier struct {
 	secret, executes patternSet
-	fold             bool
 }
 
 // patternSet is a compiled list of patterns: one-component patterns
@@ -100,7 +104,7 @@ func (g component) match(e string) bool {
 // NewClassifier returns a Classifier with the built-in patterns plus extra
 // secret and executes patterns from the configuration.
 func NewClassifier(extraSecret, extraExecutes []string) *Classifier {
-	c := &Classifier{fold: FoldCase}
+	c := &Classifier{}
 	c.secret = c.compile(append(append([]string{}, DefaultSecret...), extraSecret...))
 	c.executes = c.compile(append(append([]string{}, DefaultExecutes...), extraExecutes...))
 	return c
@@ -109,10 +113,7 @@ func NewClassifier(extraSecret, extraExecutes []string) *Classifier {
 func (c *Classifier) compile(patterns []string) patternSet {
 	set := patternSet{names: map[string]bool{}}
 	for _, p := range patterns {
-		p = strings.Trim(filepath.ToSlash(p), "/")
-		if c.fold {
-			p = strings.ToLower(p)
-		}
+		p = strings.ToLower(strings.Trim(filepath.ToSlash(p), "/"))
 		if p == "" {
 			continue
 		}
@@ -136,9 +137,7 @@ func (c *Classifier) Classify(p string) string {
 
 // ClassifySlash returns the class of a slash-separated path.
 func (c *Classifier) ClassifySlash(p string) string {
-	if c.fold {
-		p = strings.ToLower(p)
-	}
+	p = strings.ToLower(p)
 	elems := strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
 	switch {
 	case anyMatch(c.secret, elems):
