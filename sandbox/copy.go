@@ -84,7 +84,7 @@ func openSource(root *os.Root, rel string, max int64) (*os.File, int64, error) {
 		return nil, 0, err
 	}
 	defer dir.Close()
-	f, err := openChecked(dir, name, os.O_RDONLY|readFlag)
+	f, err := openChecked(dir, name, os.O_RDONLY|ReadFlag)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -95,7 +95,7 @@ func openSource(root *os.Root, rel string, max int64) (*os.File, int64, error) {
 		err = &fs.PathError{Op: "copy", Path: rel, Err: errIsDir}
 	case !fi.Mode().IsRegular():
 		err = &fs.PathError{Op: "copy", Path: rel, Err: ErrNotRegular}
-	case linkCount(f, fi) > 1:
+	case LinkCount(f, fi) > 1:
 		err = &fs.PathError{Op: "copy", Path: rel, Err: ErrHardLink}
 	case max > 0 && fi.Size() > max:
 		err = ErrTooLarge

@@ -46,7 +46,7 @@ func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	defer dir.Close()
-	f, err := openChecked(dir, name, os.O_RDONLY|readFlag)
+	f, err := openChecked(dir, name, os.O_RDONLY|ReadFlag)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -61,7 +61,7 @@ func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: ErrNotRegular}
 	}
-	if linkCount(f, fi) > 1 {
+	if LinkCount(f, fi) > 1 {
 		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: ErrHardLink}
 	}
 	size := fi.Size()

@@ -8,8 +8,8 @@ import (
 	"syscall"
 )
 
-// linkCount returns the hard-link count of the open file f.
-func linkCount(_ *os.File, fi fs.FileInfo) uint64 {
+// LinkCount returns the hard-link count of the open file f.
+func LinkCount(_ *os.File, fi fs.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Nlink)
 	}

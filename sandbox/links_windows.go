@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// linkCount returns the hard-link count of the open file f, read through
+// LinkCount returns the hard-link count of the open file f, read through
 // its handle (fs.FileInfo does not carry it on Windows).
-func linkCount(f *os.File, _ fs.FileInfo) uint64 {
+func LinkCount(f *os.File, _ fs.FileInfo) uint64 {
 	var info windows.ByHandleFileInformation
 	if windows.GetFileInformationByHandle(windows.Handle(f.Fd()), &info) != nil {
 		return 1

@@ -2,5 +2,5 @@
 
 package sandbox
 
-// readFlag is added when opening a file to read (nothing here).
-const readFlag = 0
+// ReadFlag is added when opening a file to read (nothing here).
+const ReadFlag = 0

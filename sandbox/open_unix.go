@@ -4,6 +4,6 @@ package sandbox
 
 import "syscall"
 
-// readFlag is added when opening a file to read: opening a FIFO or device
+// ReadFlag is added when opening a file to read: opening a FIFO or device
 // must not block the host, and reading a non-regular file is refused.
-const readFlag = syscall.O_NONBLOCK
+const ReadFlag = syscall.O_NONBLOCK

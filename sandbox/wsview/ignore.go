@@ -103,14 +103,11 @@ func readSmall(root *os.Root, name string) []byte {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	f, err := root.Open(name)
+	f, err := openRegular(root, name, fi)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if !sameFile(f, fi) {
-		return nil
-	}
 	data, _ := io.ReadAll(io.LimitReader(f, maxIgnoreFileBytes))
 	return data
 }
@@ -121,8 +118,3 @@ func isPlainDir(root *os.Root, name string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// sameFile reports whether the open file f is the file that lstat saw.
-func sameFile(f *os.File, lstat os.FileInfo) bool {
-	fi, err := f.Stat()
-	return err == nil && os.SameFile(fi, lstat)
-}

@@ -88,14 +88,14 @@ func (v *View) readWhole(parts []string, limit int) ([]byte, *protocol.Error) {
 	if err != nil || !lst.Mode().IsRegular() {
 		return nil, changed(rel)
 	}
-	f, err := dir.Open(name)
-	if err != nil {
-		return nil, errorf(protocol.PermissionDenied, "The file %q could not be opened; check its permissions.", clip(rel, 200))
+	f, err := openRegular(dir, name, lst)
+	if err == errHardLink {
+		return nil, hardLinked(rel)
 	}
-	defer f.Close()
-	if !sameFile(f, lst) {
+	if err != nil {
 		return nil, changed(rel)
 	}
+	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
 		return nil, errorf(protocol.PermissionDenied, "The file %q could not be read; check its permissions.", clip(rel, 200))
@@ -104,6 +104,12 @@ func (v *View) readWhole(parts []string, limit int) ([]byte, *protocol.Error) {
 		return nil, errorf(protocol.PermissionDenied, "The file %q grew past max_file_bytes while it was read; try again later.", clip(rel, 200))
 	}
 	return data, nil
+}
+
+// hardLinked is the error for a file with several names: it may be shared
+// with a file outside the workspace, such as a key.
+func hardLinked(rel string) *protocol.Error {
+	return errorf(protocol.PermissionDenied, "The file %q has several hard links and may be shared with a file outside the workspace, so it is withheld.", clip(rel, 200))
 }
 
 // changed is the error for a path that changed while it was opened.

@@ -24,8 +24,8 @@ func readFileIn(d *dirNode, name string, limit int, buf []byte) (data []byte, la
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, false, false
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Nlink > 1 {
+		return buf, false, false // hard links may be shared with files outside
 	}
 	if st.Size > int64(limit) {
 		return buf, true, false
