@@ -24,8 +24,10 @@
 //     the file against an lstat of its name (os.SameFile); Search opens
 //     files relative to their open folder with O_NOFOLLOW on Unix (the same
 //     lstat check elsewhere). A link swapped in after the checks is refused
-//     rather than followed. A hard link to a secret file under an innocent
-//     name is not detected: the classifier sees names.
+//     rather than followed. Files are opened without blocking (a FIFO
+//     swapped in cannot hang a round), and a file with several hard links
+//     is withheld: it may be a key outside the workspace under an innocent
+//     name, which the classifier, seeing names, cannot tell.
 //   - Info's git facts are read by go-git from the .git folder by path, not
 //     through the root handle; only refs, config, and index are read.
 //   - On Windows, names are compared case-sensitively as on Unix.
