@@ -117,4 +117,3 @@ func isPlainDir(root *os.Root, name string) bool {
 	fi, err := root.Lstat(name)
 	return err == nil && fi.IsDir()
 }
-
