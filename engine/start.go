@@ -70,7 +70,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Paths:  paths,
 		Roots:  &sandbox.Roots{},
 		Opener: o.Opener,
-		Runs:   sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(stateDir(cfg)) }),
+		Runs:   sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(cfg.StateFolder()) }),
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
@@ -135,7 +135,7 @@ func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error)
 	if cfg.DecisionLog.Disabled {
 		return nil, nil
 	}
-	path := logPath(cfg)
+	path := cfg.LogPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("decision log folder: %w", err)
 	}
@@ -155,25 +155,10 @@ func storePolicy(cfg *config.Config, src *policy.Source, data map[string]any) er
 	if cfg.DecisionLog.Disabled {
 		return nil
 	}
-	if _, err := policy.Store(policy.StoreDir(logPath(cfg)), src, data); err != nil {
+	if _, err := policy.Store(policy.StoreDir(cfg.LogPath()), src, data); err != nil {
 		return fmt.Errorf("storing the policy for replay: %w", err)
 	}
 	return nil
-}
-
-func logPath(cfg *config.Config) string {
-	if cfg.DecisionLog.Path != "" {
-		return cfg.DecisionLog.Path
-	}
-	return filepath.Join(config.DefaultStateDir(), "decisions.jsonl")
-}
-
-// stateDir is the folder of the host's run state.
-func stateDir(cfg *config.Config) string {
-	if cfg.StateDir != "" {
-		return cfg.StateDir
-	}
-	return config.DefaultStateDir()
 }
 
 // protectedPaths are the files and folders the host never writes: its
@@ -190,6 +175,11 @@ func protectedPaths(cfg *config.Config) []string {
 		out = append(out, p)
 	}
 	add(cfg.Source)
+	for _, svc := range cfg.Fleet.Services {
+		if b := svc.Credentials.Bearer; b != nil {
+			add(b.TokenPath) // fleet credentials
+		}
+	}
 	add(filepath.Dir(config.DefaultPath())) // the configuration Chrome's host loads
 	if env := os.Getenv(config.EnvVar); env != "" {
 		if abs, err := filepath.Abs(env); err == nil {
@@ -201,7 +191,7 @@ func protectedPaths(cfg *config.Config) []string {
 	add(cfg.Policy.BundlePublicKey)
 	add(cfg.StateDir)
 	add(config.DefaultStateDir())
-	log := logPath(cfg)
+	log := cfg.LogPath()
 	add(log)
 	add(log + ".lock")
 	add(policy.StoreDir(log))
