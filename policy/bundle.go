@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,13 +31,23 @@ type Verification struct {
 // refused; a nil v reads it without any check (for tools that never act).
 // The manifest's revision becomes the Source's Revision. Data files in
 // the bundle are refused: policies get their data from the configuration.
+// A bundle over MaxBundleBytes, or whose files are over
+// MaxBundleFileBytes each, MaxBundleTotalBytes together or
+// MaxBundleEntries in number, is refused as it is read, before the
+// signature can be checked.
 func Bundle(path string, v *Verification) (*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("policy bundle: %w", err)
 	}
 	defer f.Close()
-	r := bundle.NewReader(f).WithSkipBundleVerification(v == nil)
+	if fi, err := f.Stat(); err != nil {
+		return nil, fmt.Errorf("policy bundle: %w", err)
+	} else if fi.Size() > MaxBundleBytes {
+		return nil, fmt.Errorf("policy bundle %s: %w: %d bytes, over %d", path, errBundleLimit, fi.Size(), MaxBundleBytes)
+	}
+	in := newTarLoader(io.LimitReader(f, MaxBundleBytes), defaultBundleLimits)
+	r := bundle.NewCustomReader(in).WithSizeLimitBytes(MaxBundleFileBytes).WithSkipBundleVerification(v == nil)
 	if v != nil {
 		vc, err := verificationConfig(v)
 		if err != nil {

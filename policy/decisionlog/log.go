@@ -31,7 +31,8 @@ type Options struct {
 	// size. Zero never rotates.
 	MaxBytes int64
 	// Keep is how many rotated files (FILE.1 … FILE.Keep) are kept; the
-	// oldest is deleted. Zero means DefaultKeep.
+	// oldest is deleted. Zero means DefaultKeep; more than MaxRotated means
+	// MaxRotated.
 	Keep int
 	// SyncInterval groups fsync: the file is flushed to stable storage at
 	// most this long after an append, at rotation and at Close. Zero means
@@ -98,6 +99,7 @@ func (o Options) withDefaults() Options {
 	if o.Keep <= 0 {
 		o.Keep = DefaultKeep
 	}
+	o.Keep = min(o.Keep, MaxRotated)
 	if o.SyncInterval == 0 {
 		o.SyncInterval = DefaultSyncInterval
 	}

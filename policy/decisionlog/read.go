@@ -7,44 +7,72 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
+// MaxRotated is the highest n of a rotated file FILE.n that belongs to a
+// log: Options.Keep is capped to it, and Files passes over higher numbers,
+// which only a planted name can carry.
+const MaxRotated = 1000
+
 // Files lists the files of the log at path, oldest first: the rotated
 // files FILE.n … FILE.1, then FILE. missing names the files absent from
-// that sequence (a gap in the numbers, or FILE itself). err is
-// fs.ErrNotExist when the log has no file at all.
+// that sequence (a gap in the numbers, or FILE itself); a run of absent
+// rotated files is named once, as "FILE.hi-lo" (e.g. decisions.jsonl.9-3),
+// so a planted high number costs one entry. Numbers above MaxRotated are
+// not listed at all (VerifyFile reports them). err is fs.ErrNotExist when
+// the log has no file at all.
 func Files(path string) (files, missing []string, err error) {
+	l, err := layout(path)
+	return l.files, l.missing, err
+}
+
+// logFiles is what Files finds beside a log; stray holds the names of
+// FILE.n with n above MaxRotated.
+type logFiles struct {
+	files, missing, stray []string
+}
+
+func layout(path string) (logFiles, error) {
+	var l logFiles
 	nums, err := rotatedNumbers(path)
 	if err != nil {
-		return nil, nil, err
+		return l, err
 	}
-	top := 0
-	if len(nums) > 0 {
-		top = nums[len(nums)-1]
-	}
-	have := map[int]bool{}
-	for _, n := range nums {
-		have[n] = true
-	}
-	for n := top; n >= 1; n-- {
-		if have[n] {
-			files = append(files, rotatedName(path, n))
-		} else {
-			missing = append(missing, rotatedName(path, n))
+	prev := MaxRotated + 1
+	for _, n := range slices.Backward(nums) {
+		if n > MaxRotated {
+			l.stray = append(l.stray, rotatedName(path, n))
+			continue
 		}
+		if len(l.files) > 0 && n < prev-1 {
+			l.missing = append(l.missing, missingRun(path, prev-1, n+1))
+		}
+		l.files, prev = append(l.files, rotatedName(path, n)), n
+	}
+	if len(l.files) > 0 && prev > 1 {
+		l.missing = append(l.missing, missingRun(path, prev-1, 1))
 	}
 	if _, err := os.Stat(path); err == nil {
-		files = append(files, path)
-	} else if len(files) > 0 {
-		missing = append(missing, path)
+		l.files = append(l.files, path)
+	} else if len(l.files) > 0 {
+		l.missing = append(l.missing, path)
 	}
-	if len(files) == 0 {
-		return nil, nil, fmt.Errorf("decisionlog: no log at %s: %w", path, fs.ErrNotExist)
+	if len(l.files) == 0 {
+		return logFiles{}, fmt.Errorf("decisionlog: no log at %s: %w", path, fs.ErrNotExist)
 	}
-	return files, missing, nil
+	return l, nil
+}
+
+// missingRun names the absent rotated files FILE.hi … FILE.lo.
+func missingRun(path string, hi, lo int) string {
+	if hi == lo {
+		return rotatedName(path, hi)
+	}
+	return fmt.Sprintf("%s.%d-%d", path, hi, lo)
 }
 
 // rotatedNumbers returns the n of every FILE.n beside path, ascending.

@@ -90,16 +90,17 @@ func Verify(r io.Reader) Report {
 }
 
 // VerifyFile verifies the log at path together with its rotated files,
-// oldest first, as one chain. Missing rotated files are reported; err is
+// oldest first, as one chain. Missing rotated files are reported, and so
+// are files numbered above MaxRotated (once, unread); err is
 // set only when no file of the log can be read.
 func VerifyFile(path string) (Report, error) {
-	files, missing, err := Files(path)
+	l, err := layout(path)
 	if err != nil {
 		return Report{}, err
 	}
 	var all []entry
 	var readIssues []Issue
-	for i, name := range files {
+	for i, name := range l.files {
 		es, err := readFile(name, i)
 		if err != nil {
 			readIssues = append(readIssues, Issue{File: name, Kind: Truncated, Detail: "read error: " + err.Error()})
@@ -107,9 +108,13 @@ func VerifyFile(path string) (Report, error) {
 		all = append(all, es...)
 	}
 	rep := check(all)
-	rep.Files = files
-	for _, name := range missing {
+	rep.Files = l.files
+	for _, name := range l.missing {
 		rep.Issues = append(rep.Issues, Issue{File: name, Kind: Removed, Detail: "the file is missing from the rotation"})
+	}
+	if len(l.stray) > 0 {
+		rep.Issues = append(rep.Issues, Issue{File: l.stray[0], Kind: Inserted,
+			Detail: fmt.Sprintf("%d file(s) numbered above %d beside the log are not part of it and were not read", len(l.stray), MaxRotated)})
 	}
 	rep.Issues = append(rep.Issues, readIssues...)
 	return rep, nil
