@@ -21,7 +21,6 @@ import (
 // These tests drive the real binary (built once in host_test.go), the way a
 // person (`deskbridge call`) and the browser (framed stdin/stdout) do.
 
-
 const testOrigin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 
 // fixture is one workspace with a configuration for the binary.
@@ -396,8 +395,8 @@ func TestRunCommandResults(t *testing.T) {
 	var sawArgv, sawExit bool
 	for _, line := range bytes.Split(bytes.TrimSpace(log), []byte("\n")) {
 		var ev struct {
-			Phase   string         `json:"phase"`
-			Input   map[string]any `json:"input"`
+			Phase  string         `json:"phase"`
+			Input  map[string]any `json:"input"`
 			Detail map[string]any `json:"detail"`
 		}
 		json.Unmarshal(line, &ev)
