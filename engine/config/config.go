@@ -24,6 +24,10 @@ import (
 	"github.com/go-json-experiment/json"
 )
 
+// maxKeep bounds decision_log.keep (the log keeps at most this many
+// rotated files; see decisionlog.MaxRotated).
+const maxKeep = 1000
+
 // EnvVar names the environment variable that points at the configuration.
 const EnvVar = "DESKBRIDGE_CONFIG"
 
@@ -254,6 +258,9 @@ func (c *Config) normalise() error {
 	}
 	if err := c.canonicalImportSources(); err != nil {
 		return err
+	}
+	if c.DecisionLog.Keep < 0 || c.DecisionLog.Keep > maxKeep {
+		return fmt.Errorf("decision_log.keep must be between 0 and %d", maxKeep)
 	}
 	for _, cidr := range c.Network.AllowPrivate {
 		if _, err := netip.ParsePrefix(cidr); err != nil {

@@ -52,6 +52,8 @@ var requests = []struct{ action, args string }{
 	{"web_agent_context", `{"run_id":"RUN","requests":[{"type":"workspace_info"}]}`},
 	{"web_agent_context", `{"run_id":"no-such-run","requests":[{"type":"workspace_info"}]}`},
 	{"web_agent_end", `{"run_id":"RUN"}`},
+	{"run_command", `{"argv":["ls"],"cwd":"WS"}`},
+	{"run_command", `{"argv":["sh","-c","true"],"cwd":"WS"}`},
 }
 
 // png is the smallest bytes that sniff as image/png.
