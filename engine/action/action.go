@@ -134,6 +134,16 @@ func (c *Call) Path(env *Env, role, raw string) (facts.Path, *protocol.Error) {
 	return p, nil
 }
 
+// WritableRoot is Root for an action that changes p: it refuses
+// DeskBridge's own files (its configuration, policy, log, state, manifests)
+// natively, whatever the policy decided.
+func (env *Env) WritableRoot(p facts.Path) (*os.Root, *protocol.Error) {
+	if p.Protected {
+		return nil, protocol.Errorf(protocol.PermissionDenied, "The target is DeskBridge's own file or folder, which it never writes; change it by hand.")
+	}
+	return env.Root(p)
+}
+
 // Root opens the root handle of the workspace the path fact lies in.
 func (env *Env) Root(p facts.Path) (*os.Root, *protocol.Error) {
 	if !p.Inside {

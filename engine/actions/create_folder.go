@@ -33,10 +33,7 @@ func init() {
 func createFolder(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[createFolderArgs](c)
 	p := c.Paths["target"]
-	if p.Protected {
-		return nil, protocol.Errorf(protocol.PermissionDenied, "The target is DeskBridge's own folder, which it never writes.")
-	}
-	root, perr := env.Root(p)
+	root, perr := env.WritableRoot(p)
 	if perr != nil {
 		return nil, perr
 	}

@@ -71,10 +71,7 @@ func downloadFacts(ctx context.Context, env *action.Env, c *action.Call) *protoc
 func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[downloadArgs](c)
 	p := c.Paths["destination"]
-	if p.Protected { // never, whatever the policy says
-		return nil, protocol.Errorf(protocol.PermissionDenied, "The destination is DeskBridge's own file, which it never writes.")
-	}
-	root, perr := env.Root(p)
+	root, perr := env.WritableRoot(p)
 	if perr != nil {
 		return nil, perr
 	}

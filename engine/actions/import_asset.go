@@ -105,16 +105,13 @@ func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *prot
 		return nil, denied()
 	}
 	dst := c.Paths["destination"]
-	if dst.Protected {
-		return nil, protocol.Errorf(protocol.PermissionDenied, "The destination is DeskBridge's own file, which it never writes.")
+	dstRoot, perr := env.WritableRoot(dst)
+	if perr != nil {
+		return nil, perr
 	}
 	srcRoot, err := env.Roots.Open(imp.Source)
 	if err != nil {
 		return nil, sandbox.Classify(err)
-	}
-	dstRoot, perr := env.Root(dst)
-	if perr != nil {
-		return nil, perr
 	}
 	max := c.Limit("max_bytes", importMaxBytes)
 	done, err := sandbox.Copy(srcRoot, filepath.FromSlash(imp.Relative), dstRoot, dst.Rel(), sandbox.CopyOptions{MaxBytes: max, Overwrite: a.Overwrite})

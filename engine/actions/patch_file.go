@@ -58,10 +58,7 @@ func init() {
 func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[patchFileArgs](c)
 	p := c.Paths["target"]
-	if p.Protected {
-		return nil, protocol.Errorf(protocol.PermissionDenied, "The target is DeskBridge's own file, which it never writes.")
-	}
-	root, perr := env.Root(p)
+	root, perr := env.WritableRoot(p)
 	if perr != nil {
 		return nil, perr
 	}

@@ -50,8 +50,9 @@ func writeFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 // write is the executor step shared by write_file and create_file.
 func write(env *action.Env, c *action.Call, content, enc string, o sandbox.WriteOptions) (any, *protocol.Error) {
 	p := c.Paths["target"]
-	if p.Protected { // never, whatever the policy says
-		return nil, protocol.Errorf(protocol.PermissionDenied, "The target is DeskBridge's own file, which it never writes.")
+	root, perr := env.WritableRoot(p)
+	if perr != nil {
+		return nil, perr
 	}
 	data, perr := decodeContent(content, enc)
 	if perr != nil {
@@ -59,10 +60,6 @@ func write(env *action.Env, c *action.Call, content, enc string, o sandbox.Write
 	}
 	if max := c.Limit("max_bytes", 0); max > 0 && int64(len(data)) > max {
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The content is larger than this action's limit of %d bytes; write a smaller file.", max)
-	}
-	root, perr := env.Root(p)
-	if perr != nil {
-		return nil, perr
 	}
 	created, err := sandbox.WriteAtomic(root, p.Rel(), data, o)
 	if err != nil {
