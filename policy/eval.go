@@ -157,4 +157,3 @@ func (q *query) eval(ctx context.Context, input ast.Value, tracer topdown.QueryT
 	}
 	return out, nil
 }
-
