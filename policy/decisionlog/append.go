@@ -164,25 +164,34 @@ func lastComplete(buf []byte, atStart bool) (record, bool) {
 
 // followRotation reopens the path when another process rotated the file
 // this Log holds open, and returns the size of the file it then holds.
+// The held file's identity is kept from when it was opened, so one stat of
+// the path tells both whether it is still the held file and its size.
 func (l *Log) followRotation() (int64, error) {
-	held, err := l.f.Stat()
-	if err != nil {
-		return 0, err
-	}
 	now, err := os.Stat(l.path)
-	if err == nil && os.SameFile(held, now) {
-		return held.Size(), nil
+	if err == nil && os.SameFile(l.held, now) {
+		return now.Size(), nil
 	}
 	l.f.Close()
 	l.tail.valid = false
-	if l.f, err = openAppend(l.path); err != nil {
-		return 0, err
-	}
-	st, err := l.f.Stat()
+	f, err := openAppend(l.path)
 	if err != nil {
 		return 0, err
 	}
-	return st.Size(), nil
+	if err := l.hold(f); err != nil {
+		return 0, err
+	}
+	return l.held.Size(), nil
+}
+
+// hold makes f the active file and records its identity.
+func (l *Log) hold(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	l.f, l.held = f, st
+	return nil
 }
 
 // rotate shifts FILE.n to FILE.n+1 (dropping FILE.Keep), FILE to FILE.1,
@@ -206,7 +215,10 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return err
 	}
-	l.f, l.tail.size = f, 0
+	if err := l.hold(f); err != nil {
+		return err
+	}
+	l.tail.size = 0
 	return errSync
 }
 
