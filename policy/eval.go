@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -27,10 +28,12 @@ type compiled struct {
 }
 
 // compile parses and compiles src's modules with the capabilities
-// decisions run under, print statements on and data in the store (a rule
+// decisions run under (the parser and compiler options the rego package
+// used before), print statements on and data in the store (a rule
 // that would shadow data.config is a compile error).
 func compile(ctx context.Context, src *Source, data map[string]any, out io.Writer) (*compiled, error) {
-	mods, err := parseModules(src)
+	caps := Capabilities()
+	mods, err := parseModules(src, caps)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +45,7 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 	}
 	defer store.Abort(ctx, txn)
 	c := ast.NewCompiler().
-		WithCapabilities(Capabilities()).
+		WithCapabilities(caps).
 		WithEnablePrintStatements(true).
 		WithUseTypeCheckAnnotations(true).
 		WithPathConflictsCheck(storage.NonEmpty(ctx, store, txn))
@@ -53,9 +56,10 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 }
 
 // parseModules parses src's modules, several at once (parsing is a third
-// of a cold start). An error is the one of the first failing module in
-// name order, as a sequential parse would return.
-func parseModules(src *Source) (map[string]*ast.Module, error) {
+// of a cold start). Every module's parse errors are returned, in name
+// order.
+func parseModules(src *Source, caps *ast.Capabilities) (map[string]*ast.Module, error) {
+	opts := ast.ParserOptions{RegoVersion: ast.RegoV1, Capabilities: caps}
 	names := sortedKeys(src.Modules)
 	parsed := make([]*ast.Module, len(names))
 	errs := make([]error, len(names))
@@ -64,16 +68,16 @@ func parseModules(src *Source) (map[string]*ast.Module, error) {
 	for range min(runtime.GOMAXPROCS(0), len(names)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				parsed[i], errs[i] = ast.ParseModuleWithOpts(names[i], src.Modules[names[i]], ast.ParserOptions{RegoVersion: ast.RegoV1})
+				parsed[i], errs[i] = ast.ParseModuleWithOpts(names[i], src.Modules[names[i]], opts)
 			}
 		})
 	}
 	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	mods := make(map[string]*ast.Module, len(names))
 	for i, name := range names {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		mods[name] = parsed[i]
 	}
 	return mods, nil
