@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -207,4 +208,15 @@ func BenchmarkHandleReadFileLogging(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkHandleReadPage reads the first page (about 1 MB) of a 3 MB text
+// file and encodes the response, as each page of paging does.
+func BenchmarkHandleReadPage(b *testing.B) {
+	h, root := benchHost(b, 0)
+	name := filepath.Join(root, "big.txt")
+	if err := os.WriteFile(name, bytes.Repeat(make1KiB(), 3000), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	handle(b, h, fmt.Appendf(nil, `{"version":1,"id":"b","action":"read_file","arguments":{"path":%q}}`, name))
 }

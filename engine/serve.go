@@ -28,9 +28,11 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	fr, fw := wire.NewReader(in), wire.NewWriter(out)
-	pool := make(chan struct{}, PoolSize)
+	jobs := make(chan []byte)
 	var wg sync.WaitGroup
+	workers := 0
 	defer wg.Wait()
+	defer close(jobs)
 	defer cancel() // runs first: cancel in-flight work, then wait for it
 	for {
 		payload, err := fr.Next()
@@ -40,12 +42,26 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			}
 			continue
 		}
-		pool <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-pool; wg.Done() }()
-			h.write(fw, h.Handle(ctx, payload))
-		}()
+		select {
+		case jobs <- payload: // an idle worker took it
+			continue
+		default:
+		}
+		if workers < PoolSize {
+			workers++
+			wg.Go(func() { h.work(ctx, fw, jobs) })
+		}
+		jobs <- payload // waits while PoolSize requests are in flight
+	}
+}
+
+// work answers requests from jobs until it is closed. Workers live as long
+// as the port: a request then runs on a stack already grown by earlier ones
+// (policy evaluation recurses deeply) instead of growing a new goroutine's
+// stack, copying it each time, for every request.
+func (h *Host) work(ctx context.Context, fw *wire.Writer, jobs <-chan []byte) {
+	for payload := range jobs {
+		h.write(fw, h.Handle(ctx, payload))
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
@@ -26,14 +25,10 @@ type Fired struct {
 // the deny rules that fired, in file and line order.
 func (e *Engine) Explain(ctx context.Context, input ast.Value) (Decision, []Fired, error) {
 	buf := topdown.NewBufferTracer()
-	rs, err := e.pq.Eval(ctx, rego.EvalParsedInput(input), rego.EvalQueryTracer(buf))
+	d, err := e.decide(ctx, input, buf)
 	if err != nil {
-		return Decision{}, nil, fmt.Errorf("evaluating policy: %w", err)
+		return Decision{}, nil, err
 	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return Decision{}, nil, fmt.Errorf("policy: %s is undefined", Query)
-	}
-	d, err := parseDecision(rs[0].Expressions[0].Value)
 	return d, firedDenyRules(*buf), err
 }
 

@@ -8,8 +8,6 @@ import (
 
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
 )
 
 // MaskQuery is the rule that names what to mask in a decision event before
@@ -19,7 +17,7 @@ const MaskQuery = "data.system.log.mask"
 
 // masker evaluates MaskQuery with the decision event as input.
 type masker struct {
-	pq rego.PreparedEvalQuery
+	q *query
 }
 
 // Masker returns the policy's decision-log masker, or nil when the policy
@@ -31,24 +29,17 @@ func (e *Engine) Masker() decisionlog.Masker {
 	return e.mask
 }
 
-// newMasker prepares MaskQuery when some module of src is package
+// newMasker prepares MaskQuery when some module of c is package
 // system.log; it returns nil otherwise.
-func newMasker(ctx context.Context, src *Source, data map[string]any) (*masker, error) {
-	if !hasPackage(src, "data.system.log") {
+func newMasker(c *compiled) (*masker, error) {
+	if !c.hasPackage("data.system.log") {
 		return nil, nil
 	}
-	store := inmem.NewFromObjectWithOpts(map[string]any{"config": data}, inmem.OptRoundTripOnWrite(false))
-	r := rego.New(append(src.regoOptions(),
-		rego.Query(MaskQuery),
-		rego.Store(store),
-		rego.Capabilities(Capabilities()),
-		rego.StrictBuiltinErrors(true),
-	)...)
-	pq, err := r.PrepareForEval(ctx)
+	q, err := c.prepare(MaskQuery)
 	if err != nil {
 		return nil, fmt.Errorf("compiling %s: %w", MaskQuery, err)
 	}
-	return &masker{pq: pq}, nil
+	return &masker{q: q}, nil
 }
 
 // Mask implements decisionlog.Masker. An undefined mask rule masks nothing.
@@ -57,14 +48,18 @@ func (m *masker) Mask(ctx context.Context, ev *decisionlog.Event) ([]decisionlog
 	if err != nil {
 		return nil, err
 	}
-	rs, err := m.pq.Eval(ctx, rego.EvalParsedInput(in))
+	v, err := m.q.eval(ctx, in, nil)
 	if err != nil {
 		return nil, fmt.Errorf("evaluating %s: %w", MaskQuery, err)
 	}
-	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+	if v == nil {
 		return nil, nil
 	}
-	return decisionlog.ParseMaskOps(rs[0].Expressions[0].Value)
+	doc, err := ast.JSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return decisionlog.ParseMaskOps(doc)
 }
 
 // eventValue is the event as OPA's mask policy sees it: its JSON object.
@@ -80,15 +75,4 @@ func eventValue(ev *decisionlog.Event) (ast.Value, error) {
 		return nil, err
 	}
 	return ast.InterfaceToValue(m)
-}
-
-// hasPackage reports whether some module of src declares package path.
-func hasPackage(src *Source, path string) bool {
-	for name, text := range src.Modules {
-		m, err := ast.ParseModuleWithOpts(name, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
-		if err == nil && m.Package.Path.String() == path {
-			return true
-		}
-	}
-	return false
 }

@@ -19,8 +19,6 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
@@ -29,7 +27,7 @@ const Query = "data.deskbridge.main.decision"
 
 // Engine evaluates decisions against one compiled policy set.
 type Engine struct {
-	pq   rego.PreparedEvalQuery
+	q    *query
 	src  *Source
 	hash string
 	mask *masker
@@ -45,30 +43,23 @@ type Options struct {
 
 // New compiles src with data and prepares the decision query.
 func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
-	store := inmem.NewFromObjectWithOpts(map[string]any{"config": opts.Data},
-		inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 	out := opts.Print
 	if out == nil {
 		out = os.Stderr
 	}
-	r := rego.New(append(src.regoOptions(),
-		rego.Query(Query),
-		rego.Store(store),
-		rego.StoreReadAST(true),
-		rego.Capabilities(Capabilities()),
-		rego.EnablePrintStatements(true),
-		rego.PrintHook(topdown.NewPrintHook(out)),
-		rego.StrictBuiltinErrors(true),
-	)...)
-	pq, err := r.PrepareForEval(ctx)
+	c, err := compile(ctx, src, opts.Data, out)
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
 	}
-	m, err := newMasker(ctx, src, opts.Data)
+	q, err := c.prepare(Query)
+	if err != nil {
+		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
+	}
+	m, err := newMasker(c)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{pq: pq, src: src, hash: src.Hash(opts.Data), mask: m}, nil
+	return &Engine{q: q, src: src, hash: src.Hash(opts.Data), mask: m}, nil
 }
 
 // Hash identifies the policy set and data that decide: the hex SHA-256 of
@@ -99,14 +90,22 @@ type Denial struct {
 
 // Decide evaluates input, an input document as built by the engine.
 func (e *Engine) Decide(ctx context.Context, input ast.Value) (Decision, error) {
-	rs, err := e.pq.Eval(ctx, rego.EvalParsedInput(input))
+	return e.decide(ctx, input, nil)
+}
+
+func (e *Engine) decide(ctx context.Context, input ast.Value, tracer topdown.QueryTracer) (Decision, error) {
+	v, err := e.q.eval(ctx, input, tracer)
 	if err != nil {
 		return Decision{}, fmt.Errorf("evaluating policy: %w", err)
 	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+	if v == nil {
 		return Decision{}, fmt.Errorf("policy: %s is undefined", Query)
 	}
-	return parseDecision(rs[0].Expressions[0].Value)
+	doc, err := ast.JSON(v)
+	if err != nil {
+		return Decision{}, fmt.Errorf("policy: decision: %w", err)
+	}
+	return parseDecision(doc)
 }
 
 // First returns the denial the host answers with: the lowest priority,

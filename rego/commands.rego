@@ -23,14 +23,15 @@ shells := {
 	"cmd", "powershell", "pwsh", "command", "exec", "eval", "source",
 }
 
+# Every deny rule begins with input.request.action == "run_command": OPA
+# indexes that equality, so for any other action none of these rules runs.
+
 denial(rule, message) := {
 	"code": "COMMAND_NOT_ALLOWED",
 	"rule": concat(".", ["commands", rule]),
 	"message": message,
 	"priority": 60,
 }
-
-is_run if input.request.action == "run_command"
 
 cmd := input.command
 
@@ -50,27 +51,27 @@ program_allowed if {
 # ---- program -------------------------------------------------------------
 
 deny contains denial("not_allowed", "The program is not on the command whitelist; add it to commands.allow or use another action.") if {
-	is_run
+	input.request.action == "run_command"
 	not program_allowed
 }
 
 deny contains denial("not_resolved", "The program is not installed in a system folder; programs from the workspace or PATH never run.") if {
-	is_run
+	input.request.action == "run_command"
 	object.get(cmd, "resolved", "") == ""
 }
 
 deny contains denial("wrapper", "Wrappers that run another program are refused; run the program itself.") if {
-	is_run
+	input.request.action == "run_command"
 	name in wrappers
 }
 
 deny contains denial("shell", "Shells are refused; give the program and its arguments directly.") if {
-	is_run
+	input.request.action == "run_command"
 	name in shells
 }
 
 deny contains denial("batch_file", "Batch files are refused on Windows; run a program.") if {
-	is_run
+	input.request.action == "run_command"
 	some suffix in {".bat", ".cmd"}
 	endswith(name, suffix)
 }
@@ -78,12 +79,12 @@ deny contains denial("batch_file", "Batch files are refused on Windows; run a pr
 # ---- working folder, path arguments, environment --------------------------
 
 deny contains denial("cwd_outside", "The working folder must be inside a workspace.") if {
-	is_run
+	input.request.action == "run_command"
 	not input.paths.cwd.inside
 }
 
 deny contains denial("path_outside", sprintf("Argument %d names a path outside the workspace; use a path inside it.", [pa.index])) if {
-	is_run
+	input.request.action == "run_command"
 	some pa in object.get(cmd, "path_args", [])
 	not pa.inside
 }
@@ -114,7 +115,7 @@ env_denied(n) if {
 }
 
 deny contains denial("env", sprintf("The environment variable %s may change what the program runs; remove it.", [n])) if {
-	is_run
+	input.request.action == "run_command"
 	some n in object.get(cmd, "env_names", [])
 	env_denied(n)
 }
@@ -185,31 +186,29 @@ git_global_options := {
 	"--no-optional-locks", "--bare",
 }
 
-is_git if {
-	is_run
-	name == "git"
-}
-
 # git_sub_index is the index of the subcommand, or count(args) when there is none.
 git_sub_index := min({i | some i, a in args; not startswith(a, "-")} | {count(args)})
 
 git_sub := args[git_sub_index]
 
 deny contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
-	is_git
+	input.request.action == "run_command"
+	name == "git"
 	some [_, a] in option_args
 	option_in(a, git_denied_options)
 }
 
 deny contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
-	is_git
+	input.request.action == "run_command"
+	name == "git"
 	some i, a in args
 	i < git_sub_index
 	not a in git_global_options
 }
 
 deny contains denial("git_subcommand", sprintf("git %s is not allowed; use a common subcommand such as status, log or diff.", [git_sub])) if {
-	is_git
+	input.request.action == "run_command"
+	name == "git"
 	sub := git_sub
 	not sub in git_subcommands
 }
@@ -223,7 +222,8 @@ git_sub_denied := {
 }
 
 deny contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, git_sub])) if {
-	is_git
+	input.request.action == "run_command"
+	name == "git"
 	some o in git_sub_denied[git_sub]
 	some [i, a] in option_args
 	i > git_sub_index
@@ -233,7 +233,8 @@ deny contains denial("git_option", sprintf("The option %s of git %s can run othe
 # A ref given after --end-of-options that begins with "-" is refused: git
 # would take it for a ref, a reader for an option.
 deny contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
-	is_git
+	input.request.action == "run_command"
+	name == "git"
 	some j, e in args
 	e == "--end-of-options"
 	some [i, a] in option_args
@@ -246,7 +247,7 @@ deny contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
 find_denied := {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"}
 
 deny contains denial("find_action", sprintf("The find action %s runs programs or writes files; remove it.", [a])) if {
-	is_run
+	input.request.action == "run_command"
 	name == "find"
 	some a in args
 	a in find_denied
@@ -257,7 +258,7 @@ deny contains denial("find_action", sprintf("The find action %s runs programs or
 rg_denied := {"--pre", "--hostname-bin", "--search-zip"}
 
 deny contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
-	is_run
+	input.request.action == "run_command"
 	name == "rg"
 	some [_, a] in option_args
 	rg_option_denied(a)
@@ -300,7 +301,7 @@ interp_value(i) if {
 }
 
 deny contains denial("inline_code", sprintf("%s may not run code given on the command line or on stdin; run a script file from the workspace.", [name])) if {
-	is_run
+	input.request.action == "run_command"
 	interp
 	some i, a in args
 	i < script_index
@@ -317,7 +318,7 @@ interp_inline(a) if {
 }
 
 deny contains denial("inline_code", sprintf("%s without a script reads code from stdin; run a script file from the workspace.", [name])) if {
-	is_run
+	input.request.action == "run_command"
 	interp
 	script_index == count(args)
 	not only_info(args)
@@ -340,7 +341,7 @@ has_module(a) if {
 # ---- go and npm --------------------------------------------------------------
 
 deny contains denial("go_option", sprintf("The go option %s runs other programs; remove it.", [a])) if {
-	is_run
+	input.request.action == "run_command"
 	name == "go"
 	some [_, a] in option_args
 	some o in {"-toolexec", "--toolexec", "-exec", "--exec"}
@@ -348,7 +349,7 @@ deny contains denial("go_option", sprintf("The go option %s runs other programs;
 }
 
 deny contains denial("go_env_write", "go env -w/-u changes the user's Go configuration; set it in the workspace instead.") if {
-	is_run
+	input.request.action == "run_command"
 	name == "go"
 	args[0] == "env"
 	some a in args
@@ -358,7 +359,7 @@ deny contains denial("go_env_write", "go env -w/-u changes the user's Go configu
 npm_denied_subcommands := {"exec", "x", "explore", "set", "config", "c", "edit"}
 
 deny contains denial("npm_subcommand", sprintf("npm %s runs arbitrary programs or changes the user's npm configuration.", [a])) if {
-	is_run
+	input.request.action == "run_command"
 	name == "npm"
 	some a in args
 	a in npm_denied_subcommands
@@ -367,7 +368,7 @@ deny contains denial("npm_subcommand", sprintf("npm %s runs arbitrary programs o
 npm_denied_options := {"--script-shell", "--node-options", "--userconfig", "--globalconfig", "--call", "-c"}
 
 deny contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {
-	is_run
+	input.request.action == "run_command"
 	name == "npm"
 	some [_, a] in option_args
 	option_in(a, npm_denied_options)

@@ -9,7 +9,6 @@ import (
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 type readFileArgs struct {
@@ -99,8 +98,7 @@ func fitText(buf []byte, budget int64, more bool) ([]byte, *protocol.Error) {
 	whole := len(buf)
 	buf = buf[:runeStart(buf)]
 	for {
-		q, _ := jsontext.AppendQuote(nil, buf)
-		quoted := int64(len(q) - 2)
+		quoted := quotedLen(buf)
 		if quoted <= budget {
 			break
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Bounds on run_command's env argument.
@@ -323,7 +322,7 @@ func withMarker(s string, cut bool, total int64) string {
 // fitPair cuts a and b so that, quoted, they fit budget bytes together;
 // the shorter keeps all of itself when it fits in half the budget.
 func fitPair(a, b string, budget int) (string, string) {
-	qa, qb := quotedLen(a), quotedLen(b)
+	qa, qb := int(quotedLen([]byte(a))), int(quotedLen([]byte(b)))
 	switch {
 	case qa+qb <= budget:
 		return a, b
@@ -335,17 +334,12 @@ func fitPair(a, b string, budget int) (string, string) {
 	return fitString(a, budget/2), fitString(b, budget/2)
 }
 
-func quotedLen(s string) int {
-	q, _ := jsontext.AppendQuote(nil, s)
-	return len(q) - 2
-}
-
 // fitString cuts valid UTF-8 s at a rune boundary so that, quoted, it fits
 // budget bytes.
 func fitString(s string, budget int) string {
 	b := []byte(s)
 	for {
-		q := quotedLen(string(b))
+		q := int(quotedLen(b))
 		if q <= budget || len(b) == 0 {
 			return string(b)
 		}

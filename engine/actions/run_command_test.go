@@ -73,6 +73,7 @@ func TestFitPair(t *testing.T) {
 		{"both long", strings.Repeat("x", 500), strings.Repeat("\"", 500), 300},
 		{"tiny budget", "abc", "def", 0},
 	}
+	quotedLen := func(s string) int { return int(quotedLen([]byte(s))) }
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := fitPair(tc.a, tc.b, tc.budget)

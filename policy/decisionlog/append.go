@@ -34,10 +34,11 @@ func (l *Log) append(ev *Event) error {
 		return fmt.Errorf("decisionlog: lock: %w", err)
 	}
 	defer unlockFile(l.lock)
-	if err := l.followRotation(); err != nil {
+	size, err := l.followRotation()
+	if err != nil {
 		return err
 	}
-	line, err := l.chain(ev)
+	line, err := l.chain(ev, size)
 	if err != nil {
 		return err
 	}
@@ -50,9 +51,10 @@ func (l *Log) append(ev *Event) error {
 }
 
 // chain links ev to the tail of the log, rotating first if the line would
-// not fit, and returns the bytes to write.
-func (l *Log) chain(ev *Event) ([]byte, error) {
-	torn, err := l.readTail()
+// not fit, and returns the bytes to write. size is the active file's size
+// as just read under the lock.
+func (l *Log) chain(ev *Event, size int64) ([]byte, error) {
+	torn, err := l.readTail(size)
 	if err != nil {
 		return nil, err
 	}
@@ -78,14 +80,10 @@ func (l *Log) chain(ev *Event) ([]byte, error) {
 	return line, nil
 }
 
-// readTail makes l.tail describe the end of the chain and reports whether
-// the active file ends in a partial line.
-func (l *Log) readTail() (torn bool, err error) {
-	st, err := l.f.Stat()
-	if err != nil {
-		return false, err
-	}
-	size := st.Size()
+// readTail makes l.tail describe the end of the chain, the active file
+// being size bytes long, and reports whether it ends in a partial line.
+// The cached tail stands while the size is the one it was taken at.
+func (l *Log) readTail(size int64) (torn bool, err error) {
 	if l.tail.valid && l.tail.size == size {
 		return false, nil
 	}
@@ -165,20 +163,35 @@ func lastComplete(buf []byte, atStart bool) (record, bool) {
 }
 
 // followRotation reopens the path when another process rotated the file
-// this Log holds open.
-func (l *Log) followRotation() error {
-	held, err := l.f.Stat()
-	if err != nil {
-		return err
-	}
+// this Log holds open, and returns the size of the file it then holds.
+// The held file's identity is kept from when it was opened, so one stat of
+// the path tells both whether it is still the held file and its size.
+func (l *Log) followRotation() (int64, error) {
 	now, err := os.Stat(l.path)
-	if err == nil && os.SameFile(held, now) {
-		return nil
+	if err == nil && os.SameFile(l.held, now) {
+		return now.Size(), nil
 	}
 	l.f.Close()
 	l.tail.valid = false
-	l.f, err = openAppend(l.path)
-	return err
+	f, err := openAppend(l.path)
+	if err != nil {
+		return 0, err
+	}
+	if err := l.hold(f); err != nil {
+		return 0, err
+	}
+	return l.held.Size(), nil
+}
+
+// hold makes f the active file and records its identity.
+func (l *Log) hold(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	l.f, l.held = f, st
+	return nil
 }
 
 // rotate shifts FILE.n to FILE.n+1 (dropping FILE.Keep), FILE to FILE.1,
@@ -202,7 +215,10 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return err
 	}
-	l.f, l.tail.size = f, 0
+	if err := l.hold(f); err != nil {
+		return err
+	}
+	l.tail.size = 0
 	return errSync
 }
 

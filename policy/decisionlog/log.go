@@ -64,6 +64,7 @@ type Log struct {
 	mu      sync.Mutex
 	lock    *os.File
 	f       *os.File
+	held    os.FileInfo // f's identity, for noticing rotation by others
 	tail    tailState
 	dirty   bool
 	syncErr error
@@ -87,7 +88,11 @@ func Open(path string, opts Options) (*Log, error) {
 		lock.Close()
 		return nil, err
 	}
-	l := &Log{path: path, opts: opts, lock: lock, f: f, pending: map[string]Event{}}
+	l := &Log{path: path, opts: opts, lock: lock, pending: map[string]Event{}}
+	if err := l.hold(f); err != nil {
+		lock.Close()
+		return nil, err
+	}
 	if opts.SyncInterval > 0 {
 		l.stop, l.done = make(chan struct{}), make(chan struct{})
 		go l.syncLoop()
