@@ -26,6 +26,7 @@ type record struct {
 func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (record, *protocol.Error) {
 	doc, err := buildInput(call, start)
 	if err != nil {
+		fmt.Fprintf(h.hostLog, "deskbridge: policy input: %v\n", err)
 		return record{}, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input; the details are in its log.")
 	}
 	evalStart := h.now()

@@ -71,7 +71,8 @@ func (h *Host) Handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	return protocol.Success(req.ID, data)
 }
 
-// execute runs an allowed call under the decision's timeout.
+// execute runs an allowed call under the decision's timeout. The cause of
+// a failure of the host, not of the request, goes to the host log.
 func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.Error) {
 	spec, built := action.Lookup(call.Request.Action)
 	if !built {
@@ -80,7 +81,11 @@ func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.E
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(call.Limit("timeout_ms", 10_000))*time.Millisecond)
 	defer cancel()
-	return spec.Run(ctx, h.env, call)
+	data, perr := spec.Run(ctx, h.env, call)
+	if perr != nil && perr.Err != nil && (perr.Code == protocol.ExecutionFailed || perr.Code == protocol.InternalError) {
+		fmt.Fprintf(h.hostLog, "deskbridge: %s: %v\n", call.Request.Action, perr.Err)
+	}
+	return data, perr
 }
 
 func (h *Host) recoverInto(resp **protocol.Response, req *protocol.Request) {

@@ -12,8 +12,8 @@ import (
 
 // ServeUnavailable serves a port when the host could not start (an invalid
 // configuration or policy): every request is refused with
-// ACTION_NOT_ALLOWED naming the cause, so the extension can show what to
-// fix, and nothing runs without a policy.
+// ACTION_NOT_ALLOWED and a message that sends the user to `deskbridge
+// doctor`, and nothing runs without a policy.
 func ServeUnavailable(ctx context.Context, cause error, in io.Reader, out io.Writer) error {
 	fr, fw := wire.NewReader(in), wire.NewWriter(out)
 	h := &Host{hostLog: io.Discard}

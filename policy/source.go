@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	deskrego "github.com/deskbridge/deskbridge/rego"
-	"github.com/open-policy-agent/opa/v1/rego"
 )
 
 // Source is a policy set: Rego modules by file name, tests kept apart.
@@ -80,14 +79,6 @@ func (s *Source) Hash(data map[string]any) string {
 	b, _ := json.Marshal(data) // encoding/json sorts map keys
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func (s *Source) regoOptions() []func(*rego.Rego) {
-	var opts []func(*rego.Rego)
-	for _, name := range sortedKeys(s.Modules) {
-		opts = append(opts, rego.Module(name, s.Modules[name]))
-	}
-	return opts
 }
 
 func sortedKeys(m map[string]string) []string {

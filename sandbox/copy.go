@@ -79,32 +79,45 @@ func Copy(src *os.Root, srcRel string, dst *os.Root, dstRel string, o CopyOption
 // openSource opens a regular file no larger than max, through the checked
 // walk, and returns it with its size.
 func openSource(root *os.Root, rel string, max int64) (*os.File, int64, error) {
-	dir, name, err := openParent(root, rel, false)
+	f, fi, err := openRegular(root, rel, "copy")
 	if err != nil {
 		return nil, 0, err
+	}
+	if max > 0 && fi.Size() > max {
+		f.Close()
+		return nil, 0, ErrTooLarge
+	}
+	return f, fi.Size(), nil
+}
+
+// openRegular opens rel for reading through the checked walk and refuses,
+// as a *fs.PathError with op, a folder, a file that is not regular and a
+// file with several hard links.
+func openRegular(root *os.Root, rel, op string) (*os.File, fs.FileInfo, error) {
+	dir, name, err := openParent(root, rel, false)
+	if err != nil {
+		return nil, nil, err
 	}
 	defer dir.Close()
 	f, err := openChecked(dir, name, os.O_RDONLY|ReadFlag)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	fi, err := f.Stat()
 	switch {
 	case err != nil:
 	case fi.IsDir():
-		err = &fs.PathError{Op: "copy", Path: rel, Err: errIsDir}
+		err = &fs.PathError{Op: op, Path: rel, Err: errIsDir}
 	case !fi.Mode().IsRegular():
-		err = &fs.PathError{Op: "copy", Path: rel, Err: ErrNotRegular}
+		err = &fs.PathError{Op: op, Path: rel, Err: ErrNotRegular}
 	case LinkCount(f, fi) > 1:
-		err = &fs.PathError{Op: "copy", Path: rel, Err: ErrHardLink}
-	case max > 0 && fi.Size() > max:
-		err = ErrTooLarge
+		err = &fs.PathError{Op: op, Path: rel, Err: ErrHardLink}
 	}
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, nil, err
 	}
-	return f, fi.Size(), nil
+	return f, fi, nil
 }
 
 // streamTemp writes r into a new temporary file in the folder root, checks that it

@@ -41,29 +41,11 @@ func sameAsPath(root *os.Root, rel string, f *os.File) error {
 // ReadAt reads up to max bytes of the file rel from offset off and returns
 // them with the file's size.
 func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
-	dir, name, err := openParent(root, rel, false)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer dir.Close()
-	f, err := openChecked(dir, name, os.O_RDONLY|ReadFlag)
+	f, fi, err := openRegular(root, rel, "read")
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if fi.IsDir() {
-		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: errIsDir}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: ErrNotRegular}
-	}
-	if LinkCount(f, fi) > 1 {
-		return nil, 0, &fs.PathError{Op: "read", Path: rel, Err: ErrHardLink}
-	}
 	size := fi.Size()
 	if off >= size {
 		return []byte{}, size, nil

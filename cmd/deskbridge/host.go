@@ -22,8 +22,8 @@ const hostGCPercent = 400
 
 // serveHost is what Chrome starts: serve frames until the port closes.
 // When the configuration or policy cannot be loaded, the host still
-// serves, answering every request with the reason, so the extension can
-// tell the person what to fix.
+// serves, refusing every request with a message that points to
+// `deskbridge doctor`; the reason itself goes to stderr.
 func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(hostGCPercent)

@@ -3,13 +3,14 @@
 //
 // Chrome starts it as `deskbridge chrome-extension://<id>/` (on Windows a
 // --parent-window=<n> argument may follow); it then serves framed requests
-// on stdin and stdout. The other forms are for people:
+// on stdin and stdout. The other forms are for people; --config, where it
+// applies, comes before the command:
 //
-//	deskbridge call [--config FILE] ACTION [JSON]   one request, printed
+//	deskbridge [--config FILE] call ACTION [JSON]   one request, printed
 //	deskbridge policy check|test|eval|input …       write and test policies
 //	deskbridge log verify --log FILE                check the decision log
 //	deskbridge replay --log FILE [--policy P]       re-evaluate logged decisions
-//	deskbridge fleet [--config FILE] [--once]       fetch the policy bundle, ship the log
+//	deskbridge [--config FILE] fleet [--once]       fetch the policy bundle, ship the log
 //	deskbridge schema                               argument JSON Schemas
 //	deskbridge install | uninstall | doctor         browser registration
 //	deskbridge version

@@ -177,7 +177,8 @@ func runCommand(ctx context.Context, _ *action.Env, c *action.Call) (any, *proto
 	}
 	res, err := proc.Run(ctx, spec)
 	if err != nil {
-		return nil, protocol.Wrap(protocol.ExecutionFailed, err, fmt.Sprintf("The program could not be started: %v.", errors.Unwrap(err)))
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err,
+			"The program could not be started; check that it is an executable file you may run.")
 	}
 	c.Detail = map[string]any{"exit_code": res.ExitCode, "command_duration_ms": res.Duration.Milliseconds(), "timed_out": res.TimedOut}
 	if res.TimedOut {

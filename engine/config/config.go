@@ -2,8 +2,8 @@
 // (protocol-v1.md §7).
 //
 // The configuration is chosen by --config PATH, else the DESKBRIDGE_CONFIG
-// environment variable, else config.json in the OS user-configuration
-// folder. It is strict: an unknown member is an error, because a typo in a
+// environment variable, else deskbridge/config.json in the OS
+// user-configuration folder. It is strict: an unknown member is an error, because a typo in a
 // security configuration must be loud. Workspace roots are made canonical
 // (absolute, symlinks resolved) when loaded. The normalised configuration is
 // handed to the policy as data.config, and its hash is stamped on every

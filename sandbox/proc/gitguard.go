@@ -24,6 +24,7 @@ type GitRefusal struct {
 	Reason string
 }
 
+// Error names the file, the key when there is one, and the reason.
 func (e *GitRefusal) Error() string {
 	if e.Key == "" {
 		return fmt.Sprintf("%s: %s", e.File, e.Reason)

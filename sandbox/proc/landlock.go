@@ -1,8 +1,5 @@
 package proc
 
-// trampolineMarker is argv[1] of the host re-executed as a trampoline.
-const trampolineMarker = "__deskbridge_sandbox_exec__"
-
 // trampolineReady is set by MaybeRunTrampoline: only then may Run re-execute
 // the host, since a host whose main never calls it would not understand the
 // marker.

@@ -12,6 +12,9 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
+// trampolineMarker is argv[1] of the host re-executed as a trampoline.
+const trampolineMarker = "__deskbridge_sandbox_exec__"
+
 // writeRights are every right that creates, changes or removes a file; the
 // rights to read and execute are left alone.
 const writeRights = landlock.AccessFSSet(ll.AccessFSWriteFile | ll.AccessFSRemoveDir |
