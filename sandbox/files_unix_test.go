@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
 )
 
 func TestWriteRefusesSpecialFiles(t *testing.T) {
@@ -27,5 +29,23 @@ func TestWriteRefusesSpecialFiles(t *testing.T) {
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatalf("the pipe was replaced: %v %v", fi, err)
+	}
+}
+
+// TestClassifyRootEscape pins the recognition of os.Root's refusal to
+// leave the root: if Go ever words it differently, this fails instead of
+// the refusal quietly losing its WORKSPACE_VIOLATION code.
+func TestClassifyRootEscape(t *testing.T) {
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, err = root.Open("../outside")
+	if err == nil {
+		t.Fatal("os.Root opened a path outside the root")
+	}
+	if got := Classify(err); got.Code != protocol.WorkspaceViolation {
+		t.Fatalf("Classify(%v) = %s, want WORKSPACE_VIOLATION", err, got.Code)
 	}
 }

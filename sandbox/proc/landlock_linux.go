@@ -31,7 +31,7 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"}
 func landlockStatus() (bool, string) {
 	v, err := ll.LandlockGetABIVersion()
 	if err != nil || v < 1 {
-		return false, fmt.Sprintf("the kernel has no Landlock (%v)", err)
+		return false, "the kernel offers no Landlock"
 	}
 	if _, err := os.Executable(); err != nil {
 		return false, "the host cannot find its own executable"
