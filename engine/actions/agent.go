@@ -123,12 +123,13 @@ func runLimits(env *action.Env, c *action.Call, r runstore.Run) wsview.Limits {
 	}
 }
 
-// Names of the agent limits, as in the configuration and the protocol.
+// Names of the agent limits, as in the configuration and the protocol: the
+// four that can cut a result are the view's TruncatedBy names.
 const (
-	limFileBytes  = "max_file_bytes"
-	limLines      = "max_lines"
-	limResults    = "max_results"
-	limTotalChars = "max_total_chars"
+	limFileBytes  = wsview.ByMaxFileBytes
+	limLines      = wsview.ByMaxLines
+	limResults    = wsview.ByMaxResults
+	limTotalChars = wsview.ByMaxTotalChars
 	limRounds     = "max_rounds"
 )
 
