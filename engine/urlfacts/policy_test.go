@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/deskbridge/deskbridge/internal/corpus"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -81,26 +82,12 @@ func denials(t *testing.T, action string, f Facts, config map[string]any) map[pr
 	return out
 }
 
-// attack mirrors one case of testdata/url-attacks.json.
-type attack struct {
-	Name       string        `json:"name"`
-	URL        string        `json:"url"`
-	ResolvesTo string        `json:"resolves_to"`
-	Want       protocol.Code `json:"want"`
-}
+// attack is one case of the shared URL attack corpus.
+type attack = corpus.URLAttack
 
-func loadAttacks(t *testing.T) []attack {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/url-attacks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct{ Cases []attack }
-	if err := json.Unmarshal(data, &doc); err != nil || len(doc.Cases) == 0 {
-		t.Fatalf("url-attacks.json: %v", err)
-	}
-	return doc.Cases
-}
+// loadAttacks reads the one list of tricky addresses that every layer is
+// checked against.
+func loadAttacks(t *testing.T) []attack { return corpus.URLAttacks(t) }
 
 // decide gathers facts for raw and returns the code that stops it: the
 // parser's own, or the policy's.

@@ -2,10 +2,9 @@ package netguard
 
 import (
 	"context"
-	"encoding/json"
+	"github.com/deskbridge/deskbridge/internal/corpus"
 	"net"
 	"net/netip"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,28 +12,12 @@ import (
 	"github.com/deskbridge/deskbridge/engine/protocol"
 )
 
-// attack is one way of writing an address that must not be reached.
-type attack struct {
-	Name       string        `json:"name"`
-	URL        string        `json:"url"`         // PORT stands for the loopback server's port
-	ResolvesTo string        `json:"resolves_to"` // an address a name may resolve to, or ""
-	Want       protocol.Code `json:"want"`
-}
+// attack is one case of the shared URL attack corpus.
+type attack = corpus.URLAttack
 
 // loadAttacks reads the one list of tricky addresses that every layer is
-// checked against (shared with engine/urlfacts).
-func loadAttacks(t *testing.T) []attack {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/url-attacks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct{ Cases []attack }
-	if err := json.Unmarshal(data, &doc); err != nil || len(doc.Cases) == 0 {
-		t.Fatalf("url-attacks.json: %v", err)
-	}
-	return doc.Cases
-}
+// checked against.
+func loadAttacks(t *testing.T) []attack { return corpus.URLAttacks(t) }
 
 func TestDialerControlChecksConnectedAddress(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
