@@ -2,7 +2,6 @@ package netguard
 
 import (
 	"context"
-	"github.com/deskbridge/deskbridge/internal/corpus"
 	"net"
 	"net/netip"
 	"sync/atomic"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/internal/corpus"
 )
 
 // attack is one case of the shared URL attack corpus.
