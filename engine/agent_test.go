@@ -487,3 +487,25 @@ func TestAgentRoundOutcomeCounts(t *testing.T) {
 	}
 	t.Fatalf("no web_agent_context outcome in the log:\n%s", b)
 }
+
+// TestAgentNativeChecksHoldUnderPermissivePolicy replaces the policy with
+// one that allows everything: the host's own checks must still refuse a
+// page-only run workspace data and another origin the use of a run.
+func TestAgentNativeChecksHoldUnderPermissivePolicy(t *testing.T) {
+	f := newFixture(t)
+	pol := filepath.Join(t.TempDir(), "policy")
+	write(t, filepath.Join(pol, "allow.rego"), "package deskbridge.main\n\nimport rego.v1\n\ndecision := {\"allow\": true, \"denials\": [], \"limits\": {\"timeout_ms\": 10000}}\n")
+	f.cfg.Policy.Dir = pol
+	a, b := f.host(t, extA), f.host(t, extB)
+	page := start(t, a, "page-only")
+	if r := round(t, a, page, req{"type": "workspace_info"}); r.Success || r.Error.Code != "ACTION_NOT_ALLOWED" {
+		t.Fatalf("a page-only run got workspace data under a permissive policy: %s", r.raw)
+	}
+	ws := start(t, a, "workspace-context")
+	if r := round(t, b, ws, req{"type": "workspace_info"}); r.Success || r.Error.Code != "ACTION_NOT_ALLOWED" {
+		t.Fatalf("another origin used the run under a permissive policy: %s", r.raw)
+	}
+	if r := round(t, a, ws, req{"type": "workspace_info"}); !r.Success {
+		t.Fatalf("the run's own origin was refused: %s", r.raw)
+	}
+}
