@@ -48,7 +48,8 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 		WithCapabilities(caps).
 		WithEnablePrintStatements(true).
 		WithUseTypeCheckAnnotations(true).
-		WithPathConflictsCheck(storage.NonEmpty(ctx, store, txn))
+		WithPathConflictsCheck(storage.NonEmpty(ctx, store, txn)).
+		WithSkipStages(skippedStages(src)...)
 	if c.Compile(mods); c.Failed() {
 		return nil, c.Errors
 	}
