@@ -3,11 +3,8 @@ package netguard
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"hash"
 	"io"
 	"io/fs"
 	"net/http"
@@ -90,49 +87,55 @@ func checkResponse(resp *http.Response, maxBytes int64) error {
 }
 
 // store streams the body into a temporary file in dst and renames it to
-// name when it is complete and of the right type.
+// name when it is complete and of the right type. The bytes are hashed on
+// another goroutine as they are written (hasher), so the digest costs
+// little more than the copy.
 func store(ctx context.Context, resp *http.Response, dst *os.Root, name string, maxBytes int64) (res Result, err error) {
 	tmp := filepath.Join(filepath.Dir(name), ".deskbridge-"+randomHex()+".part")
 	f, err := dst.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return Result{}, protocol.Wrap(protocol.ExecutionFailed, err, "The destination folder cannot be written to; check that it exists and is writable.")
 	}
+	h := newHasher()
 	defer func() {
+		h.stop()
 		if err != nil {
 			f.Close()
 			dst.Remove(tmp)
 		}
 	}()
-	h := sha256.New()
-	size, ctype, err := copyChecked(io.MultiWriter(f, h), resp, kindOf(name), maxBytes)
+	size, ctype, err := copyChecked(f, resp, kindOf(name), maxBytes, h)
 	if err != nil {
 		return Result{}, bodyError(ctx, err)
 	}
 	if err = finish(f, dst, tmp, name); err != nil {
 		return Result{}, err
 	}
-	return Result{Path: name, Size: size, ContentType: ctype, SHA256: hexSum(h)}, nil
+	return Result{Path: name, Size: size, ContentType: ctype, SHA256: h.sum()}, nil
 }
 
 // copyChecked sniffs the first bytes, checks the type, then copies at most
-// maxBytes and fails when the body holds more.
-func copyChecked(w io.Writer, resp *http.Response, k kind, maxBytes int64) (int64, string, error) {
+// maxBytes to w, hashing with h, and fails when the body holds more.
+func copyChecked(w io.Writer, resp *http.Response, k kind, maxBytes int64, h *hasher) (int64, string, error) {
 	body := io.LimitReader(resp.Body, maxBytes+1)
-	head := make([]byte, sniffLen)
-	n, err := io.ReadFull(body, head)
+	b := h.buffer()
+	n, err := io.ReadFull(body, b[:sniffLen])
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		h.giveBack(b)
 		return 0, "", err
 	}
-	head = head[:n]
-	sniffed := http.DetectContentType(head)
+	sniffed := http.DetectContentType(b[:n])
 	if !k.fits(resp.Header.Get("Content-Type"), sniffed) {
+		h.giveBack(b)
 		return 0, "", protocol.Errorf(protocol.InvalidContentType,
 			"The server sent %s content, which does not suit a %s file; choose a matching file extension.", mediaType(sniffed), k.name)
 	}
-	if _, err := w.Write(head); err != nil {
+	if _, err := w.Write(b[:n]); err != nil {
+		h.giveBack(b)
 		return 0, "", err
 	}
-	rest, err := io.Copy(w, body)
+	h.add(b, n)
+	rest, err := copyHashed(w, body, h)
 	total := int64(n) + rest
 	if err == nil && total > maxBytes {
 		err = tooLarge(maxBytes)
@@ -195,5 +198,3 @@ func randomHex() string {
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
-
-func hexSum(h hash.Hash) string { return fmt.Sprintf("%x", h.Sum(nil)) }
