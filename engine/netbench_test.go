@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,8 +14,9 @@ import (
 
 // BenchmarkDownload1MB compares a 1 MB download through Host.Handle (URL
 // facts, policy, decision log, guarded client, temporary file, fsync,
-// rename) with a plain http.Client writing the same bytes to a file, from
-// the same loopback server.
+// rename, SHA-256) with a plain http.Client writing the same bytes to a
+// file, from the same loopback server (docs/benchmarks.md, "Third pass:
+// download").
 func BenchmarkDownload1MB(b *testing.B) {
 	body := make([]byte, 1<<20)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -36,15 +39,36 @@ func BenchmarkDownload1MB(b *testing.B) {
 			}
 		})
 	}
-	for _, sync := range []bool{false, true} {
-		b.Run(fmt.Sprintf("plain/fsync=%v", sync), func(b *testing.B) {
+	// The plain client's variants, from less work to the same work as the
+	// host: "fsync+sha256" writes, fsyncs and hashes the bytes as the host
+	// does, and is the comparison; "newconn" also dials a new connection
+	// per download, as the host does (a one-shot host process has no idle
+	// connection to reuse).
+	plains := []struct {
+		name          string
+		sync, hash    bool
+		newConnection bool
+	}{
+		{"plain/fsync=false", false, false, false},
+		{"plain/fsync=true", true, false, false},
+		{"plain/fsync+sha256", true, true, false},
+		{"plain/fsync+sha256+newconn", true, true, true},
+	}
+	for _, p := range plains {
+		b.Run(p.name, func(b *testing.B) {
 			dir := b.TempDir()
 			client := &http.Client{}
 			b.SetBytes(int64(len(body)))
 			for i := 0; b.Loop(); i++ {
+				if p.newConnection {
+					client = &http.Client{Transport: &http.Transport{}}
+				}
 				dest := filepath.Join(dir, fmt.Sprintf("%d.bin", i))
-				if err := plainDownload(client, srv.URL+"/a.bin", dest, sync); err != nil {
+				if err := plainDownload(client, srv.URL+"/a.bin", dest, p.sync, p.hash); err != nil {
 					b.Fatal(err)
+				}
+				if p.newConnection {
+					client.CloseIdleConnections()
 				}
 				os.Remove(dest)
 			}
@@ -52,7 +76,7 @@ func BenchmarkDownload1MB(b *testing.B) {
 	}
 }
 
-func plainDownload(c *http.Client, url, dest string, sync bool) error {
+func plainDownload(c *http.Client, url, dest string, sync, hash bool) error {
 	resp, err := c.Get(url)
 	if err != nil {
 		return err
@@ -63,8 +87,16 @@ func plainDownload(c *http.Client, url, dest string, sync bool) error {
 		return err
 	}
 	defer out.Close()
-	if _, err := io.Copy(out, resp.Body); err != nil {
+	var w io.Writer = out
+	h := sha256.New()
+	if hash {
+		w = io.MultiWriter(out, h)
+	}
+	if _, err := io.Copy(w, resp.Body); err != nil {
 		return err
+	}
+	if hash {
+		_ = hex.EncodeToString(h.Sum(nil))
 	}
 	if sync {
 		return out.Sync()
