@@ -10,16 +10,18 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // then the changed set simply compiles with every stage.
 const verifiedEmbedded = "7ef6f0b46b70d7cafbe1b8ad8e08fccebbb23d7639fc42c49969824bdc9c7314"
 
-// checkOnlyStages are the compiler stages that only report errors: they
-// leave the modules, rule tree, graph and indices as they found them. The
-// type check also records rule types in the compiler's type environment,
-// which evaluation reads only for `with` replacing a function (the
-// verified set has no `with` outside its tests). Rule conflicts (which
-// include conflicts with data.config) and the unsafe-builtin check always
-// run.
+// checkOnlyStages are the compiler stages that only report errors, and
+// the rule dependency graph, which only the recursion and type checks read
+// (evaluation does not): skipping them leaves the modules, rule tree and
+// indices as a full compile makes them. The type check also records rule
+// types in the compiler's type environment, which evaluation reads only
+// for `with` replacing a function (the verified set has no `with` outside
+// its tests). Rule conflicts (which include conflicts with data.config)
+// and the unsafe-builtin check always run.
 var checkOnlyStages = []ast.StageID{
 	ast.StageCheckKeywordOverrides,
 	ast.StageCheckVoidCalls,
+	ast.StageSetGraph,
 	ast.StageCheckUndefinedFuncs,
 	ast.StageCheckSafetyRuleHeads,
 	ast.StageCheckRecursion,
