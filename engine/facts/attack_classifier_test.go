@@ -53,7 +53,11 @@ func TestAttackHeldClassifierSpellings(t *testing.T) {
 	tests := []struct{ path, want string }{
 		{"/w//.git//hooks/pre-commit", Executes},
 		{"/w/.git/hooks/", Executes},
-		{"/w/sub/.git/config", Executes},
+		{"/w/sub/.git/config", Secret},
+		{"/w/.GIT/Config", Secret},
+		{"/w/.git/modules/lib/config", Secret},
+		{"/w/.git/worktrees/wt/config.worktree", Secret},
+		{"/w/.git/description", Executes},
 		{"/w/.env.production", Secret},
 		{"/w/a/b/.ssh/authorized_keys", Secret},
 		{"/w/keys/id_ed25519.pub", Secret},

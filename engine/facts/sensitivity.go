@@ -26,6 +26,9 @@ var DefaultSecret = []string{
 	".docker/config.json", ".config/gcloud", ".terraform.d/credentials.tfrc.json",
 	".config/gh", ".config/hub", ".config/rclone", ".cargo/credentials", ".cargo/credentials.toml",
 	".s3cfg", ".boto", ".terraformrc", ".local/share/keyrings",
+	// A repository's own configuration holds remote URLs with tokens
+	// (https://user:token@host/...) and http.extraHeader credentials.
+	".git/config", ".git/config.worktree", ".git/modules/*/config", ".git/worktrees/*/config.worktree",
 }
 
 // DefaultExecutes are the built-in patterns of files that run later.
