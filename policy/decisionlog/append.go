@@ -165,9 +165,9 @@ func lastComplete(buf []byte, atStart bool) (record, bool) {
 // The held file's identity is kept from when it was opened, so one stat of
 // the path tells both whether it is still the held file and its size.
 func (l *Log) followRotation() (int64, error) {
-	now, err := os.Stat(l.path)
-	if err == nil && os.SameFile(l.held, now) {
-		return now.Size(), nil
+	id, size, err := statPath(l.path)
+	if err == nil && sameFile(l.held, id) {
+		return size, nil
 	}
 	l.f.Close()
 	l.tail.valid = false
@@ -175,21 +175,18 @@ func (l *Log) followRotation() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := l.hold(f); err != nil {
-		return 0, err
-	}
-	return l.held.Size(), nil
+	return l.hold(f)
 }
 
-// hold makes f the active file and records its identity.
-func (l *Log) hold(f *os.File) error {
-	st, err := f.Stat()
+// hold makes f the active file, records its identity and returns its size.
+func (l *Log) hold(f *os.File) (int64, error) {
+	id, size, err := statFile(f)
 	if err != nil {
 		f.Close()
-		return err
+		return 0, err
 	}
-	l.f, l.held = f, st
-	return nil
+	l.f, l.held = f, id
+	return size, nil
 }
 
 // rotate shifts FILE.n to FILE.n+1 (dropping FILE.Keep), FILE to FILE.1,
@@ -213,7 +210,7 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return err
 	}
-	if err := l.hold(f); err != nil {
+	if _, err := l.hold(f); err != nil {
 		return err
 	}
 	l.tail.size = 0

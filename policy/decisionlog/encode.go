@@ -112,8 +112,9 @@ func appendBody(b []byte, ev *Event) ([]byte, error) {
 }
 
 func appendBundles(b []byte, m map[string]Bundle) []byte {
+	var small [4]string
 	b = append(b, '{')
-	for i, k := range sortedKeys(m) {
+	for i, k := range sortKeys(small[:0], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -178,8 +179,9 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 		return append(b, "null"...), nil
 	}
 	var err error
+	var small [16]string
 	b = append(b, '{')
-	for i, k := range sortedKeys(m) {
+	for i, k := range sortKeys(small[:0], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -209,9 +211,9 @@ func appendArray(b []byte, a []any) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// sortedKeys returns the keys of m in byte order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
+// sortKeys appends the keys of m to keys (a caller's small array, so that
+// most objects need no allocation) and sorts them in byte order.
+func sortKeys[V any](keys []string, m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}

@@ -87,7 +87,7 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 		{"numbers", func() *Event {
 			return &Event{Input: map[string]any{"n": json.Number(""), "e": json.Number("-1.5E+10"), "z": json.Number("0"),
 				"f": 1.5, "big": 1e21, "small": 1e-7, "whole": 3.0, "f32": float32(0.1), "i32": int32(-7), "u": uint64(math.MaxUint64),
-				"i8": int8(-3), "u16": uint16(9), "neg": math.MinInt64}}
+				"i8": int8(-3), "u16": uint16(9), "neg": int64(math.MinInt64)}}
 		}},
 		{"bad number", func() *Event { return &Event{Input: map[string]any{"n": json.Number("1.")}} }},
 		{"nan", func() *Event { return &Event{Metrics: map[string]any{"x": math.NaN()}} }},

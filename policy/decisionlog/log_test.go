@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -222,5 +223,17 @@ func TestLineIsItsBodyPlusHash(t *testing.T) {
 	body := append(bytes.Clone(line[:len(line)-trailerLen]), '}')
 	if hashBytes(body) != rec.stored {
 		t.Error("the hash is not the SHA-256 of the line without its hash member")
+	}
+}
+
+func TestNewIDIsUUIDv4(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	seen := map[string]bool{}
+	for range 100 {
+		id := newID()
+		if !re.MatchString(id) || seen[id] {
+			t.Fatalf("newID() = %q: not a fresh version 4 UUID", id)
+		}
+		seen[id] = true
 	}
 }
