@@ -97,6 +97,7 @@ func BenchmarkRequest(b *testing.B) {
 	}
 	defer l.Close()
 	b.ReportAllocs()
+	cpu := processCPU()
 	for b.Loop() {
 		ev := engineEvent()
 		if err := l.Decision(context.Background(), ev); err != nil {
@@ -106,4 +107,5 @@ func BenchmarkRequest(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 }

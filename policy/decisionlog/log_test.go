@@ -237,3 +237,42 @@ func TestNewIDIsUUIDv4(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// TestRotationByAnotherLogIsFollowed: a Log that does not rotate keeps its
+// open file while nobody rotates (the cheap identity check must match the
+// file it opened), and reopens FILE once another Log has rotated it, so
+// that no line of the first lands in FILE.1 after the rotation.
+func TestRotationByAnotherLogIsFollowed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	plain, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	rotating, err := Open(path, Options{MaxBytes: 4 << 10, Keep: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rotating.Close()
+	writePairs(t, plain, 1)
+	held := plain.f
+	writePairs(t, plain, 1)
+	if plain.f != held {
+		t.Fatal("the log reopened its file though nobody rotated it")
+	}
+	for i := 0; i < 20; i++ {
+		writePairs(t, rotating, 2)
+		writePairs(t, plain, 1)
+	}
+	if plain.f == held {
+		t.Error("the log still holds the file it opened after another log rotated it")
+	}
+	files, missing, err := Files(path)
+	if err != nil || len(missing) != 0 || len(files) < 3 {
+		t.Fatalf("Files = %v, %v, %v; want several files", files, missing, err)
+	}
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.LastSeq != 2*(2+20*3) || len(rep.Pending) != 0 {
+		t.Errorf("VerifyFile = %+v, %v; want every event intact and in order", rep, err)
+	}
+}
