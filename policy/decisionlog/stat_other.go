@@ -18,7 +18,6 @@ func statPath(path string) (fileID, int64, error) {
 	return fileID{uint64(st.Dev), uint64(st.Ino)}, st.Size, nil
 }
 
-
 // statFile returns the identity and size of the open file f.
 func statFile(f *os.File) (fileID, int64, error) {
 	var st unix.Stat_t
