@@ -109,3 +109,20 @@ func BenchmarkRequest(b *testing.B) {
 	}
 	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkEncodeLine measures encoding one engine-shaped decision event
+// and hashing it, without the file: the CPU a line costs besides its
+// system calls.
+func BenchmarkEncodeLine(b *testing.B) {
+	ev := engineEvent()
+	ev.Labels, ev.DecisionID, ev.Timestamp = Labels{ID: "host", Version: "1.0.0"}, newID(), time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		lb, err := newLine(ev)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lb.finish(41, false, Genesis)
+		lb.free()
+	}
+}

@@ -2,9 +2,11 @@ package decisionlog
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -179,19 +181,36 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 		return append(b, "null"...), nil
 	}
 	var err error
-	var small [16]string
+	var small [16]member
 	b = append(b, '{')
-	for i, k := range sortKeys(small[:0], m) {
+	for i, kv := range sortMembers(small[:0], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = appendString(b, kv.key)
 		b = append(b, ':')
-		if b, err = appendValue(b, m[k]); err != nil {
+		if b, err = appendValue(b, kv.value); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// member is one member of an object being encoded.
+type member struct {
+	key   string
+	value any
+}
+
+// sortMembers appends the members of m to ms (a caller's small array, so
+// that most objects need no allocation) and sorts them by key in byte
+// order, as encoding/json orders map keys.
+func sortMembers(ms []member, m map[string]any) []member {
+	for k, v := range m {
+		ms = append(ms, member{k, v})
+	}
+	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	return ms
 }
 
 func appendArray(b []byte, a []any) ([]byte, error) {
@@ -213,7 +232,7 @@ func appendArray(b []byte, a []any) ([]byte, error) {
 
 // sortKeys appends the keys of m to keys (a caller's small array, so that
 // most objects need no allocation) and sorts them in byte order.
-func sortKeys[V any](keys []string, m map[string]V) []string {
+func sortKeys(keys []string, m map[string]Bundle) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -311,6 +330,10 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		i += plainPrefix(s[i:])
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -340,6 +363,31 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plainPrefix returns how many leading bytes of s, in whole 8-byte words,
+// are printable ASCII other than " and \: bytes a JSON string holds as
+// they are. It tests eight bytes at once (SWAR); appendString looks at
+// the rest one by one.
+func plainPrefix(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	n := 0
+	for ; n+8 <= len(s); n += 8 {
+		w := binary.LittleEndian.Uint64([]byte(s[n : n+8]))
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		// A byte of the result has its high bit set where w's byte is
+		// ≥ 0x80, < 0x20, '"' or '\\' (the classic has-zero-byte and
+		// has-less-than tests; borrows only ever add false alarms, which
+		// the byte-by-byte loop then clears).
+		special := w | ((w - ones*0x20) &^ w) | ((quote - ones) &^ quote) | ((backslash - ones) &^ backslash)
+		if special&highs != 0 {
+			break
+		}
+	}
+	return n
 }
 
 // appendEscape appends the escape of an ASCII byte that JSON strings

@@ -156,3 +156,24 @@ func FuzzEncoderMatchesEncodingJSON(f *testing.F) {
 		checkEncoding(t, ev)
 	})
 }
+
+// TestAppendStringEveryPosition puts each kind of byte that needs care at
+// every offset of a string longer than the encoder's 8-byte steps, so
+// that a word-at-a-time scan that misses one is caught.
+func TestAppendStringEveryPosition(t *testing.T) {
+	specials := []string{"\"", "\\", "\x00", "\x1f", "\x20", "\x7f", "\x80", "\xff", "é", "\u2028", "\u2029", "😀", "\xe2\x80", "\t", "!", "#", "[", "]", "~"}
+	for _, sp := range specials {
+		for pos := 0; pos <= 24; pos++ {
+			s := strings.Repeat("a", pos) + sp + strings.Repeat("b", 24-pos)
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			if got := appendString(nil, s); string(got) != strings.TrimSuffix(want.String(), "\n") {
+				t.Fatalf("appendString(%q) = %s, want %s", s, got, want.String())
+			}
+		}
+	}
+}
