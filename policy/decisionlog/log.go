@@ -128,6 +128,15 @@ func (l *Log) Decision(ctx context.Context, ev *Event) error {
 		ev.DecisionID = newID()
 	}
 	l.stamp(ev)
+	if l.opts.Masker == nil {
+		// Nothing to mask: the caller's event is written as it is, and
+		// append sets its chain members.
+		if err := l.append(ev); err != nil {
+			return err
+		}
+		l.remember(ev)
+		return nil
+	}
 	e := *ev
 	l.mask(ctx, &e)
 	if err := l.append(&e); err != nil {
