@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // BenchmarkAppend measures one decision event appended under the file
@@ -112,17 +114,36 @@ func BenchmarkRequest(b *testing.B) {
 
 // BenchmarkEncodeLine measures encoding one engine-shaped decision event
 // and hashing it, without the file: the CPU a line costs besides its
-// system calls.
+// system calls. The result document is a map, or kept in OPA's form
+// behind MarshalJSON alone (slow path) or with ASTValuer too.
 func BenchmarkEncodeLine(b *testing.B) {
-	ev := engineEvent()
-	ev.Labels, ev.DecisionID, ev.Timestamp = Labels{ID: "host", Version: "1.0.0"}, newID(), time.Now()
-	b.ReportAllocs()
-	for b.Loop() {
-		lb, err := newLine(ev)
-		if err != nil {
-			b.Fatal(err)
-		}
-		lb.finish(41, false, Genesis)
-		lb.free()
+	result := ast.MustParseTerm(`{"allow": true, "denials": set(), "limits": {"max_bytes": 1048576, "timeout_ms": 10000}}`).Value
+	cases := []struct {
+		name   string
+		result any
+	}{
+		{"result=map", engineEvent().Result},
+		{"result=MarshalJSON", marshalOnly{opaDoc{result}}},
+		{"result=ASTValuer", opaDoc{result}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			ev := engineEvent()
+			ev.Labels, ev.DecisionID, ev.Timestamp, ev.Result = Labels{ID: "host", Version: "1.0.0"}, newID(), time.Now(), c.result
+			b.ReportAllocs()
+			for b.Loop() {
+				lb, err := newLine(ev)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lb.finish(41, false, Genesis)
+				lb.free()
+			}
+		})
 	}
 }
+
+// marshalOnly hides opaDoc's ASTValue method.
+type marshalOnly struct{ d opaDoc }
+
+func (m marshalOnly) MarshalJSON() ([]byte, error) { return m.d.MarshalJSON() }

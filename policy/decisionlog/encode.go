@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,6 +172,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			return append(b, "null"...), nil
 		}
 		return appendStrings(b, x), nil
+	case ASTValuer:
+		if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return append(b, "null"...), nil
+		}
+		return appendAST(b, x.ASTValue())
 	}
 	return appendSlow(b, v)
 }
