@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,56 @@ func TestAppendStringEveryPosition(t *testing.T) {
 				t.Fatalf("appendString(%q) = %s, want %s", s, got, want.String())
 			}
 		}
+	}
+}
+
+// TestWrittenLinesMatchEncodingJSON reads back every line a rotating log
+// wrote (first lines of files re-finished after rotation, a torn tail
+// ended) and requires each to be encoding/json's body of its event plus
+// the hash member.
+func TestWrittenLinesMatchEncodingJSON(t *testing.T) {
+	path := newLog(t, 30, Options{MaxBytes: 4 << 10, Keep: 100})
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"labels":{"id":"","vers`) // a crash mid-write
+	f.Close()
+	l, err := Open(path, Options{MaxBytes: 4 << 10, Keep: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writePairs(t, l, 10)
+	l.Close()
+	files, _, err := Files(path)
+	if err != nil || len(files) < 3 {
+		t.Fatalf("Files = %v, %v; want several", files, err)
+	}
+	n, starts := 0, 0
+	for _, name := range files {
+		for i, line := range readLines(t, name) {
+			rec, err := parseLine(line)
+			if err != nil {
+				continue // the torn line
+			}
+			n++
+			if rec.ev.FileStart != (i == 0) {
+				t.Errorf("%s:%d: file_start %v", name, i+1, rec.ev.FileStart)
+			}
+			if rec.ev.FileStart {
+				starts++
+			}
+			want, err := referenceBody(&rec.ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantLine := string(want[:len(want)-1]) + hashPrefix + hashBytes(want) + hashSuffix
+			if string(line) != wantLine {
+				t.Fatalf("%s:%d:\n got %s\nwant %s", name, i+1, line, wantLine)
+			}
+		}
+	}
+	if n != 80 || starts != len(files) {
+		t.Errorf("%d events in %d files with %d starts; want 80 events and one start per file", n, len(files), starts)
 	}
 }
