@@ -276,3 +276,31 @@ func TestRotationByAnotherLogIsFollowed(t *testing.T) {
 		t.Errorf("VerifyFile = %+v, %v; want every event intact and in order", rep, err)
 	}
 }
+
+// TestLinesAreInTheFileWhenAppendsReturn: Decision and Outcome return only
+// after their line was written to the file (write(2) done, nothing left in
+// a buffer of this process), so that another reader, or the log after a
+// crash of the host, sees the decision before the action's effect.
+func TestLinesAreInTheFileWhenAppendsReturn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := range 3 {
+		ev := sampleEvent(i)
+		if err := l.Decision(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"hash":"`+ev.Hash+`"}`+"\n")) {
+			t.Fatalf("decision %d is not in the file when Decision returns", i)
+		}
+		if err := l.Outcome(ev.DecisionID, OutcomeOK, time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"hash":"`+l.Head()+`"}`+"\n")) || l.Head() == ev.Hash {
+			t.Fatalf("outcome %d is not in the file when Outcome returns", i)
+		}
+	}
+}
