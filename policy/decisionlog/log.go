@@ -132,6 +132,7 @@ func (l *Log) Decision(ctx context.Context, ev *Event) error {
 		// Nothing to mask: the caller's event is written as it is, and
 		// append sets its chain members.
 		if err := l.append(ev); err != nil {
+			ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = 0, "", "", false
 			return err
 		}
 		l.remember(ev)
