@@ -23,8 +23,15 @@ type tailState struct {
 	seq   uint64
 }
 
-// append writes ev as the next line of the chain, under the file lock.
+// append writes ev as the next line of the chain. The line is encoded
+// before the locks are taken; under them only the chain members and the
+// hash are added to it.
 func (l *Log) append(ev *Event) error {
+	lb, err := newLine(ev)
+	if err != nil {
+		return err
+	}
+	defer lb.free()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -38,7 +45,7 @@ func (l *Log) append(ev *Event) error {
 	if err != nil {
 		return err
 	}
-	line, err := l.chain(ev, size)
+	line, err := l.chain(ev, lb, size)
 	if err != nil {
 		return err
 	}
@@ -50,34 +57,25 @@ func (l *Log) append(ev *Event) error {
 	return l.flush()
 }
 
-// chain links ev to the tail of the log, rotating first if the line would
-// not fit, and returns the bytes to write. size is the active file's size
-// as just read under the lock.
-func (l *Log) chain(ev *Event, size int64) ([]byte, error) {
+// chain links the line to the tail of the log, rotating first if it would
+// not fit, sets ev's chain members and returns the bytes to write. size is
+// the active file's size as just read under the lock.
+func (l *Log) chain(ev *Event, lb *lineBuf, size int64) ([]byte, error) {
 	torn, err := l.readTail(size)
 	if err != nil {
 		return nil, err
 	}
 	ev.Seq, ev.PrevHash, ev.FileStart = l.tail.seq+1, l.tail.hash, l.tail.size == 0
-	line, sum, err := encodeLine(ev)
-	if err != nil {
-		return nil, err
-	}
-	if l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(line)) > l.opts.MaxBytes {
+	ev.Hash = lb.finish(ev.Seq, ev.FileStart, ev.PrevHash)
+	if l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(lb.line(false))) > l.opts.MaxBytes {
 		if err := l.rotate(); err != nil {
 			return nil, err
 		}
 		torn, ev.FileStart = false, true
-		if line, sum, err = encodeLine(ev); err != nil {
-			return nil, err
-		}
+		ev.Hash = lb.finish(ev.Seq, ev.FileStart, ev.PrevHash)
 	}
-	ev.Hash = sum
-	if torn {
-		// A line cut short by a crash: end it so that ours stands alone.
-		line = append([]byte{'\n'}, line...)
-	}
-	return line, nil
+	// A line cut short by a crash is ended first, so that ours stands alone.
+	return lb.line(torn), nil
 }
 
 // readTail makes l.tail describe the end of the chain, the active file
@@ -167,9 +165,9 @@ func lastComplete(buf []byte, atStart bool) (record, bool) {
 // The held file's identity is kept from when it was opened, so one stat of
 // the path tells both whether it is still the held file and its size.
 func (l *Log) followRotation() (int64, error) {
-	now, err := os.Stat(l.path)
-	if err == nil && os.SameFile(l.held, now) {
-		return now.Size(), nil
+	id, size, err := statPath(l.path)
+	if err == nil && sameFile(l.held, id) {
+		return size, nil
 	}
 	l.f.Close()
 	l.tail.valid = false
@@ -177,21 +175,18 @@ func (l *Log) followRotation() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := l.hold(f); err != nil {
-		return 0, err
-	}
-	return l.held.Size(), nil
+	return l.hold(f)
 }
 
-// hold makes f the active file and records its identity.
-func (l *Log) hold(f *os.File) error {
-	st, err := f.Stat()
+// hold makes f the active file, records its identity and returns its size.
+func (l *Log) hold(f *os.File) (int64, error) {
+	id, size, err := statFile(f)
 	if err != nil {
 		f.Close()
-		return err
+		return 0, err
 	}
-	l.f, l.held = f, st
-	return nil
+	l.f, l.held = f, id
+	return size, nil
 }
 
 // rotate shifts FILE.n to FILE.n+1 (dropping FILE.Keep), FILE to FILE.1,
@@ -215,7 +210,7 @@ func (l *Log) rotate() error {
 	if err != nil {
 		return err
 	}
-	if err := l.hold(f); err != nil {
+	if _, err := l.hold(f); err != nil {
 		return err
 	}
 	l.tail.size = 0

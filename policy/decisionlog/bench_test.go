@@ -3,10 +3,13 @@ package decisionlog
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // BenchmarkAppend measures one decision event appended under the file
@@ -53,3 +56,94 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// engineEvent is a decision event shaped as the engine's for a read_file:
+// the input document with its path facts, numbers as json.Number, and the
+// decision document.
+func engineEvent() *Event {
+	const file = "/home/ann/Projects/deskbridge-demo/notes/small.txt"
+	return &Event{
+		Path: "deskbridge/main/decision",
+		Input: map[string]any{
+			"version": 1, "time_ns": int64(1796222340982687254),
+			"paths": map[string]any{"target": map[string]any{
+				"canonical": file, "exists": true, "input": file, "inside": true,
+				"links": json.Number("1"), "protected": false, "relative": "notes/small.txt",
+				"sensitivity": "", "type": "file", "workspace": "ws",
+				"workspace_root": "/home/ann/Projects/deskbridge-demo",
+			}},
+			"request": map[string]any{
+				"action": "read_file", "channel": "native", "id": "b", "skill": "files",
+				"origin":    "chrome-extension://abcdefghijklmnopabcdefghijklmnop/",
+				"arguments": map[string]any{"encoding": "", "length": json.Number("0"), "offset": json.Number("0"), "path": file},
+			},
+		},
+		Result: map[string]any{"allow": true, "denials": []any{},
+			"limits": map[string]any{"max_bytes": json.Number("1048576"), "timeout_ms": json.Number("10000")}},
+		Metrics:    map[string]any{"timer_rego_query_eval_ns": int64(713152)},
+		RequestID:  "b",
+		Action:     "read_file",
+		Origin:     "chrome-extension://abcdefghijklmnopabcdefghijklmnop/",
+		Outcome:    OutcomeOK,
+		PolicyHash: "5aa902036fad4d01705b700878628d565af3a4968fd5905a886eb3fef831d5d3",
+		ConfigHash: "8b8699280e6cea9caabe5c07efa9cbfd8df0ae318335f779e3264df90e34e3e8",
+	}
+}
+
+// BenchmarkRequest measures what logging costs one request: an
+// engine-shaped decision event and its outcome, fsync grouped.
+func BenchmarkRequest(b *testing.B) {
+	l, err := Open(filepath.Join(b.TempDir(), "d.jsonl"), Options{Labels: Labels{ID: "host", Version: "1.0.0"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		ev := engineEvent()
+		if err := l.Decision(context.Background(), ev); err != nil {
+			b.Fatal(err)
+		}
+		if err := l.OutcomeDetail(ev.DecisionID, OutcomeOK, time.Millisecond, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkEncodeLine measures encoding one engine-shaped decision event
+// and hashing it, without the file: the CPU a line costs besides its
+// system calls. The result document is a map, or kept in OPA's form
+// behind MarshalJSON alone (slow path) or with ASTValuer too.
+func BenchmarkEncodeLine(b *testing.B) {
+	result := ast.MustParseTerm(`{"allow": true, "denials": set(), "limits": {"max_bytes": 1048576, "timeout_ms": 10000}}`).Value
+	cases := []struct {
+		name   string
+		result any
+	}{
+		{"result=map", engineEvent().Result},
+		{"result=MarshalJSON", marshalOnly{opaDoc{result}}},
+		{"result=ASTValuer", opaDoc{result}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			ev := engineEvent()
+			ev.Labels, ev.DecisionID, ev.Timestamp, ev.Result = Labels{ID: "host", Version: "1.0.0"}, newID(), time.Now(), c.result
+			b.ReportAllocs()
+			for b.Loop() {
+				lb, err := newLine(ev)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lb.finish(41, false, Genesis)
+				lb.free()
+			}
+		})
+	}
+}
+
+// marshalOnly hides opaDoc's ASTValue method.
+type marshalOnly struct{ d opaDoc }
+
+func (m marshalOnly) MarshalJSON() ([]byte, error) { return m.d.MarshalJSON() }

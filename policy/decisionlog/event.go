@@ -7,10 +7,8 @@
 package decisionlog
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"time"
 )
 
@@ -83,26 +81,16 @@ const (
 	trailerLen = len(hashPrefix) + hashLen + len(hashSuffix)
 )
 
-// encodeLine returns the canonical bytes of ev without its hash (the body),
-// the body's SHA-256 in hex, and the line to write, ending in '\n'.
+// encodeLine returns the line to write for ev as it stands (its Seq,
+// FileStart and PrevHash already set), ending in '\n', and the hash of
+// its body. The writer uses the same encoder in two steps (lineBuf).
 func encodeLine(ev *Event) (line []byte, sum string, err error) {
-	e := *ev
-	e.Hash = ""
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&e); err != nil {
+	lb, err := newLine(ev)
+	if err != nil {
 		return nil, "", err
 	}
-	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	sum = hashBytes(body)
-	line = make([]byte, 0, len(body)+trailerLen)
-	line = append(line, body[:len(body)-1]...)
-	line = append(line, hashPrefix...)
-	line = append(line, sum...)
-	line = append(line, hashSuffix...)
-	line = append(line, '\n')
-	return line, sum, nil
+	sum = lb.finish(ev.Seq, ev.FileStart, ev.PrevHash)
+	return lb.line(false), sum, nil
 }
 
 // hashBytes is the lowercase hex SHA-256 of b.

@@ -27,3 +27,8 @@ func lockFile(f *os.File) error {
 func unlockFile(f *os.File) error {
 	return unix.Flock(int(f.Fd()), unix.LOCK_UN)
 }
+
+// fileID identifies a file: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+func sameFile(a, b fileID) bool { return a == b }

@@ -37,3 +37,27 @@ func unlockFile(f *os.File) error {
 	ol := new(windows.Overlapped)
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, ol)
 }
+
+// fileID identifies a file; on Windows os.SameFile compares the volume
+// serial number and file index that os.Stat reads.
+type fileID struct{ fi os.FileInfo }
+
+// statPath returns the identity and size of the file at path.
+func statPath(path string) (fileID, int64, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileID{}, 0, err
+	}
+	return fileID{fi}, fi.Size(), nil
+}
+
+// statFile returns the identity and size of the open file f.
+func statFile(f *os.File) (fileID, int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return fileID{}, 0, err
+	}
+	return fileID{fi}, fi.Size(), nil
+}
+
+func sameFile(a, b fileID) bool { return a.fi != nil && b.fi != nil && os.SameFile(a.fi, b.fi) }

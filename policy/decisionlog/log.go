@@ -3,6 +3,7 @@ package decisionlog
 import (
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -64,7 +65,7 @@ type Log struct {
 	mu      sync.Mutex
 	lock    *os.File
 	f       *os.File
-	held    os.FileInfo // f's identity, for noticing rotation by others
+	held    fileID // f's identity, for noticing rotation by others
 	tail    tailState
 	dirty   bool
 	syncErr error
@@ -89,7 +90,7 @@ func Open(path string, opts Options) (*Log, error) {
 		return nil, err
 	}
 	l := &Log{path: path, opts: opts, lock: lock, pending: map[string]Event{}}
-	if err := l.hold(f); err != nil {
+	if _, err := l.hold(f); err != nil {
 		lock.Close()
 		return nil, err
 	}
@@ -127,6 +128,16 @@ func (l *Log) Decision(ctx context.Context, ev *Event) error {
 		ev.DecisionID = newID()
 	}
 	l.stamp(ev)
+	if l.opts.Masker == nil {
+		// Nothing to mask: the caller's event is written as it is, and
+		// append sets its chain members.
+		if err := l.append(ev); err != nil {
+			ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = 0, "", "", false
+			return err
+		}
+		l.remember(ev)
+		return nil
+	}
 	e := *ev
 	l.mask(ctx, &e)
 	if err := l.append(&e); err != nil {
@@ -238,5 +249,15 @@ func newID() string {
 	rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], b[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], b[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], b[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], b[10:16])
+	return string(s[:])
 }

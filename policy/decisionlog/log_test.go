@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -222,5 +223,84 @@ func TestLineIsItsBodyPlusHash(t *testing.T) {
 	body := append(bytes.Clone(line[:len(line)-trailerLen]), '}')
 	if hashBytes(body) != rec.stored {
 		t.Error("the hash is not the SHA-256 of the line without its hash member")
+	}
+}
+
+func TestNewIDIsUUIDv4(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	seen := map[string]bool{}
+	for range 100 {
+		id := newID()
+		if !re.MatchString(id) || seen[id] {
+			t.Fatalf("newID() = %q: not a fresh version 4 UUID", id)
+		}
+		seen[id] = true
+	}
+}
+
+// TestRotationByAnotherLogIsFollowed: a Log that does not rotate keeps its
+// open file while nobody rotates (the cheap identity check must match the
+// file it opened), and reopens FILE once another Log has rotated it, so
+// that no line of the first lands in FILE.1 after the rotation.
+func TestRotationByAnotherLogIsFollowed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	plain, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	rotating, err := Open(path, Options{MaxBytes: 4 << 10, Keep: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rotating.Close()
+	writePairs(t, plain, 1)
+	held := plain.f
+	writePairs(t, plain, 1)
+	if plain.f != held {
+		t.Fatal("the log reopened its file though nobody rotated it")
+	}
+	for i := 0; i < 20; i++ {
+		writePairs(t, rotating, 2)
+		writePairs(t, plain, 1)
+	}
+	if plain.f == held {
+		t.Error("the log still holds the file it opened after another log rotated it")
+	}
+	files, missing, err := Files(path)
+	if err != nil || len(missing) != 0 || len(files) < 3 {
+		t.Fatalf("Files = %v, %v, %v; want several files", files, missing, err)
+	}
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.LastSeq != 2*(2+20*3) || len(rep.Pending) != 0 {
+		t.Errorf("VerifyFile = %+v, %v; want every event intact and in order", rep, err)
+	}
+}
+
+// TestLinesAreInTheFileWhenAppendsReturn: Decision and Outcome return only
+// after their line was written to the file (write(2) done, nothing left in
+// a buffer of this process), so that another reader, or the log after a
+// crash of the host, sees the decision before the action's effect.
+func TestLinesAreInTheFileWhenAppendsReturn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := range 3 {
+		ev := sampleEvent(i)
+		if err := l.Decision(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"hash":"`+ev.Hash+`"}`+"\n")) {
+			t.Fatalf("decision %d is not in the file when Decision returns", i)
+		}
+		if err := l.Outcome(ev.DecisionID, OutcomeOK, time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"hash":"`+l.Head()+`"}`+"\n")) || l.Head() == ev.Hash {
+			t.Fatalf("outcome %d is not in the file when Outcome returns", i)
+		}
 	}
 }
