@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
 )
 
 // Entry is one item of a folder listing.
@@ -108,4 +110,42 @@ func (w *lister) add(dir *os.Root, abs string, de fs.DirEntry, depth int) error 
 		return w.walk(sub, e.Path, depth+1)
 	}
 	return nil
+}
+
+// AppendEntries appends entries as a JSON array, as json.Marshal encodes it.
+func AppendEntries(dst []byte, entries []Entry) ([]byte, error) {
+	dst = append(dst, '[')
+	for i := range entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = entries[i].AppendJSON(dst); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// AppendJSON appends e as json.Marshal encodes it.
+func (e *Entry) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"name":`...)
+	dst, err := jsonenc.AppendQuote(dst, e.Name)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"path":`...)
+	if dst, err = jsonenc.AppendQuote(dst, e.Path); err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"type":`...)
+	if dst, err = jsonenc.AppendQuote(dst, e.Type); err != nil {
+		return dst, err
+	}
+	dst = jsonenc.AppendInt(append(dst, `,"size":`...), e.Size)
+	dst = append(dst, `,"modified":`...)
+	if dst, err = jsonenc.AppendTime(dst, e.Modified); err != nil {
+		return dst, err
+	}
+	return append(dst, '}'), nil
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"
-	"github.com/go-json-experiment/json"
 )
 
 // Env is what actions share for the life of the host process.
@@ -164,7 +163,7 @@ func Args[A any](c *Call) *A { return c.Args.(*A) }
 // response's data with that member empty and every other member at its
 // largest.
 func (c *Call) ResponseBudget(data any) int {
-	b, err := json.Marshal(protocol.Success(c.Request.ID, data))
+	b, err := protocol.Marshal(protocol.Success(c.Request.ID, data))
 	if err != nil {
 		return 0
 	}
