@@ -130,12 +130,14 @@ func (h *Host) write(fw *wire.Writer, resp *protocol.Response) {
 // frameBuf is a reusable frame buffer.
 type frameBuf struct{ b []byte }
 
-// framePool keeps frame buffers of ordinary responses; a buffer grown by a
-// large page is dropped rather than kept for the life of the port.
+// framePool keeps frame buffers, pages and listings included, so that a
+// large response does not allocate and grow a new buffer each time; the
+// pool lets go of idle buffers at garbage collection.
 type framePool struct{ p sync.Pool }
 
-// maxPooledFrame is the largest buffer framePool keeps.
-const maxPooledFrame = 64 << 10
+// maxPooledFrame is the largest buffer framePool keeps: one that held a
+// frame up to the cap (an over-cap attempt may have grown it further).
+const maxPooledFrame = 2 * (wire.HeaderLen + wire.MaxPayload)
 
 var frames framePool
 
