@@ -41,6 +41,9 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 		defer restore()
 		stdin = in
 	}
+	if stdout == os.Stdout {
+		widenOutput(os.Stdout)
+	}
 	if err := h.Serve(ctx, stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 1
