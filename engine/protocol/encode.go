@@ -1,6 +1,9 @@
 package protocol
 
 import (
+	"bytes"
+	"sync"
+
 	"github.com/deskbridge/deskbridge/engine/jsonenc"
 	"github.com/go-json-experiment/json"
 )
@@ -9,8 +12,25 @@ import (
 // json.Marshal(resp) returns, without reflection over the envelope, and
 // with Data appended directly when it is a jsonenc.Appender (read_file's
 // pages and list_folder's entries). TestMarshalMatchesEncoder and
-// FuzzMarshal hold it to json.Marshal.
-func Marshal(resp *Response) ([]byte, error) { return AppendResponse(nil, resp) }
+// FuzzMarshal hold it to json.Marshal. Like json.Marshal it encodes into
+// a reused buffer and returns an exact-size copy.
+func Marshal(resp *Response) ([]byte, error) {
+	scratch := marshalScratch.Get().(*[]byte)
+	defer marshalScratch.Put(scratch)
+	b, err := AppendResponse((*scratch)[:0], resp)
+	if cap(b) <= maxScratch {
+		*scratch = b[:0]
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(b), nil
+}
+
+// marshalScratch holds Marshal's encoding buffers, up to maxScratch bytes.
+var marshalScratch = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+const maxScratch = 4 << 20
 
 // AppendResponse appends resp's encoding (see Marshal) to dst. On any
 // error of the direct path it falls back to json.Marshal, so what it
