@@ -21,10 +21,7 @@ func Marshal(resp *Response) ([]byte, error) {
 	if cap(b) <= maxScratch {
 		*scratch = b[:0]
 	}
-	if err != nil {
-		return nil, err
-	}
-	return bytes.Clone(b), nil
+	return bytes.Clone(b), err // on error too, what json.Marshal returns
 }
 
 // marshalScratch holds Marshal's encoding buffers, up to maxScratch bytes.
