@@ -9,7 +9,6 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
-	"github.com/go-json-experiment/json"
 )
 
 // PoolSize bounds how many requests of one port are served at once; when
@@ -27,42 +26,61 @@ var ErrCorruptStream = errors.New("engine: corrupt frame stream")
 func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	fr, fw := wire.NewReader(in), wire.NewWriter(out)
-	jobs := make(chan []byte)
+	p := &port{h: h, ctx: ctx, cancel: cancel, fr: wire.NewReader(in), fw: wire.NewWriter(out)}
 	var wg sync.WaitGroup
-	workers := 0
-	defer wg.Wait()
-	defer close(jobs)
-	defer cancel() // runs first: cancel in-flight work, then wait for it
+	for range PoolSize {
+		wg.Go(p.work)
+	}
+	wg.Wait()
+	return p.err
+}
+
+// port is one served stream. PoolSize workers take turns reading: a free
+// worker holds the read lock while it waits for the next frame, then
+// serves the request itself, so a request goes from read to response on
+// one goroutine with no hand-off, and when every worker is busy nobody
+// reads (back-pressure). Workers live as long as the port: a request then
+// runs on a stack already grown by earlier ones (policy evaluation
+// recurses deeply) instead of growing a new goroutine's stack each time.
+type port struct {
+	h      *Host
+	ctx    context.Context
+	cancel context.CancelFunc
+	fw     *wire.Writer
+
+	mu   sync.Mutex // guards fr, done and err
+	fr   *wire.Reader
+	done bool
+	err  error
+}
+
+// work answers requests until the stream ends.
+func (p *port) work() {
 	for {
-		payload, err := fr.Next()
-		if err != nil {
-			if stop := h.frameError(fw, err); stop != nil || errors.Is(err, io.EOF) {
-				return stop
-			}
-			continue
+		payload, ok := p.next()
+		if !ok {
+			return
 		}
-		select {
-		case jobs <- payload: // an idle worker took it
-			continue
-		default:
-		}
-		if workers < PoolSize {
-			workers++
-			wg.Go(func() { h.work(ctx, fw, jobs) })
-		}
-		jobs <- payload // waits while PoolSize requests are in flight
+		p.h.write(p.fw, p.h.Handle(p.ctx, payload))
 	}
 }
 
-// work answers requests from jobs until it is closed. Workers live as long
-// as the port: a request then runs on a stack already grown by earlier ones
-// (policy evaluation recurses deeply) instead of growing a new goroutine's
-// stack, copying it each time, for every request.
-func (h *Host) work(ctx context.Context, fw *wire.Writer, jobs <-chan []byte) {
-	for payload := range jobs {
-		h.write(fw, h.Handle(ctx, payload))
+// next reads the next request, answering framing errors on the way. At
+// the end of the stream it cancels the in-flight work and reports false.
+func (p *port) next() ([]byte, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for !p.done {
+		payload, err := p.fr.Next()
+		if err == nil {
+			return payload, true
+		}
+		if stop := p.h.frameError(p.fw, err); stop != nil || errors.Is(err, io.EOF) {
+			p.done, p.err = true, stop
+			p.cancel()
+		}
 	}
+	return nil, false
 }
 
 // frameError answers a framing error. It returns the error that ends the
@@ -88,24 +106,55 @@ func invalidFrame(msg string) *protocol.Response {
 	return protocol.Failure("", protocol.Errorf(protocol.InvalidRequest, "%s", msg))
 }
 
-// write encodes resp as one frame. A response that would pass the message
-// cap is replaced by an error, so no frame over the cap is ever written.
+// write encodes resp as one frame, written with one write call. A
+// response that would pass the message cap is replaced by an error, so no
+// frame over the cap is ever written.
 func (h *Host) write(fw *wire.Writer, resp *protocol.Response) {
-	b, err := Encode(resp)
+	frame := frames.get()
+	defer frames.put(frame)
+	b, err := protocol.AppendResponse(frame.b[:wire.HeaderLen], resp)
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: encoding a response: %v\n", err)
-		b, _ = Encode(protocol.Failure(resp.ID, protocol.Errorf(protocol.InternalError, "DeskBridge could not encode its response; the details are in its log.")))
+		b, _ = protocol.AppendResponse(frame.b[:wire.HeaderLen], protocol.Failure(resp.ID, protocol.Errorf(protocol.InternalError, "DeskBridge could not encode its response; the details are in its log.")))
 	}
-	if len(b) > wire.MaxPayload {
-		b, _ = Encode(protocol.Failure(resp.ID, protocol.Errorf(protocol.ExecutionFailed,
+	if len(b)-wire.HeaderLen > wire.MaxPayload {
+		b, _ = protocol.AppendResponse(b[:wire.HeaderLen], protocol.Failure(resp.ID, protocol.Errorf(protocol.ExecutionFailed,
 			"The result does not fit in one 1 MB message; ask for less (a smaller length or limit).")))
 	}
-	if err := fw.Write(b); err != nil {
+	frame.b = b
+	if err := fw.WriteFrame(b); err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: writing a response: %v\n", err)
+	}
+}
+
+// frameBuf is a reusable frame buffer.
+type frameBuf struct{ b []byte }
+
+// framePool keeps frame buffers, pages and listings included, so that a
+// large response does not allocate and grow a new buffer each time; the
+// pool lets go of idle buffers at garbage collection.
+type framePool struct{ p sync.Pool }
+
+// maxPooledFrame is the largest buffer framePool keeps: one that held a
+// frame up to the cap (an over-cap attempt may have grown it further).
+const maxPooledFrame = 2 * (wire.HeaderLen + wire.MaxPayload)
+
+var frames framePool
+
+func (fp *framePool) get() *frameBuf {
+	if f, ok := fp.p.Get().(*frameBuf); ok {
+		return f
+	}
+	return &frameBuf{b: make([]byte, 0, 4<<10)}
+}
+
+func (fp *framePool) put(f *frameBuf) {
+	if cap(f.b) <= maxPooledFrame {
+		fp.p.Put(f)
 	}
 }
 
 // Encode marshals a response as the wire carries it.
 func Encode(resp *protocol.Response) ([]byte, error) {
-	return json.Marshal(resp)
+	return protocol.Marshal(resp)
 }

@@ -39,8 +39,15 @@ func sameAsPath(root *os.Root, rel string, f *os.File) error {
 }
 
 // ReadAt reads up to max bytes of the file rel from offset off and returns
-// them with the file's size.
+// them with the file's size. For a root from Roots on Linux it opens the
+// file with one openat2 (readBeneath); otherwise, and where openat2 is
+// missing, through the checked walk.
 func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
+	if dir := rootDir(root); dir != nil {
+		if buf, size, ok, err := readBeneath(dir, rel, off, max); ok {
+			return buf, size, err
+		}
+	}
 	f, fi, err := openRegular(root, rel, "read")
 	if err != nil {
 		return nil, 0, err

@@ -1,12 +1,17 @@
 package sandbox
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
 )
 
 // Entry is one item of a folder listing.
@@ -44,7 +49,9 @@ func List(root *os.Root, rel, absBase string, o ListOptions) (entries []Entry, t
 	if err := w.walk(dir, absBase, 1); err != nil && err != errLimit {
 		return nil, false, err
 	}
-	sort.Slice(w.entries, func(i, j int) bool { return w.entries[i].Path < w.entries[j].Path })
+	if o.MaxDepth > 1 { // one level is already in path order
+		slices.SortFunc(w.entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	}
 	return w.entries, w.truncated, nil
 }
 
@@ -63,36 +70,94 @@ var errLimit error = limitError{}
 // walk lists the open folder dir (at absolute path abs) and, below
 // MaxDepth, its subfolders through the checked walk.
 func (w *lister) walk(dir *os.Root, abs string, depth int) error {
-	f, err := dir.Open(".")
+	names, err := readNames(dir, w.o.IncludeHidden)
 	if err != nil {
 		return err
 	}
-	des, err := f.ReadDir(-1)
-	f.Close()
+	infos, err := lstatAll(dir, names)
 	if err != nil {
 		return err
 	}
-	sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
-	for _, de := range des {
-		if err := w.add(dir, abs, de, depth); err != nil {
+	for i, name := range names {
+		if err := w.add(dir, abs, name, infos[i], depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *lister) add(dir *os.Root, abs string, de fs.DirEntry, depth int) error {
-	name := de.Name()
-	if !w.o.IncludeHidden && strings.HasPrefix(name, ".") {
-		return nil
+// readNames returns the sorted names in dir, without hidden ones unless
+// includeHidden is set.
+func readNames(dir *os.Root, includeHidden bool) ([]string, error) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if !includeHidden {
+		names = slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, ".") })
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// statWorkers bounds the goroutines that lstat one folder's entries, and
+// statChunk is the fewest entries worth a goroutine of its own.
+const (
+	statWorkers = 4
+	statChunk   = 128
+)
+
+// lstatAll lstats each name in dir, a few goroutines sharing a large
+// folder (one lstat per entry is most of a listing's time); a nil info
+// means the entry is gone (removed while listing). Another failure fails
+// the listing, as os.File.ReadDir does.
+func lstatAll(dir *os.Root, names []string) ([]fs.FileInfo, error) {
+	infos := make([]fs.FileInfo, len(names))
+	workers := min(statWorkers, runtime.GOMAXPROCS(0), len(names)/statChunk)
+	if workers <= 1 {
+		return infos, lstatRange(dir, names, infos)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	per := (len(names) + workers - 1) / workers
+	for i := range workers {
+		lo, hi := min(i*per, len(names)), min((i+1)*per, len(names))
+		wg.Go(func() { errs[i] = lstatRange(dir, names[lo:hi], infos[lo:hi]) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return infos, nil
+}
+
+func lstatRange(dir *os.Root, names []string, infos []fs.FileInfo) error {
+	for i, name := range names {
+		fi, err := dir.Lstat(name)
+		switch {
+		case err == nil:
+			infos[i] = fi
+		case !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *lister) add(dir *os.Root, abs, name string, info fs.FileInfo, depth int) error {
+	if info == nil {
+		return nil // removed while listing
 	}
 	if len(w.entries) >= w.o.Limit {
 		w.truncated = true
 		return errLimit
-	}
-	info, err := de.Info()
-	if err != nil {
-		return nil // removed while listing
 	}
 	e := Entry{Name: name, Path: filepath.Join(abs, name), Type: w.o.TypeOf(info.Mode()), Modified: info.ModTime().UTC()}
 	if info.Mode().IsRegular() {
@@ -108,4 +173,42 @@ func (w *lister) add(dir *os.Root, abs string, de fs.DirEntry, depth int) error 
 		return w.walk(sub, e.Path, depth+1)
 	}
 	return nil
+}
+
+// AppendEntries appends entries as a JSON array, as json.Marshal encodes it.
+func AppendEntries(dst []byte, entries []Entry) ([]byte, error) {
+	dst = append(dst, '[')
+	for i := range entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = entries[i].AppendJSON(dst); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// AppendJSON appends e as json.Marshal encodes it.
+func (e *Entry) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"name":`...)
+	dst, err := jsonenc.AppendQuote(dst, e.Name)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"path":`...)
+	if dst, err = jsonenc.AppendQuote(dst, e.Path); err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"type":`...)
+	if dst, err = jsonenc.AppendQuote(dst, e.Type); err != nil {
+		return dst, err
+	}
+	dst = jsonenc.AppendInt(append(dst, `,"size":`...), e.Size)
+	dst = append(dst, `,"modified":`...)
+	if dst, err = jsonenc.AppendTime(dst, e.Modified); err != nil {
+		return dst, err
+	}
+	return append(dst, '}'), nil
 }

@@ -28,6 +28,18 @@ type Roots struct {
 	m  map[string]*os.Root
 }
 
+// rootDirs maps each *os.Root that Roots opened to the workspace folder
+// itself, opened through that root, for the openat2 paths (readBeneath).
+var rootDirs sync.Map
+
+// rootDir returns the folder of a root from Roots, or nil.
+func rootDir(root *os.Root) *os.File {
+	if d, ok := rootDirs.Load(root); ok {
+		return d.(*os.File)
+	}
+	return nil
+}
+
 // Open returns the root handle of the workspace folder dir.
 func (r *Roots) Open(dir string) (*os.Root, error) {
 	r.mu.Lock()
@@ -38,6 +50,9 @@ func (r *Roots) Open(dir string) (*os.Root, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
+	}
+	if d, err := root.Open("."); err == nil {
+		rootDirs.Store(root, d)
 	}
 	if r.m == nil {
 		r.m = map[string]*os.Root{}
@@ -51,6 +66,9 @@ func (r *Roots) Close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, root := range r.m {
+		if d, ok := rootDirs.LoadAndDelete(root); ok {
+			d.(*os.File).Close()
+		}
 		root.Close()
 	}
 	r.m = nil

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"sync"
 
 	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/facts"
@@ -20,7 +21,6 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"
-	"github.com/go-json-experiment/json"
 )
 
 // Env is what actions share for the life of the host process.
@@ -164,9 +164,17 @@ func Args[A any](c *Call) *A { return c.Args.(*A) }
 // response's data with that member empty and every other member at its
 // largest.
 func (c *Call) ResponseBudget(data any) int {
-	b, err := json.Marshal(protocol.Success(c.Request.ID, data))
+	scratch := budgetScratch.Get().(*[]byte)
+	defer budgetScratch.Put(scratch)
+	b, err := protocol.AppendResponse((*scratch)[:0], protocol.Success(c.Request.ID, data))
+	if cap(b) <= 2*wire.MaxPayload {
+		*scratch = b[:0] // keep the grown buffer for the next measure
+	}
 	if err != nil {
 		return 0
 	}
 	return wire.MaxPayload - len(b)
 }
+
+// budgetScratch holds buffers ResponseBudget encodes into only to measure.
+var budgetScratch = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}

@@ -6,6 +6,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/go-json-experiment/json"
@@ -92,4 +93,19 @@ func fit(c *action.Call, d listData) listData {
 		d.Entries, d.Truncated = d.Entries[:max(0, min(keep, len(d.Entries)-1))], true
 	}
 	return d
+}
+
+// AppendJSON appends d as json.Marshal encodes it (TestDataAppendersMatchEncoder).
+func (d listData) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"entries":`...)
+	if d.Entries == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		var err error
+		if dst, err = sandbox.AppendEntries(dst, d.Entries); err != nil {
+			return dst, err
+		}
+	}
+	dst = append(dst, `,"truncated":`...)
+	return append(jsonenc.AppendBool(dst, d.Truncated), '}'), nil
 }

@@ -3,10 +3,12 @@ package actions
 import (
 	"testing"
 
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// FuzzQuotedLen checks quotedLen against the encoder responses use: a
+// FuzzQuotedLen checks jsonenc.QuotedLen against the encoder responses use: a
 // count that is too small would let a page overflow the message cap.
 func FuzzQuotedLen(f *testing.F) {
 	for _, s := range []string{"", "plain", "\"\\\b\f\n\r\t", "\x00\x01\x1f\x7f", "<>&", "é€😀",
@@ -15,7 +17,7 @@ func FuzzQuotedLen(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		q, _ := jsontext.AppendQuote(nil, b)
-		if got, want := quotedLen(b), int64(len(q)-2); got != want {
+		if got, want := jsonenc.QuotedLen(b), int64(len(q)-2); got != want {
 			t.Fatalf("quotedLen(%q) = %d, want %d", b, got, want)
 		}
 	})

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
@@ -78,7 +80,7 @@ func readFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoco
 	} else if buf, perr = fitText(buf, budget, a.Offset+int64(len(buf)) < size); perr != nil {
 		return nil, perr
 	} else {
-		d.Content = string(buf)
+		d.Content = unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is ours and never written again
 	}
 	if end := a.Offset + int64(len(buf)); end < size {
 		d.Truncated, d.NextOffset = true, end
@@ -98,7 +100,7 @@ func fitText(buf []byte, budget int64, more bool) ([]byte, *protocol.Error) {
 	whole := len(buf)
 	buf = buf[:runeStart(buf)]
 	for {
-		quoted := quotedLen(buf)
+		quoted := jsonenc.QuotedLen(buf)
 		if quoted <= budget {
 			break
 		}
@@ -109,4 +111,30 @@ func fitText(buf []byte, budget int64, more bool) ([]byte, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The length is too small to hold one whole character; ask for at least 4 bytes.")
 	}
 	return buf, nil
+}
+
+// AppendJSON appends d as json.Marshal encodes it, quoting the page once,
+// straight into the response (TestDataAppendersMatchEncoder).
+func (d readFileData) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"content":`...)
+	dst, err := jsonenc.AppendQuote(dst, d.Content)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"size":`...)
+	dst = jsonenc.AppendInt(dst, d.Size)
+	dst = append(dst, `,"encoding":`...)
+	if dst, err = jsonenc.AppendQuote(dst, d.Encoding); err != nil {
+		return dst, err
+	}
+	if d.Offset != 0 {
+		dst = jsonenc.AppendInt(append(dst, `,"offset":`...), d.Offset)
+	}
+	if d.Truncated {
+		dst = append(dst, `,"truncated":true`...)
+	}
+	if d.NextOffset != 0 {
+		dst = jsonenc.AppendInt(append(dst, `,"next_offset":`...), d.NextOffset)
+	}
+	return append(dst, '}'), nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
@@ -323,7 +324,7 @@ func withMarker(s string, cut bool, total int64) string {
 // fitPair cuts a and b so that, quoted, they fit budget bytes together;
 // the shorter keeps all of itself when it fits in half the budget.
 func fitPair(a, b string, budget int) (string, string) {
-	qa, qb := int(quotedLen([]byte(a))), int(quotedLen([]byte(b)))
+	qa, qb := int(jsonenc.QuotedLen([]byte(a))), int(jsonenc.QuotedLen([]byte(b)))
 	switch {
 	case qa+qb <= budget:
 		return a, b
@@ -340,7 +341,7 @@ func fitPair(a, b string, budget int) (string, string) {
 func fitString(s string, budget int) string {
 	b := []byte(s)
 	for {
-		q := int(quotedLen(b))
+		q := int(jsonenc.QuotedLen(b))
 		if q <= budget || len(b) == 0 {
 			return string(b)
 		}

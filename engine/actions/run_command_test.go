@@ -11,6 +11,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
@@ -73,7 +74,7 @@ func TestFitPair(t *testing.T) {
 		{"both long", strings.Repeat("x", 500), strings.Repeat("\"", 500), 300},
 		{"tiny budget", "abc", "def", 0},
 	}
-	quotedLen := func(s string) int { return int(quotedLen([]byte(s))) }
+	quotedLen := func(s string) int { return int(jsonenc.QuotedLen([]byte(s))) }
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := fitPair(tc.a, tc.b, tc.budget)

@@ -85,38 +85,3 @@ func runeStart(b []byte) int {
 	}
 	return len(b)
 }
-
-// quotedLen is the length of b quoted as a JSON string the way responses
-// are encoded (jsontext.AppendQuote, default options), quotes excluded;
-// counting needs no copy of a page that may be 1 MB.
-func quotedLen(b []byte) int64 {
-	var n int64
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			i++
-			n += asciiQuotedLen(c)
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		i += size
-		if r == utf8.RuneError && size == 1 {
-			n += int64(len("\ufffd")) // invalid bytes become U+FFFD
-		} else {
-			n += int64(size)
-		}
-	}
-	return n
-}
-
-// asciiQuotedLen is the quoted length of one ASCII byte: \" \\ \b \f \n \r
-// \t take two bytes, other control characters six (\u00XX), the rest one.
-func asciiQuotedLen(c byte) int64 {
-	switch {
-	case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
-		return 2
-	case c < 0x20:
-		return 6
-	}
-	return 1
-}

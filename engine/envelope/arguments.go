@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/go-json-experiment/json"
@@ -116,15 +117,11 @@ func checkStruct(raw jsontext.Value, t reflect.Type, at string) *protocol.Error 
 	if json.Unmarshal(raw, &members) != nil {
 		return nil
 	}
-	fields := jsonFields(t)
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	if err := checkCase(members, names, at); err != nil {
+	fs := fieldsOf(t)
+	if err := checkCase(members, fs.names, at); err != nil {
 		return err
 	}
-	for name, ft := range fields {
+	for name, ft := range fs.types {
 		if v, ok := members[name]; ok {
 			if err := checkCaseDeep(v, ft, at+"/"+name); err != nil {
 				return err
@@ -146,6 +143,29 @@ func checkCase(members map[string]jsontext.Value, known []string, at string) *pr
 		}
 	}
 	return nil
+}
+
+// structFields are the JSON members of a struct type.
+type structFields struct {
+	types map[string]reflect.Type
+	names []string
+}
+
+// fieldCache holds the structFields of each argument type decoded so far
+// (a handful of types, fixed at build time).
+var fieldCache sync.Map
+
+// fieldsOf returns the JSON members of struct type t, computed once.
+func fieldsOf(t reflect.Type) *structFields {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.(*structFields)
+	}
+	fs := &structFields{types: jsonFields(t)}
+	for name := range fs.types {
+		fs.names = append(fs.names, name)
+	}
+	v, _ := fieldCache.LoadOrStore(t, fs)
+	return v.(*structFields)
 }
 
 // jsonFields maps the JSON member names of struct type t to field types.

@@ -29,26 +29,26 @@ var envelopeNames = []string{"version", "id", "action", "arguments"}
 // could read (or "") and an INVALID_REQUEST or UNKNOWN_ACTION error.
 func Decode(payload []byte) (protocol.Request, *protocol.Error) {
 	var req protocol.Request
-	if err := checkDocument(payload); err != nil {
+	if err := checkText(payload); err != nil {
 		return req, err
 	}
-	var members map[string]jsontext.Value
-	if err := json.Unmarshal(payload, &members); err != nil {
-		return req, invalid("The request is not a valid JSON object; send one UTF-8 JSON object per message.")
+	members, err := decodeMembers(payload)
+	if err != nil {
+		return req, err
 	}
-	req.ID, _ = decodeID(members["id"])
+	id, idErr := decodeID(members["id"])
+	req.ID = id
 	if err := checkCase(members, envelopeNames, ""); err != nil {
 		return req, err
 	}
-	if err := checkEnvelope(members, &req); err != nil {
+	if err := checkEnvelope(members, idErr, &req); err != nil {
 		return req, err
 	}
 	return req, nil
 }
 
-// checkDocument enforces the syntactic rules: UTF-8, one object, unique
-// names at every depth, nothing trailing.
-func checkDocument(payload []byte) *protocol.Error {
+// checkText enforces UTF-8 and that the message is an object.
+func checkText(payload []byte) *protocol.Error {
 	if !utf8.Valid(payload) {
 		return invalid("The message is not valid UTF-8; encode requests as UTF-8 JSON.")
 	}
@@ -56,10 +56,23 @@ func checkDocument(payload []byte) *protocol.Error {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return invalid("The message must be a JSON object with version, id, action and arguments.")
 	}
-	if !jsontext.Value(payload).IsValid() {
-		return invalid(syntaxMessage(payload))
-	}
 	return nil
+}
+
+// decodeMembers parses the object's members, enforcing the syntactic
+// rules: unique names at every depth, nothing trailing. The decoder
+// refuses everything jsontext.Value.IsValid refuses (with default options
+// both check syntax, UTF-8 and duplicate names at every depth), so the
+// payload is parsed once; only a refusal is looked at again, to word it.
+func decodeMembers(payload []byte) (map[string]jsontext.Value, *protocol.Error) {
+	var members map[string]jsontext.Value
+	if err := json.Unmarshal(payload, &members); err != nil {
+		if !jsontext.Value(payload).IsValid() {
+			return nil, invalid(syntaxMessage(payload))
+		}
+		return nil, invalid("The request is not a valid JSON object; send one UTF-8 JSON object per message.")
+	}
+	return members, nil
 }
 
 // syntaxMessage tells a duplicate member apart from other syntax errors.
@@ -75,7 +88,7 @@ func syntaxMessage(payload []byte) string {
 	return "The message is not valid JSON; send one JSON object per message."
 }
 
-func checkEnvelope(members map[string]jsontext.Value, req *protocol.Request) *protocol.Error {
+func checkEnvelope(members map[string]jsontext.Value, idErr *protocol.Error, req *protocol.Request) *protocol.Error {
 	if version := members["version"]; string(version) != "1" {
 		if version == nil {
 			return invalid("The request has no version; set \"version\": 1.")
@@ -83,11 +96,9 @@ func checkEnvelope(members map[string]jsontext.Value, req *protocol.Request) *pr
 		return invalid("Unsupported protocol version; this host speaks version 1 only.")
 	}
 	req.Version = protocol.Version
-	id, err := decodeID(members["id"])
-	if err != nil {
-		return err
+	if idErr != nil {
+		return idErr
 	}
-	req.ID = id
 	action, err := decodeAction(members["action"])
 	if err != nil {
 		return err

@@ -1,10 +1,13 @@
 package envelope
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 func TestDecodeEnvelope(t *testing.T) {
@@ -154,4 +157,44 @@ func TestCaseCheckSeesEmbeddedMembers(t *testing.T) {
 	if err := DecodeArguments([]byte(`{"path":"/x","mode":"m"}`), &a); err != nil || a.Path != "/x" {
 		t.Fatalf("got %v %+v", err, a)
 	}
+}
+
+// membersReference is how the members were decoded before the payload was
+// parsed once: validated with IsValid first, then decoded.
+func membersReference(payload []byte) (map[string]jsontext.Value, *protocol.Error) {
+	if !jsontext.Value(payload).IsValid() {
+		return nil, invalid(syntaxMessage(payload))
+	}
+	var members map[string]jsontext.Value
+	if err := json.Unmarshal(payload, &members); err != nil {
+		return nil, invalid("The request is not a valid JSON object; send one UTF-8 JSON object per message.")
+	}
+	return members, nil
+}
+
+// FuzzDecodeMembersAgreesWithReference holds the one-parse decode to the
+// validate-then-decode reference: the same members or the same message.
+func FuzzDecodeMembersAgreesWithReference(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":{"b":1,"b":2}}`, `{"a":[{"b":1,"b":2}]}`, `{"a":1} x`, `{"a":1}{}`,
+		`{"a":"\ud800"}`, `{"a":1,"a":2}`, "{\"a\":\"\xff\"}", `{"a":`, `{"a":1,}`, ` {"x":[1,2,{"y":null}]} `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if checkText(in) != nil {
+			return
+		}
+		got, gerr := decodeMembers(in)
+		want, werr := membersReference(in)
+		if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Message != werr.Message) {
+			t.Fatalf("%q: error %v, reference %v", in, gerr, werr)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d members, reference %d", in, len(got), len(want))
+		}
+		for k, v := range want {
+			if !bytes.Equal(got[k], v) {
+				t.Fatalf("%q: member %q = %s, reference %s", in, k, got[k], v)
+			}
+		}
+	})
 }

@@ -51,6 +51,7 @@ func TestClassifierAgreesWithReference(t *testing.T) {
 		"/w/private/notes", "/w/data/keys/a.bin", "/w/data/keys/a.txt", "/w/run1.sh", "/w/run12.sh",
 		"/w/.vscode/tasks.json", "/w/.vscode/other.json", "/w/server.PEM", "/w/Start Menu/Programs/Startup/x",
 		"/w/.config/systemd/user/a.service", "/w/.config/systemd/system", "/w/id_rsa.pub", "/w/a.tfstate.backup",
+		"/w/.tfstate.", "/w/x.tfstate", "/w/tfstate.x", "/w/b.TFSTATE.1/c", "/w/a.tfstate.x.tfstate.y", "/w/a*b",
 	} {
 		t.Run(p, func(t *testing.T) {
 			if got, want := c.ClassifySlash(p), referenceClass(secret, executes, p); got != want {
@@ -69,4 +70,21 @@ func BenchmarkClassify(b *testing.B) {
 			b.Fatal("classified")
 		}
 	}
+}
+
+// FuzzClassifierAgreesWithReference holds the compiled classifier to the
+// path.Match reference on any path, with a *x* pattern among the extras.
+func FuzzClassifierAgreesWithReference(f *testing.F) {
+	extraSecret, extraExec := []string{"*mid*", "a/*b*/c"}, []string{"run[0-9].sh"}
+	c := NewClassifier(extraSecret, extraExec)
+	secret := append(append([]string{}, DefaultSecret...), extraSecret...)
+	executes := append(append([]string{}, DefaultExecutes...), extraExec...)
+	for _, p := range []string{"/w/a.tfstate.b", "/w/xmidx", "/a/bb/c", "/w/.env.x", "/w/run1.sh"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := c.ClassifySlash(p), referenceClass(secret, executes, p); got != want {
+			t.Fatalf("%q: class %q, reference %q", p, got, want)
+		}
+	})
 }

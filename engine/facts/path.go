@@ -4,7 +4,8 @@
 //
 // Facts are computed once per request from the decoded arguments; the
 // policy input and the executor both use them, so what was checked is what
-// runs. Resolution only reads the file system (lstat, readlink); effects
+// runs. Resolution only reads the file system (lstat, readlink, and on
+// Linux an O_PATH open that refuses symlinks); effects
 // belong to the sandbox package, which opens the approved path through a
 // root handle of the workspace so that a symlink swapped in after this check
 // cannot lead out.
@@ -87,19 +88,22 @@ func (r *Resolver) Resolve(raw string) (Path, *protocol.Error) {
 	if perr != nil {
 		return Path{}, perr
 	}
-	canonical, err := canonicalize(clean, maxLinkHops)
-	if err != nil {
-		return Path{}, protocol.Wrap(protocol.WorkspaceViolation, err,
-			"The path could not be resolved (a symlink loop or a link chain that is too long); use a direct path inside the workspace.")
+	p := Path{Input: raw, Canonical: clean}
+	if !resolveDirect(&p) {
+		canonical, err := canonicalize(clean, maxLinkHops)
+		if err != nil {
+			return Path{}, protocol.Wrap(protocol.WorkspaceViolation, err,
+				"The path could not be resolved (a symlink loop or a link chain that is too long); use a direct path inside the workspace.")
+		}
+		p.Canonical = canonical
+		stat(&p)
 	}
-	p := Path{Input: raw, Canonical: canonical}
-	cp, cerr := pathform.Parse(pathform.Native, canonical)
+	cp, cerr := pathform.Parse(pathform.Native, p.Canonical)
 	if cerr != nil {
 		return Path{}, protocol.Wrap(protocol.WorkspaceViolation, cerr, "The path leads through a link to a name this host does not accept; use a direct path inside the workspace.")
 	}
 	r.place(&p, cp)
-	stat(&p)
-	p.Sensitivity = r.classifier.Classify(canonical)
+	p.Sensitivity = r.classifier.Classify(p.Canonical)
 	p.Protected = r.isProtected(cp)
 	return p, nil
 }

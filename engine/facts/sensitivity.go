@@ -70,8 +70,9 @@ type patternSet struct {
 type component struct {
 	text string
 	glob bool // text has path.Match metacharacters
-	// prefix, suffix: the glob is text* or *text with text literal.
-	prefix, suffix bool
+	// prefix, suffix, contains: the glob is text*, *text or *text* with
+	// text literal.
+	prefix, suffix, contains bool
 }
 
 // newComponent classifies one pattern element.
@@ -86,6 +87,11 @@ func newComponent(e string) component {
 	if rest, ok := strings.CutPrefix(e, "*"); ok && !strings.ContainsAny(rest, meta) {
 		return component{text: rest, glob: true, suffix: true}
 	}
+	if mid, ok := strings.CutPrefix(e, "*"); ok {
+		if mid, ok = strings.CutSuffix(mid, "*"); ok && !strings.ContainsAny(mid, meta) {
+			return component{text: mid, glob: true, contains: true}
+		}
+	}
 	return component{text: e, glob: true}
 }
 
@@ -99,6 +105,8 @@ func (g component) match(e string) bool {
 		return strings.HasPrefix(e, g.text)
 	case g.suffix:
 		return strings.HasSuffix(e, g.text)
+	case g.contains:
+		return strings.Contains(e, g.text)
 	}
 	ok, _ := path.Match(g.text, e)
 	return ok

@@ -2,12 +2,13 @@
 // unsigned little-endian payload length followed by that many bytes.
 //
 // The bytes come from the browser and are hostile. The reader never buffers
-// more than MaxPayload bytes of one frame: an over-cap payload up to
-// MaxBrowserPayload is read and discarded in bounded memory, and a length
-// beyond that means the stream is corrupt.
+// more than MaxPayload bytes of one frame (plus a fixed 64 KiB read-ahead):
+// an over-cap payload up to MaxBrowserPayload is read and discarded in
+// bounded memory, and a length beyond that means the stream is corrupt.
 package wire
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -38,8 +39,13 @@ type Reader struct {
 	hdr [4]byte
 }
 
-// NewReader returns a Reader that reads frames from r.
-func NewReader(r io.Reader) *Reader { return &Reader{r: r} }
+// readBuffer is the Reader's read-ahead: small frames (a header and its
+// payload, or several frames sent together) arrive in one read call.
+const readBuffer = 64 << 10
+
+// NewReader returns a Reader that reads frames from r. It reads ahead at
+// most readBuffer bytes beyond the current frame.
+func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, readBuffer)} }
 
 // Next returns the next frame's payload. The slice is newly allocated and
 // owned by the caller.
@@ -98,6 +104,24 @@ type Writer struct {
 
 // NewWriter returns a Writer that writes frames to w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// HeaderLen is the length of a frame's header: the payload length.
+const HeaderLen = 4
+
+// WriteFrame writes frame, whose first HeaderLen bytes are reserved for
+// the header and the rest is the payload, as one frame with one write
+// call; it fills in the header. A payload over MaxPayload is refused with
+// ErrOverCap and nothing is written.
+func (fw *Writer) WriteFrame(frame []byte) error {
+	if len(frame) < HeaderLen || len(frame)-HeaderLen > MaxPayload {
+		return ErrOverCap
+	}
+	binary.LittleEndian.PutUint32(frame, uint32(len(frame)-HeaderLen))
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	_, err := fw.w.Write(frame)
+	return err
+}
 
 // Write writes payload as one frame. A payload over MaxPayload is refused
 // with ErrOverCap and nothing is written.

@@ -148,3 +148,35 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteFrameMatchesWrite: a frame written from a buffer with the header
+// reserved is the frame Write writes, in one write call; over the cap
+// nothing is written.
+func TestWriteFrameMatchesWrite(t *testing.T) {
+	for _, payload := range [][]byte{[]byte("{}"), bytes.Repeat([]byte("x"), 70_000), make([]byte, MaxPayload)} {
+		var want, got countingWriter
+		if err := NewWriter(&want).Write(payload); err != nil {
+			t.Fatal(err)
+		}
+		if err := NewWriter(&got).WriteFrame(append(make([]byte, HeaderLen), payload...)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.buf.Bytes(), want.buf.Bytes()) || got.writes != 1 {
+			t.Fatalf("WriteFrame wrote %d bytes in %d calls; Write %d bytes", got.buf.Len(), got.writes, want.buf.Len())
+		}
+	}
+	var w countingWriter
+	if err := NewWriter(&w).WriteFrame(make([]byte, HeaderLen+MaxPayload+1)); !errors.Is(err, ErrOverCap) || w.writes != 0 {
+		t.Fatalf("over the cap: %v, %d writes", err, w.writes)
+	}
+}
+
+type countingWriter struct {
+	buf    bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.buf.Write(p)
+}
