@@ -20,6 +20,14 @@ type record struct {
 	call       *action.Call
 }
 
+// take returns the record and marks its outcome as written, so a panic
+// while writing it is not followed by a second outcome.
+func (r *record) take() record {
+	t := *r
+	r.logged = false
+	return t
+}
+
 // decide evaluates the call's input document and writes the decision to
 // the log before anything happens. A denial is returned as the error of
 // the first denial; a failure to decide or to log refuses the request.

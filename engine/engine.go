@@ -46,11 +46,13 @@ type Host struct {
 }
 
 // Handle runs one request payload through the whole pipeline and returns
-// the response. It never panics: a bug becomes INTERNAL_ERROR.
+// the response. It never panics: a bug becomes INTERNAL_ERROR, and a
+// logged decision whose executor panicked gets an INTERNAL_ERROR outcome.
 func (h *Host) Handle(ctx context.Context, payload []byte) (resp *protocol.Response) {
 	start := h.now()
 	var req protocol.Request
-	defer h.recoverInto(&resp, &req)
+	var rec record
+	defer h.recoverInto(&resp, &req, &rec, start)
 	req, perr := envelope.Decode(payload)
 	if perr != nil {
 		return protocol.Failure(req.ID, perr)
@@ -59,12 +61,12 @@ func (h *Host) Handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	if perr != nil {
 		return protocol.Failure(req.ID, perr)
 	}
-	rec, perr := h.decide(ctx, call, start)
+	rec, perr = h.decide(ctx, call, start)
 	if perr != nil {
 		return protocol.Failure(req.ID, perr)
 	}
 	data, perr := h.execute(ctx, call)
-	h.outcome(rec, perr, start)
+	h.outcome(rec.take(), perr, start)
 	if perr != nil {
 		return protocol.Failure(req.ID, perr)
 	}
@@ -88,11 +90,16 @@ func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.E
 	return data, perr
 }
 
-func (h *Host) recoverInto(resp **protocol.Response, req *protocol.Request) {
+// recoverInto turns a panic into an INTERNAL_ERROR response and, when the
+// decision was logged but its outcome was not, logs that outcome, so an
+// auditor never meets a decision without one.
+func (h *Host) recoverInto(resp **protocol.Response, req *protocol.Request, rec *record, start time.Time) {
 	if r := recover(); r != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: internal error: %v\n%s", r, debug.Stack())
-		*resp = protocol.Failure(req.ID, protocol.Errorf(protocol.InternalError,
-			"DeskBridge hit an internal error; the details are in its log. Please report it."))
+		perr := protocol.Errorf(protocol.InternalError,
+			"DeskBridge hit an internal error; the details are in its log. Please report it.")
+		h.outcome(rec.take(), perr, start)
+		*resp = protocol.Failure(req.ID, perr)
 	}
 }
 
