@@ -273,7 +273,7 @@ func checkSame(t testing.TB, now, opaCaches, before *Engine, in map[string]any) 
 // set with testdata/policy-v1 over generated inputs, under every
 // configuration of equivConfigs, and the pooled caches with OPA's own.
 func TestDecidesAsPolicyV1(t *testing.T) {
-	n := 1500
+	n := 800
 	if testing.Short() {
 		n = 200
 	}
