@@ -33,11 +33,13 @@ denial(rule, message) := {
 	"priority": 60,
 }
 
+# cmd is input.command; the rules here read input.command directly, one
+# rule fewer to evaluate per decision.
 cmd := input.command
 
-name := lower(cmd.program_name)
+name := lower(input.command.program_name)
 
-args := object.get(cmd, "args", [])
+args := object.get(input.command, "args", [])
 
 # program_allowed holds when the program is a default one or named in the
 # configuration (checked without building the whole set on each decision).
@@ -57,7 +59,7 @@ deny contains denial("not_allowed", "The program is not on the command whitelist
 
 deny contains denial("not_resolved", "The program is not installed in a system folder; programs from the workspace or PATH never run.") if {
 	input.request.action == "run_command"
-	object.get(cmd, "resolved", "") == ""
+	object.get(input.command, "resolved", "") == ""
 }
 
 deny contains denial("wrapper", "Wrappers that run another program are refused; run the program itself.") if {
@@ -85,7 +87,7 @@ deny contains denial("cwd_outside", "The working folder must be inside a workspa
 
 deny contains denial("path_outside", sprintf("Argument %d names a path outside the workspace; use a path inside it.", [pa.index])) if {
 	input.request.action == "run_command"
-	some pa in object.get(cmd, "path_args", [])
+	some pa in object.get(input.command, "path_args", [])
 	not pa.inside
 }
 
@@ -116,7 +118,7 @@ env_denied(n) if {
 
 deny contains denial("env", sprintf("The environment variable %s may change what the program runs; remove it.", [n])) if {
 	input.request.action == "run_command"
-	some n in object.get(cmd, "env_names", [])
+	some n in object.get(input.command, "env_names", [])
 	env_denied(n)
 }
 
@@ -125,7 +127,8 @@ deny contains denial("env", sprintf("The environment variable %s may change what
 # end_of_options is the index of the first "--" in args, or count(args).
 end_of_options := min({i | args[i] == "--"} | {count(args)})
 
-# option_args are the arguments before "--".
+# option_args are the arguments before "--". The rules below iterate args
+# with i < end_of_options instead, which does not build this set.
 option_args contains [i, a] if {
 	some i, a in args
 	i < end_of_options
@@ -135,18 +138,17 @@ option_name(a) := split(a, "=")[0]
 
 # option_in holds when a names one of the options opts exactly, with
 # "=value", or as a unique-prefix abbreviation of a long option (git and npm
-# accept those). The exact case is a set lookup, so it stays cheap.
-option_in(a, opts) if {
+# accept those): abbrevs holds every prefix of four or more characters of
+# the long options in opts, so both cases are set lookups
+# (commands_test.rego checks each abbrevs set against its options).
+option_in(a, opts, _) if {
 	startswith(a, "-")
 	option_name(a) in opts
 }
 
-option_in(a, opts) if {
+option_in(a, _, abbrevs) if {
 	startswith(a, "--")
-	n := option_name(a)
-	count(n) > 3
-	some o in opts
-	startswith(o, n)
+	option_name(a) in abbrevs
 }
 
 short_cluster(a) if {
@@ -172,6 +174,30 @@ git_denied_options := {
 	"--super-prefix", "--namespace", "--extcmd", "--tool", "--config",
 }
 
+# The abbreviations of git_denied_options's long options (see option_in).
+git_denied_abbrevs := {
+	"--co", "--con", "--conf", "--confi", "--config", "--config-", "--config-e", "--config-en",
+	"--config-env", "--ex", "--exe", "--exec", "--exec-", "--exec-p", "--exec-pa", "--exec-pat",
+	"--exec-path", "--ext", "--ext-", "--ext-d", "--ext-di", "--ext-dif", "--ext-diff", "--extc",
+	"--extcm", "--extcmd", "--gi", "--git", "--git-", "--git-d", "--git-di", "--git-dir", "--na",
+	"--nam", "--name", "--names", "--namesp", "--namespa", "--namespac", "--namespace", "--op",
+	"--ope", "--open", "--open-", "--open-f", "--open-fi", "--open-fil", "--open-file",
+	"--open-files", "--open-files-", "--open-files-i", "--open-files-in", "--open-files-in-",
+	"--open-files-in-p", "--open-files-in-pa", "--open-files-in-pag", "--open-files-in-page",
+	"--open-files-in-pager", "--ou", "--out", "--outp", "--outpu", "--output", "--pa", "--pag",
+	"--pagi", "--pagin", "--pagina", "--paginat", "--paginate", "--re", "--rec", "--rece",
+	"--recei", "--receiv", "--receive", "--receive-", "--receive-p", "--receive-pa",
+	"--receive-pac", "--receive-pack", "--se", "--sep", "--sepa", "--separ", "--separa",
+	"--separat", "--separate", "--separate-", "--separate-g", "--separate-gi", "--separate-git",
+	"--separate-git-", "--separate-git-d", "--separate-git-di", "--separate-git-dir", "--su",
+	"--sup", "--supe", "--super", "--super-", "--super-p", "--super-pr", "--super-pre",
+	"--super-pref", "--super-prefi", "--super-prefix", "--te", "--tem", "--temp", "--templ",
+	"--templa", "--templat", "--template", "--tex", "--text", "--textc", "--textco", "--textcon",
+	"--textconv", "--to", "--too", "--tool", "--up", "--upl", "--uplo", "--uploa", "--upload",
+	"--upload-", "--upload-p", "--upload-pa", "--upload-pac", "--upload-pack", "--wo", "--wor",
+	"--work", "--work-", "--work-t", "--work-tr", "--work-tre", "--work-tree",
+}
+
 git_subcommands := {
 	"add", "blame", "branch", "cat-file", "checkout", "cherry-pick", "clean", "commit",
 	"describe", "diff", "fetch", "grep", "init", "log", "ls-files", "ls-tree", "merge",
@@ -194,8 +220,9 @@ git_sub := args[git_sub_index]
 deny contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
 	input.request.action == "run_command"
 	name == "git"
-	some [_, a] in option_args
-	option_in(a, git_denied_options)
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
+	option_in(a, git_denied_options, git_denied_abbrevs)
 }
 
 deny contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
@@ -225,7 +252,8 @@ deny contains denial("git_option", sprintf("The option %s of git %s can run othe
 	input.request.action == "run_command"
 	name == "git"
 	some o in git_sub_denied[git_sub]
-	some [i, a] in option_args
+	some i, a in args
+	i < end_of_options # a is one of option_args
 	i > git_sub_index
 	startswith(a, o)
 }
@@ -237,7 +265,8 @@ deny contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
 	name == "git"
 	some j, e in args
 	e == "--end-of-options"
-	some [i, a] in option_args
+	some i, a in args
+	i < end_of_options # a is one of option_args
 	i > j
 	startswith(a, "-")
 }
@@ -260,11 +289,19 @@ rg_denied := {"--pre", "--hostname-bin", "--search-zip"}
 deny contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
 	input.request.action == "run_command"
 	name == "rg"
-	some [_, a] in option_args
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
 	rg_option_denied(a)
 }
 
-rg_option_denied(a) if option_in(a, rg_denied)
+# The abbreviations of rg_denied's long options (see option_in).
+rg_denied_abbrevs := {
+	"--ho", "--hos", "--host", "--hostn", "--hostna", "--hostnam", "--hostname", "--hostname-",
+	"--hostname-b", "--hostname-bi", "--hostname-bin", "--pr", "--pre", "--se", "--sea", "--sear",
+	"--searc", "--search", "--search-", "--search-z", "--search-zi", "--search-zip",
+}
+
+rg_option_denied(a) if option_in(a, rg_denied, rg_denied_abbrevs)
 
 rg_option_denied(a) if cluster_has(a, {"z"})
 
@@ -343,7 +380,8 @@ has_module(a) if {
 deny contains denial("go_option", sprintf("The go option %s runs other programs; remove it.", [a])) if {
 	input.request.action == "run_command"
 	name == "go"
-	some [_, a] in option_args
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
 	some o in {"-toolexec", "--toolexec", "-exec", "--exec"}
 	option_name(a) == o
 }
@@ -370,6 +408,18 @@ npm_denied_options := {"--script-shell", "--node-options", "--userconfig", "--gl
 deny contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {
 	input.request.action == "run_command"
 	name == "npm"
-	some [_, a] in option_args
-	option_in(a, npm_denied_options)
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
+	option_in(a, npm_denied_options, npm_denied_abbrevs)
+}
+
+# The abbreviations of npm_denied_options's long options (see option_in).
+npm_denied_abbrevs := {
+	"--ca", "--cal", "--call", "--gl", "--glo", "--glob", "--globa", "--global", "--globalc",
+	"--globalco", "--globalcon", "--globalconf", "--globalconfi", "--globalconfig", "--no",
+	"--nod", "--node", "--node-", "--node-o", "--node-op", "--node-opt", "--node-opti",
+	"--node-optio", "--node-option", "--node-options", "--sc", "--scr", "--scri", "--scrip",
+	"--script", "--script-", "--script-s", "--script-sh", "--script-she", "--script-shel",
+	"--script-shell", "--us", "--use", "--user", "--userc", "--userco", "--usercon", "--userconf",
+	"--userconfi", "--userconfig",
 }

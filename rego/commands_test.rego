@@ -225,3 +225,17 @@ test_npm_refused if {
 }
 
 test_npm_allowed if allowed(["npm", "test"])
+
+# Every prefix of four or more characters of the long options in opts:
+# what option_in's abbrevs sets must hold.
+abbrevs_of(opts) := {substring(o, 0, k) |
+	some o in opts
+	startswith(o, "--")
+	some k in numbers.range(4, count(o))
+}
+
+test_abbrevs_match_their_options if {
+	commands.git_denied_abbrevs == abbrevs_of(commands.git_denied_options)
+	commands.rg_denied_abbrevs == abbrevs_of(commands.rg_denied)
+	commands.npm_denied_abbrevs == abbrevs_of(commands.npm_denied_options)
+}
