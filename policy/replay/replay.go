@@ -189,7 +189,7 @@ func answer(d policy.Decision) string {
 // logged ones.
 func compare(before, after string, logged, replayed any) Kind {
 	switch {
-	case before == after && sameJSON(logged, replayed):
+	case before == after && sameResult(logged, replayed):
 		return Same
 	case before == after:
 		return ResultChanged
