@@ -73,22 +73,29 @@ func sameObject(m map[string]any, v ast.Value) (same, ok bool) {
 	if obj.Len() != len(m) {
 		return false, true
 	}
-	same = true
 	for k := range m {
 		if !utf8.ValidString(k) {
 			return false, false
 		}
 	}
-	for k, x := range m {
-		t := obj.Get(ast.StringTerm(k))
-		if t == nil {
-			return false, true
-		}
-		s, ok := sameValue(x, t.Value)
+	// The keys are unique strings on both sides and as many: the objects
+	// hold the same keys when each of obj's is one of m's.
+	same, ok = true, true
+	obj.Foreach(func(k, t *ast.Term) {
 		if !ok {
-			return false, false
+			return
 		}
+		x, found := m[string(k.Value.(ast.String))]
+		if !found {
+			same = false
+			return
+		}
+		s, decided := sameValue(x, t.Value)
+		ok = decided
 		same = same && s
+	})
+	if !ok {
+		return false, false
 	}
 	return same, true
 }
