@@ -136,20 +136,13 @@ option_args contains [i, a] if {
 
 option_name(a) := split(a, "=")[0]
 
-# option_in holds when a names one of the options opts exactly, with
+# option_in holds when a names one of a set of options exactly, with
 # "=value", or as a unique-prefix abbreviation of a long option (git and npm
-# accept those): abbrevs holds every prefix of four or more characters of
-# the long options in opts, so both cases are set lookups
-# (commands_test.rego checks each abbrevs set against its options).
-option_in(a, opts, _) if {
-	startswith(a, "-")
-	option_name(a) in opts
-}
-
-option_in(a, _, abbrevs) if {
-	startswith(a, "--")
-	option_name(a) in abbrevs
-}
+# accept those). names is such a set's *_names: the options and every
+# prefix of four or more characters of the long ones, all beginning with
+# "-", so one set lookup answers both cases (commands_test.rego checks
+# each *_names set against its options).
+option_in(a, names) if option_name(a) in names
 
 short_cluster(a) if {
 	startswith(a, "-")
@@ -174,8 +167,8 @@ git_denied_options := {
 	"--super-prefix", "--namespace", "--extcmd", "--tool", "--config",
 }
 
-# The abbreviations of git_denied_options's long options (see option_in).
-git_denied_abbrevs := {
+# git_denied_options and the abbreviations of its long options (see option_in).
+git_denied_names := {
 	"--co", "--con", "--conf", "--confi", "--config", "--config-", "--config-e", "--config-en",
 	"--config-env", "--ex", "--exe", "--exec", "--exec-", "--exec-p", "--exec-pa", "--exec-pat",
 	"--exec-path", "--ext", "--ext-", "--ext-d", "--ext-di", "--ext-dif", "--ext-diff", "--extc",
@@ -195,7 +188,7 @@ git_denied_abbrevs := {
 	"--templa", "--templat", "--template", "--tex", "--text", "--textc", "--textco", "--textcon",
 	"--textconv", "--to", "--too", "--tool", "--up", "--upl", "--uplo", "--uploa", "--upload",
 	"--upload-", "--upload-p", "--upload-pa", "--upload-pac", "--upload-pack", "--wo", "--wor",
-	"--work", "--work-", "--work-t", "--work-tr", "--work-tre", "--work-tree",
+	"--work", "--work-", "--work-t", "--work-tr", "--work-tre", "--work-tree", "-C", "-c",
 }
 
 git_subcommands := {
@@ -222,7 +215,7 @@ deny contains denial("git_option", sprintf("The git option %s can run other prog
 	name == "git"
 	some oi, a in args
 	oi < end_of_options # a is one of option_args
-	option_in(a, git_denied_options, git_denied_abbrevs)
+	option_in(a, git_denied_names)
 }
 
 deny contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
@@ -294,14 +287,14 @@ deny contains denial("rg_option", sprintf("The rg option %s runs other programs;
 	rg_option_denied(a)
 }
 
-# The abbreviations of rg_denied's long options (see option_in).
-rg_denied_abbrevs := {
+# rg_denied and the abbreviations of its long options (see option_in).
+rg_denied_names := {
 	"--ho", "--hos", "--host", "--hostn", "--hostna", "--hostnam", "--hostname", "--hostname-",
 	"--hostname-b", "--hostname-bi", "--hostname-bin", "--pr", "--pre", "--se", "--sea", "--sear",
 	"--searc", "--search", "--search-", "--search-z", "--search-zi", "--search-zip",
 }
 
-rg_option_denied(a) if option_in(a, rg_denied, rg_denied_abbrevs)
+rg_option_denied(a) if option_in(a, rg_denied_names)
 
 rg_option_denied(a) if cluster_has(a, {"z"})
 
@@ -339,6 +332,7 @@ interp_value(i) if {
 
 deny contains denial("inline_code", sprintf("%s may not run code given on the command line or on stdin; run a script file from the workspace.", [name])) if {
 	input.request.action == "run_command"
+	name in {"python", "python3", "node", "perl"} # the keys of interpreter_rules, which this spares building
 	interp
 	some i, a in args
 	i < script_index
@@ -356,6 +350,7 @@ interp_inline(a) if {
 
 deny contains denial("inline_code", sprintf("%s without a script reads code from stdin; run a script file from the workspace.", [name])) if {
 	input.request.action == "run_command"
+	name in {"python", "python3", "node", "perl"} # the keys of interpreter_rules, which this spares building
 	interp
 	script_index == count(args)
 	not only_info(args)
@@ -410,16 +405,16 @@ deny contains denial("npm_option", sprintf("The npm option %s runs other program
 	name == "npm"
 	some oi, a in args
 	oi < end_of_options # a is one of option_args
-	option_in(a, npm_denied_options, npm_denied_abbrevs)
+	option_in(a, npm_denied_names)
 }
 
-# The abbreviations of npm_denied_options's long options (see option_in).
-npm_denied_abbrevs := {
+# npm_denied_options and the abbreviations of its long options (see option_in).
+npm_denied_names := {
 	"--ca", "--cal", "--call", "--gl", "--glo", "--glob", "--globa", "--global", "--globalc",
 	"--globalco", "--globalcon", "--globalconf", "--globalconfi", "--globalconfig", "--no",
 	"--nod", "--node", "--node-", "--node-o", "--node-op", "--node-opt", "--node-opti",
 	"--node-optio", "--node-option", "--node-options", "--sc", "--scr", "--scri", "--scrip",
 	"--script", "--script-", "--script-s", "--script-sh", "--script-she", "--script-shel",
 	"--script-shell", "--us", "--use", "--user", "--userc", "--userco", "--usercon", "--userconf",
-	"--userconfi", "--userconfig",
+	"--userconfi", "--userconfig", "-c",
 }
