@@ -125,7 +125,9 @@ deny contains denial("env", sprintf("The environment variable %s may change what
 # ---- helpers over arguments ------------------------------------------------
 
 # end_of_options is the index of the first "--" in args, or count(args).
-end_of_options := min({i | args[i] == "--"} | {count(args)})
+# (An array comprehension lists the indices in order, so its first element
+# is the least; cheaper than the minimum of a set.)
+end_of_options := array.concat([i | args[i] == "--"], [count(args)])[0]
 
 # option_args are the arguments before "--". The rules below iterate args
 # with i < end_of_options instead, which does not build this set.
@@ -206,7 +208,7 @@ git_global_options := {
 }
 
 # git_sub_index is the index of the subcommand, or count(args) when there is none.
-git_sub_index := min({i | some i, a in args; not startswith(a, "-")} | {count(args)})
+git_sub_index := array.concat([i | some i, a in args; not startswith(a, "-")], [count(args)])[0]
 
 git_sub := args[git_sub_index]
 
@@ -319,11 +321,14 @@ interp := interpreter_rules[name]
 
 # script_index is the index of the script argument: the first operand that
 # is not the value of an option, or count(args) when there is none.
-script_index := min({i |
-	some i, a in args
-	not startswith(a, "-")
-	not interp_value(i)
-} | {count(args)})
+script_index := array.concat(
+	[i |
+		some i, a in args
+		not startswith(a, "-")
+		not interp_value(i)
+	],
+	[count(args)],
+)[0]
 
 interp_value(i) if {
 	i > 0
