@@ -69,3 +69,11 @@ test_read_is_not_a_write if {
 	d := main.decision with input as f.request("read_file", "files", {"target": protected}) with data.config as f.config
 	d.allow
 }
+
+# workspace.outside spells confined_roles out; each role must be checked.
+test_every_confined_role_is_checked if {
+	every r in data.deskbridge.policies.workspace.confined_roles {
+		d := main.decision with input as f.request("read_file", "files", {r: outside}) with data.config as f.config
+		"workspace.outside" in f.rules(d)
+	}
+}
