@@ -15,6 +15,8 @@ import (
 // "Third pass: policy"). testdata/policy-v1 is the set as it was before; the
 // tests here hold the embedded set to deciding exactly as it did, whole
 // decision documents compared, over generated inputs and configurations.
+// A change meant to make the defaults decide otherwise copies the new rules
+// into testdata/policy-v1 in the same commit (with the reason in its message).
 
 // equivConfigs are data.config variants that change what the default
 // policies decide.
