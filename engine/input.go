@@ -53,8 +53,89 @@ func buildInput(call *action.Call, now time.Time) (inputDoc, error) {
 			return inputDoc{}, err
 		}
 	}
-	value, err := ast.InterfaceToValue(raw)
+	value, err := inputValue(raw, call)
 	return inputDoc{raw: raw, value: value}, err
+}
+
+// inputValue is raw as OPA's value, equal to ast.InterfaceToValue(raw)
+// (TestInputValueMatchesRaw): the request and the path facts, whose
+// members are fixed, are built from call with their keys made once; the
+// arguments and the other facts are converted generically.
+func inputValue(raw map[string]any, call *action.Call) (ast.Value, error) {
+	items := make([][2]*ast.Term, 0, len(raw))
+	for k, v := range raw {
+		var val ast.Value
+		var err error
+		_, fact := call.Facts[k]
+		switch {
+		case k == "request" && !fact:
+			val, err = requestValue(call, v.(map[string]any)["arguments"])
+		case k == "paths" && !fact:
+			val = pathsValue(call.Paths)
+		default:
+			val, err = ast.InterfaceToValue(v)
+		}
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, [2]*ast.Term{ast.InternedTerm(k), ast.NewTerm(val)})
+	}
+	return ast.NewObject(items...), nil
+}
+
+// Keys of the input's fixed members, made once.
+var (
+	keyID, keyAction, keySkill = ast.StringTerm("id"), ast.StringTerm("action"), ast.StringTerm("skill")
+	keyOrigin, keyChannel      = ast.StringTerm("origin"), ast.StringTerm("channel")
+	keyArguments               = ast.StringTerm("arguments")
+	pathKeys                   = func() (k [11]*ast.Term) {
+		for i, name := range []string{"input", "canonical", "workspace", "workspace_root", "relative",
+			"inside", "exists", "type", "sensitivity", "protected", "links"} {
+			k[i] = ast.StringTerm(name)
+		}
+		return k
+	}()
+)
+
+func requestValue(call *action.Call, args any) (ast.Value, error) {
+	a, err := ast.InterfaceToValue(args)
+	if err != nil {
+		return nil, err
+	}
+	return ast.NewObject(
+		[2]*ast.Term{keyID, ast.InternedTerm(call.Request.ID)},
+		[2]*ast.Term{keyAction, ast.InternedTerm(call.Request.Action)},
+		[2]*ast.Term{keySkill, ast.InternedTerm(string(call.Skill))},
+		[2]*ast.Term{keyOrigin, ast.InternedTerm(call.Origin)},
+		[2]*ast.Term{keyChannel, ast.InternedTerm(call.Channel)},
+		[2]*ast.Term{keyArguments, ast.NewTerm(a)},
+	), nil
+}
+
+func pathsValue(paths map[string]facts.Path) ast.Value {
+	items := make([][2]*ast.Term, 0, len(paths))
+	for role, p := range paths {
+		items = append(items, [2]*ast.Term{ast.InternedTerm(role), ast.NewTerm(pathValue(p))})
+	}
+	return ast.NewObject(items...)
+}
+
+// pathValue is pathDoc(p) as OPA's value.
+func pathValue(p facts.Path) ast.Value {
+	k := &pathKeys
+	return ast.NewObject(
+		[2]*ast.Term{k[0], ast.InternedTerm(p.Input)},
+		[2]*ast.Term{k[1], ast.InternedTerm(p.Canonical)},
+		[2]*ast.Term{k[2], ast.InternedTerm(p.Workspace)},
+		[2]*ast.Term{k[3], ast.InternedTerm(p.WorkspaceRoot)},
+		[2]*ast.Term{k[4], ast.InternedTerm(p.Relative)},
+		[2]*ast.Term{k[5], ast.InternedTerm(p.Inside)},
+		[2]*ast.Term{k[6], ast.InternedTerm(p.Exists)},
+		[2]*ast.Term{k[7], ast.InternedTerm(p.Type)},
+		[2]*ast.Term{k[8], ast.InternedTerm(p.Sensitivity)},
+		[2]*ast.Term{k[9], ast.InternedTerm(p.Protected)},
+		[2]*ast.Term{k[10], ast.InternedTerm(p.Links)},
+	)
 }
 
 // arguments returns the decoded arguments as a JSON object, with digests.

@@ -1,12 +1,175 @@
 package policy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
+
+// Document is a decision document as the policy evaluated it. It is kept
+// as OPA's value and converted only when it is encoded (for the decision
+// log, replay or `policy eval`), to the same JSON as ast.JSON's form of it
+// (sets as arrays) encoded by encoding/json.
+type Document struct {
+	value ast.Value
+}
+
+// DocumentOf returns v as a Document.
+func DocumentOf(v ast.Value) Document { return Document{value: v} }
+
+// Value returns the document as OPA's value.
+func (d Document) Value() ast.Value { return d.value }
+
+// MarshalJSON encodes d as encoding/json encodes ast.JSON(d). HTML
+// characters are left as they are: an encoder that escapes them does so
+// on the way out, one that does not leaves them, as for the map.
+func (d Document) MarshalJSON() ([]byte, error) {
+	x, err := ast.JSON(d.value)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(x); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// readDecision reads the decision document v. The common shape is read
+// from OPA's value directly; anything else (an error included) goes
+// through ast.JSON and parseDecision, which decide what it means.
+func readDecision(v ast.Value) (Decision, error) {
+	if d, ok := fastDecision(v); ok {
+		return d, nil
+	}
+	doc, err := ast.JSON(v)
+	if err != nil {
+		return Decision{}, fmt.Errorf("policy: decision: %w", err)
+	}
+	return parseDecision(doc)
+}
+
+var (
+	keyAllow    = ast.StringTerm("allow")
+	keyDenials  = ast.StringTerm("denials")
+	keyLimits   = ast.StringTerm("limits")
+	keyCode     = ast.StringTerm("code")
+	keyRule     = ast.StringTerm("rule")
+	keyMessage  = ast.StringTerm("message")
+	keyPriority = ast.StringTerm("priority")
+)
+
+// fastDecision reads a well-formed decision document straight from v, as
+// parseDecision reads ast.JSON(v); ok is false for anything it does not
+// read exactly as parseDecision would, and for every malformed document.
+func fastDecision(v ast.Value) (Decision, bool) {
+	doc, ok := v.(ast.Object)
+	if !ok {
+		return Decision{}, false
+	}
+	allow, ok := valueOf(doc, keyAllow).(ast.Boolean)
+	if !ok {
+		return Decision{}, false
+	}
+	d := Decision{Allow: bool(allow), Result: Document{value: v}}
+	if d.Denials, ok = fastDenials(valueOf(doc, keyDenials)); !ok || d.Allow != (len(d.Denials) == 0) {
+		return Decision{}, false
+	}
+	if d.Limits, ok = fastLimits(valueOf(doc, keyLimits)); !ok {
+		return Decision{}, false
+	}
+	return d, true
+}
+
+// valueOf returns the value of key in obj, or nil.
+func valueOf(obj ast.Object, key *ast.Term) ast.Value {
+	if t := obj.Get(key); t != nil {
+		return t.Value
+	}
+	return nil
+}
+
+func fastDenials(v ast.Value) ([]Denial, bool) {
+	var items []*ast.Term
+	switch x := v.(type) {
+	case nil, ast.Null:
+	case ast.Set:
+		items = x.Slice()
+	case *ast.Array:
+		items = make([]*ast.Term, x.Len())
+		for i := range items {
+			items[i] = x.Elem(i)
+		}
+	default:
+		return nil, false
+	}
+	out := make([]Denial, 0, len(items))
+	for _, item := range items {
+		den, ok := fastDenial(item.Value)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, den)
+	}
+	sortDenials(out)
+	return out, true
+}
+
+func fastDenial(v ast.Value) (Denial, bool) {
+	m, ok := v.(ast.Object)
+	if !ok {
+		return Denial{}, false
+	}
+	code, ok := valueOf(m, keyCode).(ast.String)
+	if !ok || !protocol.Code(code).Valid() {
+		return Denial{}, false
+	}
+	den := Denial{Code: protocol.Code(code)}
+	if s, ok := valueOf(m, keyRule).(ast.String); ok {
+		den.Rule = string(s)
+	}
+	if s, ok := valueOf(m, keyMessage).(ast.String); ok {
+		den.Message = string(s)
+	}
+	if den.Message == "" {
+		den.Message = "The policy does not allow this request."
+	}
+	if n, ok := valueOf(m, keyPriority).(ast.Number); ok {
+		p, _ := json.Number(n).Int64()
+		den.Priority = int(p)
+	}
+	return den, true
+}
+
+func fastLimits(v ast.Value) (map[string]int64, bool) {
+	m, ok := v.(ast.Object)
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]int64, m.Len())
+	err := m.Iter(func(k, x *ast.Term) error {
+		key, ok := k.Value.(ast.String)
+		n, isNum := x.Value.(ast.Number)
+		if !ok || !isNum {
+			return errNotFast
+		}
+		i, err := wholeNumber(json.Number(n))
+		if err != nil {
+			return errNotFast
+		}
+		out[string(key)] = i
+		return nil
+	})
+	return out, err == nil
+}
+
+var errNotFast = fmt.Errorf("policy: not read directly")
 
 // parseDecision reads the decision document a policy produced. A document
 // that is not shaped as documented is an error, never an allow.

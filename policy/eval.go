@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
@@ -100,6 +101,9 @@ type query struct {
 	qc     ast.QueryCompiler
 	body   ast.Body
 	result ast.Var
+	// opaCaches evaluates with OPA's own caches instead of the pooled
+	// ones (tests compare the two).
+	opaCaches bool
 }
 
 // prepare compiles the query `result = ref`.
@@ -135,7 +139,13 @@ func (q *query) eval(ctx context.Context, input ast.Value, tracer topdown.QueryT
 		WithInput(ast.NewTerm(input)).
 		WithStrictBuiltinErrors(true).
 		WithPrintHook(q.c.print).
+		WithMetrics(metrics.NoOp()).
 		WithTime(time.Now())
+	if !q.opaCaches {
+		caches := getCaches()
+		defer putCaches(caches)
+		tq = tq.WithVirtualCache(&caches.virtual).WithBaseCache(&caches.base)
+	}
 	if tracer != nil {
 		tq = tq.WithQueryTracer(tracer)
 	}

@@ -76,7 +76,9 @@ type Decision struct {
 	Denials []Denial
 	// Limits are the per-action limits (timeout_ms, max_bytes, …).
 	Limits map[string]int64
-	// Result is the decision document as evaluated, for the decision log.
+	// Result is the decision document as evaluated, for the decision log:
+	// a Document when the policy evaluated it, a map[string]any when it
+	// was read from JSON. Both encode to the same JSON.
 	Result any
 }
 
@@ -101,11 +103,7 @@ func (e *Engine) decide(ctx context.Context, input ast.Value, tracer topdown.Que
 	if v == nil {
 		return Decision{}, fmt.Errorf("policy: %s is undefined", Query)
 	}
-	doc, err := ast.JSON(v)
-	if err != nil {
-		return Decision{}, fmt.Errorf("policy: decision: %w", err)
-	}
-	return parseDecision(doc)
+	return readDecision(v)
 }
 
 // First returns the denial the host answers with: the lowest priority,

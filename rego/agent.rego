@@ -9,6 +9,10 @@ package deskbridge.policies.agent
 
 priority := 60
 
+# Every deny rule begins with the action it concerns, written out
+# (input.request.action == "…" or in {…}), never through a helper rule:
+# OPA's rule index reads those and skips the rules for every other action.
+
 context_action if input.request.action == "web_agent_context"
 
 # run_action: the messages that name an existing run.
@@ -24,34 +28,34 @@ deny contains d if {
 }
 
 deny contains d if {
-	run_action
+	input.request.action in {"web_agent_context", "web_agent_end"} # run_action
 	not input.run.exists
 	d := denial("unknown_run", "The agent run is unknown; start a new run with web_agent_start.")
 }
 
 deny contains d if {
-	context_action
+	input.request.action == "web_agent_context" # context_action
 	input.run.exists
 	input.run.ended
 	d := denial("ended_run", "The agent run has ended; start a new run with web_agent_start.")
 }
 
 deny contains d if {
-	run_action
+	input.request.action in {"web_agent_context", "web_agent_end"} # run_action
 	input.run.exists
 	input.run.origin != input.request.origin
 	d := denial("other_origin", "The agent run belongs to another extension; start a run of your own.")
 }
 
 deny contains d if {
-	context_action
+	input.request.action == "web_agent_context" # context_action
 	input.run.exists
 	input.run.mode != "workspace-context"
 	d := denial("mode", "Only a workspace-context run may ask for workspace data; start one with mode workspace-context.")
 }
 
 deny contains d if {
-	context_action
+	input.request.action == "web_agent_context" # context_action
 	input.run.exists
 	input.run.rounds_used >= input.run.max_rounds
 	d := denial("round_limit", "The agent run has used all its rounds; start a new run to continue.")

@@ -33,11 +33,13 @@ denial(rule, message) := {
 	"priority": 60,
 }
 
+# cmd is input.command; the rules here read input.command directly, one
+# rule fewer to evaluate per decision.
 cmd := input.command
 
-name := lower(cmd.program_name)
+name := lower(input.command.program_name)
 
-args := object.get(cmd, "args", [])
+args := object.get(input.command, "args", [])
 
 # program_allowed holds when the program is a default one or named in the
 # configuration (checked without building the whole set on each decision).
@@ -57,7 +59,7 @@ deny contains denial("not_allowed", "The program is not on the command whitelist
 
 deny contains denial("not_resolved", "The program is not installed in a system folder; programs from the workspace or PATH never run.") if {
 	input.request.action == "run_command"
-	object.get(cmd, "resolved", "") == ""
+	object.get(input.command, "resolved", "") == ""
 }
 
 deny contains denial("wrapper", "Wrappers that run another program are refused; run the program itself.") if {
@@ -85,7 +87,7 @@ deny contains denial("cwd_outside", "The working folder must be inside a workspa
 
 deny contains denial("path_outside", sprintf("Argument %d names a path outside the workspace; use a path inside it.", [pa.index])) if {
 	input.request.action == "run_command"
-	some pa in object.get(cmd, "path_args", [])
+	some pa in object.get(input.command, "path_args", [])
 	not pa.inside
 }
 
@@ -116,16 +118,19 @@ env_denied(n) if {
 
 deny contains denial("env", sprintf("The environment variable %s may change what the program runs; remove it.", [n])) if {
 	input.request.action == "run_command"
-	some n in object.get(cmd, "env_names", [])
+	some n in object.get(input.command, "env_names", [])
 	env_denied(n)
 }
 
 # ---- helpers over arguments ------------------------------------------------
 
 # end_of_options is the index of the first "--" in args, or count(args).
-end_of_options := min({i | args[i] == "--"} | {count(args)})
+# (An array comprehension lists the indices in order, so its first element
+# is the least; cheaper than the minimum of a set.)
+end_of_options := array.concat([i | args[i] == "--"], [count(args)])[0]
 
-# option_args are the arguments before "--".
+# option_args are the arguments before "--". The rules below iterate args
+# with i < end_of_options instead, which does not build this set.
 option_args contains [i, a] if {
 	some i, a in args
 	i < end_of_options
@@ -133,21 +138,13 @@ option_args contains [i, a] if {
 
 option_name(a) := split(a, "=")[0]
 
-# option_in holds when a names one of the options opts exactly, with
+# option_in holds when a names one of a set of options exactly, with
 # "=value", or as a unique-prefix abbreviation of a long option (git and npm
-# accept those). The exact case is a set lookup, so it stays cheap.
-option_in(a, opts) if {
-	startswith(a, "-")
-	option_name(a) in opts
-}
-
-option_in(a, opts) if {
-	startswith(a, "--")
-	n := option_name(a)
-	count(n) > 3
-	some o in opts
-	startswith(o, n)
-}
+# accept those). names is such a set's *_names: the options and every
+# prefix of four or more characters of the long ones, all beginning with
+# "-", so one set lookup answers both cases (commands_test.rego checks
+# each *_names set against its options).
+option_in(a, names) if option_name(a) in names
 
 short_cluster(a) if {
 	startswith(a, "-")
@@ -172,6 +169,30 @@ git_denied_options := {
 	"--super-prefix", "--namespace", "--extcmd", "--tool", "--config",
 }
 
+# git_denied_options and the abbreviations of its long options (see option_in).
+git_denied_names := {
+	"--co", "--con", "--conf", "--confi", "--config", "--config-", "--config-e", "--config-en",
+	"--config-env", "--ex", "--exe", "--exec", "--exec-", "--exec-p", "--exec-pa", "--exec-pat",
+	"--exec-path", "--ext", "--ext-", "--ext-d", "--ext-di", "--ext-dif", "--ext-diff", "--extc",
+	"--extcm", "--extcmd", "--gi", "--git", "--git-", "--git-d", "--git-di", "--git-dir", "--na",
+	"--nam", "--name", "--names", "--namesp", "--namespa", "--namespac", "--namespace", "--op",
+	"--ope", "--open", "--open-", "--open-f", "--open-fi", "--open-fil", "--open-file",
+	"--open-files", "--open-files-", "--open-files-i", "--open-files-in", "--open-files-in-",
+	"--open-files-in-p", "--open-files-in-pa", "--open-files-in-pag", "--open-files-in-page",
+	"--open-files-in-pager", "--ou", "--out", "--outp", "--outpu", "--output", "--pa", "--pag",
+	"--pagi", "--pagin", "--pagina", "--paginat", "--paginate", "--re", "--rec", "--rece",
+	"--recei", "--receiv", "--receive", "--receive-", "--receive-p", "--receive-pa",
+	"--receive-pac", "--receive-pack", "--se", "--sep", "--sepa", "--separ", "--separa",
+	"--separat", "--separate", "--separate-", "--separate-g", "--separate-gi", "--separate-git",
+	"--separate-git-", "--separate-git-d", "--separate-git-di", "--separate-git-dir", "--su",
+	"--sup", "--supe", "--super", "--super-", "--super-p", "--super-pr", "--super-pre",
+	"--super-pref", "--super-prefi", "--super-prefix", "--te", "--tem", "--temp", "--templ",
+	"--templa", "--templat", "--template", "--tex", "--text", "--textc", "--textco", "--textcon",
+	"--textconv", "--to", "--too", "--tool", "--up", "--upl", "--uplo", "--uploa", "--upload",
+	"--upload-", "--upload-p", "--upload-pa", "--upload-pac", "--upload-pack", "--wo", "--wor",
+	"--work", "--work-", "--work-t", "--work-tr", "--work-tre", "--work-tree", "-C", "-c",
+}
+
 git_subcommands := {
 	"add", "blame", "branch", "cat-file", "checkout", "cherry-pick", "clean", "commit",
 	"describe", "diff", "fetch", "grep", "init", "log", "ls-files", "ls-tree", "merge",
@@ -187,15 +208,16 @@ git_global_options := {
 }
 
 # git_sub_index is the index of the subcommand, or count(args) when there is none.
-git_sub_index := min({i | some i, a in args; not startswith(a, "-")} | {count(args)})
+git_sub_index := array.concat([i | some i, a in args; not startswith(a, "-")], [count(args)])[0]
 
 git_sub := args[git_sub_index]
 
 deny contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
 	input.request.action == "run_command"
 	name == "git"
-	some [_, a] in option_args
-	option_in(a, git_denied_options)
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
+	option_in(a, git_denied_names)
 }
 
 deny contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
@@ -225,7 +247,8 @@ deny contains denial("git_option", sprintf("The option %s of git %s can run othe
 	input.request.action == "run_command"
 	name == "git"
 	some o in git_sub_denied[git_sub]
-	some [i, a] in option_args
+	some i, a in args
+	i < end_of_options # a is one of option_args
 	i > git_sub_index
 	startswith(a, o)
 }
@@ -237,7 +260,8 @@ deny contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
 	name == "git"
 	some j, e in args
 	e == "--end-of-options"
-	some [i, a] in option_args
+	some i, a in args
+	i < end_of_options # a is one of option_args
 	i > j
 	startswith(a, "-")
 }
@@ -260,11 +284,19 @@ rg_denied := {"--pre", "--hostname-bin", "--search-zip"}
 deny contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
 	input.request.action == "run_command"
 	name == "rg"
-	some [_, a] in option_args
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
 	rg_option_denied(a)
 }
 
-rg_option_denied(a) if option_in(a, rg_denied)
+# rg_denied and the abbreviations of its long options (see option_in).
+rg_denied_names := {
+	"--ho", "--hos", "--host", "--hostn", "--hostna", "--hostnam", "--hostname", "--hostname-",
+	"--hostname-b", "--hostname-bi", "--hostname-bin", "--pr", "--pre", "--se", "--sea", "--sear",
+	"--searc", "--search", "--search-", "--search-z", "--search-zi", "--search-zip",
+}
+
+rg_option_denied(a) if option_in(a, rg_denied_names)
 
 rg_option_denied(a) if cluster_has(a, {"z"})
 
@@ -289,11 +321,14 @@ interp := interpreter_rules[name]
 
 # script_index is the index of the script argument: the first operand that
 # is not the value of an option, or count(args) when there is none.
-script_index := min({i |
-	some i, a in args
-	not startswith(a, "-")
-	not interp_value(i)
-} | {count(args)})
+script_index := array.concat(
+	[i |
+		some i, a in args
+		not startswith(a, "-")
+		not interp_value(i)
+	],
+	[count(args)],
+)[0]
 
 interp_value(i) if {
 	i > 0
@@ -302,6 +337,7 @@ interp_value(i) if {
 
 deny contains denial("inline_code", sprintf("%s may not run code given on the command line or on stdin; run a script file from the workspace.", [name])) if {
 	input.request.action == "run_command"
+	name in {"python", "python3", "node", "perl"} # the keys of interpreter_rules, which this spares building
 	interp
 	some i, a in args
 	i < script_index
@@ -319,6 +355,7 @@ interp_inline(a) if {
 
 deny contains denial("inline_code", sprintf("%s without a script reads code from stdin; run a script file from the workspace.", [name])) if {
 	input.request.action == "run_command"
+	name in {"python", "python3", "node", "perl"} # the keys of interpreter_rules, which this spares building
 	interp
 	script_index == count(args)
 	not only_info(args)
@@ -343,7 +380,8 @@ has_module(a) if {
 deny contains denial("go_option", sprintf("The go option %s runs other programs; remove it.", [a])) if {
 	input.request.action == "run_command"
 	name == "go"
-	some [_, a] in option_args
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
 	some o in {"-toolexec", "--toolexec", "-exec", "--exec"}
 	option_name(a) == o
 }
@@ -370,6 +408,18 @@ npm_denied_options := {"--script-shell", "--node-options", "--userconfig", "--gl
 deny contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {
 	input.request.action == "run_command"
 	name == "npm"
-	some [_, a] in option_args
-	option_in(a, npm_denied_options)
+	some oi, a in args
+	oi < end_of_options # a is one of option_args
+	option_in(a, npm_denied_names)
+}
+
+# npm_denied_options and the abbreviations of its long options (see option_in).
+npm_denied_names := {
+	"--ca", "--cal", "--call", "--gl", "--glo", "--glob", "--globa", "--global", "--globalc",
+	"--globalco", "--globalcon", "--globalconf", "--globalconfi", "--globalconfig", "--no",
+	"--nod", "--node", "--node-", "--node-o", "--node-op", "--node-opt", "--node-opti",
+	"--node-optio", "--node-option", "--node-options", "--sc", "--scr", "--scri", "--scrip",
+	"--script", "--script-", "--script-s", "--script-sh", "--script-she", "--script-shel",
+	"--script-shell", "--us", "--use", "--user", "--userc", "--userco", "--usercon", "--userconf",
+	"--userconfi", "--userconfig", "-c",
 }

@@ -225,3 +225,28 @@ test_npm_refused if {
 }
 
 test_npm_allowed if allowed(["npm", "test"])
+
+# Every prefix of four or more characters of the long options in opts:
+# with the options themselves, what option_in's *_names sets must hold.
+abbrevs_of(opts) := {substring(o, 0, k) |
+	some o in opts
+	startswith(o, "--")
+	some k in numbers.range(4, count(o))
+}
+
+test_names_match_their_options if {
+	commands.git_denied_names == commands.git_denied_options | abbrevs_of(commands.git_denied_options)
+	commands.rg_denied_names == commands.rg_denied | abbrevs_of(commands.rg_denied)
+	commands.npm_denied_names == commands.npm_denied_options | abbrevs_of(commands.npm_denied_options)
+}
+
+# option_in answers with one lookup because every name begins with "-".
+test_names_are_options if {
+	every n in commands.git_denied_names | commands.rg_denied_names | commands.npm_denied_names {
+		startswith(n, "-")
+	}
+}
+
+test_interpreters_are_guarded if {
+	{k | some k, _ in commands.interpreter_rules} == {"python", "python3", "node", "perl"}
+}

@@ -4,21 +4,24 @@ package deskbridge.limits
 
 import rego.v1
 
-default_limits := {"timeout_ms": 10000, "max_bytes": 1048576}
-
-per_action := {
-	"read_file": {"timeout_ms": 10000, "max_bytes": 1048576},
-	"write_file": {"timeout_ms": 10000, "max_bytes": 786432},
-	"list_folder": {"timeout_ms": 10000, "max_entries": 5000},
-	"patch_file": {"timeout_ms": 10000, "max_bytes": 8388608},
-	"run_command": {"timeout_ms": 30000, "max_bytes": 262144},
-	"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
-	"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
-	"web_agent_context": {"timeout_ms": 20000},
-}
-
-limits := object.union_n([
-	default_limits,
-	object.get(per_action, input.request.action, {}),
+# The table is written out in the rule, each action's entry already merged
+# with the defaults ({"timeout_ms": 10000, "max_bytes": 1048576}, the entry
+# of an action not listed): a reference to another rule would be
+# evaluated on every decision.
+limits := object.union(
+	object.get(
+		{
+			"read_file": {"timeout_ms": 10000, "max_bytes": 1048576},
+			"write_file": {"timeout_ms": 10000, "max_bytes": 786432},
+			"list_folder": {"timeout_ms": 10000, "max_bytes": 1048576, "max_entries": 5000},
+			"patch_file": {"timeout_ms": 10000, "max_bytes": 8388608},
+			"run_command": {"timeout_ms": 30000, "max_bytes": 262144},
+			"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
+			"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
+			"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
+		},
+		input.request.action,
+		{"timeout_ms": 10000, "max_bytes": 1048576},
+	),
 	object.get(data.config, ["limits", input.request.action], {}),
-])
+)

@@ -148,3 +148,14 @@ test_denial_shape if {
 		"message": d.message,
 	}
 }
+
+# The deny rules spell url_actions out for the rule index; each action of
+# url_actions must reach all three.
+test_every_url_action_is_checked if {
+	every a in network.url_actions {
+		codes(req(a, "ftp", []), {}) == {"UNSUPPORTED_PROTOCOL", "INVALID_URL"}
+		codes(req(a, "https", [{"ip": "10.0.0.1", "class": "private"}]), {}) == {"PRIVATE_NETWORK_BLOCKED"}
+	}
+}
+
+test_other_actions_are_not_checked if count(codes(req("read_file", "ftp", []), {})) == 0

@@ -19,7 +19,6 @@ import (
 
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
-	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // Kind says how a replayed decision compares with the logged one.
@@ -84,7 +83,7 @@ func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts O
 	}
 	r := &replayer{opts: opts, engines: map[string]*engineOnce{}}
 	out := make([]Decision, len(evs))
-	r.each(ctx, len(evs), func(i int) { out[i] = r.replay(ctx, &evs[i]) })
+	r.each(ctx, len(evs), func(strs stringTable, i int) { out[i] = r.replay(ctx, &evs[i], strs) })
 	return newReport(out, opts.Policy != nil), ctx.Err()
 }
 
@@ -100,8 +99,9 @@ type engineOnce struct {
 	err  error
 }
 
-// each calls f(0) … f(n-1) on the configured number of workers.
-func (r *replayer) each(ctx context.Context, n int, f func(int)) {
+// each calls f(…, 0) … f(…, n-1) on the configured number of workers,
+// each with a string table of its own.
+func (r *replayer) each(ctx context.Context, n int, f func(stringTable, int)) {
 	workers := r.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -110,8 +110,9 @@ func (r *replayer) each(ctx context.Context, n int, f func(int)) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			strs := stringTable{}
 			for i := range next {
-				f(i)
+				f(strs, i)
 			}
 		})
 	}
@@ -123,14 +124,14 @@ func (r *replayer) each(ctx context.Context, n int, f func(int)) {
 }
 
 // replay evaluates one decision event and compares it with the log.
-func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event) Decision {
+func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs stringTable) Decision {
 	d := Decision{Seq: ev.Seq, DecisionID: ev.DecisionID, RequestID: ev.RequestID, Action: ev.Action,
 		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Before: ev.Outcome}
 	if len(ev.Erased) > 0 || len(ev.Masked) > 0 {
 		d.Kind = Masked
 		return d
 	}
-	dec, err := r.decide(ctx, ev)
+	dec, err := r.decide(ctx, ev, strs)
 	if err != nil {
 		d.Kind, d.Reason = Unreplayable, err.Error()
 		return d
@@ -140,12 +141,12 @@ func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event) Decision {
 	return d
 }
 
-func (r *replayer) decide(ctx context.Context, ev *decisionlog.Event) (policy.Decision, error) {
+func (r *replayer) decide(ctx context.Context, ev *decisionlog.Event, strs stringTable) (policy.Decision, error) {
 	e, err := r.engine(ctx, ev.PolicyHash)
 	if err != nil {
 		return policy.Decision{}, err
 	}
-	in, err := ast.InterfaceToValue(ev.Input)
+	in, err := toValue(ev.Input, strs)
 	if err != nil {
 		return policy.Decision{}, fmt.Errorf("input: %w", err)
 	}
@@ -189,7 +190,7 @@ func answer(d policy.Decision) string {
 // logged ones.
 func compare(before, after string, logged, replayed any) Kind {
 	switch {
-	case before == after && sameJSON(logged, replayed):
+	case before == after && sameResult(logged, replayed):
 		return Same
 	case before == after:
 		return ResultChanged
