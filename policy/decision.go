@@ -24,6 +24,10 @@ func DocumentOf(v ast.Value) Document { return Document{value: v} }
 // Value returns the document as OPA's value.
 func (d Document) Value() ast.Value { return d.value }
 
+// ASTValue returns the document as OPA's value, so the decision log
+// (decisionlog.ASTValuer) encodes it without converting it first.
+func (d Document) ASTValue() ast.Value { return d.value }
+
 // MarshalJSON encodes d as encoding/json encodes ast.JSON(d). HTML
 // characters are left as they are: an encoder that escapes them does so
 // on the way out, one that does not leaves them, as for the map.
