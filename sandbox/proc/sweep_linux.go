@@ -13,9 +13,14 @@ import (
 // maxSweeps bounds the rounds of sweep: a process may fork between rounds.
 const maxSweeps = 8
 
+// deathWait bounds how long sweep waits for one killed process to exit.
+const deathWait = 2000 // milliseconds
+
 // sweep kills every process that still carries the run's token. It pins
 // each one with a pidfd and checks the token again before signalling, so a
-// reused pid is never killed.
+// reused pid is never killed, and waits on the pidfd until the process has
+// exited (SIGKILL is delivered asynchronously), so a swept process is gone
+// when sweep returns.
 func sweep(token string) {
 	needle := []byte(RunVar + "=" + token)
 	for range maxSweeps {
@@ -52,7 +57,23 @@ func killPinned(pid int, needle []byte) bool {
 	if !carries(pid, needle) {
 		return false
 	}
-	return unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil
+	if unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) != nil {
+		return false
+	}
+	awaitExit(fd)
+	return true
+}
+
+// awaitExit waits until the process behind pidfd fd has exited (the pidfd
+// becomes readable), for at most deathWait.
+func awaitExit(fd int) {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		_, err := unix.Poll(fds, deathWait)
+		if err != unix.EINTR {
+			return
+		}
+	}
 }
 
 // carries reports whether process pid's environment holds needle.
