@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -70,39 +69,49 @@ var errLimit error = limitError{}
 // walk lists the open folder dir (at absolute path abs) and, below
 // MaxDepth, its subfolders through the checked walk.
 func (w *lister) walk(dir *os.Root, abs string, depth int) error {
-	names, err := readNames(dir, w.o.IncludeHidden)
+	f, names, err := readNames(dir, w.o.IncludeHidden)
 	if err != nil {
 		return err
 	}
-	infos, err := lstatAll(dir, names)
+	stats, err := lstatAll(dir, f, names)
+	f.Close()
 	if err != nil {
 		return err
 	}
 	for i, name := range names {
-		if err := w.add(dir, abs, name, infos[i], depth); err != nil {
+		if err := w.add(dir, abs, name, stats[i], depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readNames returns the sorted names in dir, without hidden ones unless
-// includeHidden is set.
-func readNames(dir *os.Root, includeHidden bool) ([]string, error) {
+// entryStat is what a listing keeps of an entry's lstat; ok is false when
+// the entry was gone.
+type entryStat struct {
+	ok       bool
+	mode     fs.FileMode
+	size     int64
+	modified time.Time
+}
+
+// readNames returns dir open as a file, which the caller closes, and the
+// sorted names in it, without hidden ones unless includeHidden is set.
+func readNames(dir *os.Root, includeHidden bool) (*os.File, []string, error) {
 	f, err := dir.Open(".")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	names, err := f.Readdirnames(-1)
-	f.Close()
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, nil, err
 	}
 	if !includeHidden {
 		names = slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, ".") })
 	}
 	slices.Sort(names)
-	return names, nil
+	return f, names, nil
 }
 
 // statWorkers bounds the goroutines that lstat one folder's entries, and
@@ -112,22 +121,22 @@ const (
 	statChunk   = 128
 )
 
-// lstatAll lstats each name in dir, a few goroutines sharing a large
-// folder (one lstat per entry is most of a listing's time); a nil info
-// means the entry is gone (removed while listing). Another failure fails
-// the listing, as os.File.ReadDir does.
-func lstatAll(dir *os.Root, names []string) ([]fs.FileInfo, error) {
-	infos := make([]fs.FileInfo, len(names))
+// lstatAll lstats each name in dir (open as f too), a few goroutines
+// sharing a large folder (one lstat per entry is most of a listing's
+// time); an entry not ok is gone (removed while listing). Another failure
+// fails the listing, as os.File.ReadDir does.
+func lstatAll(dir *os.Root, f *os.File, names []string) ([]entryStat, error) {
+	stats := make([]entryStat, len(names))
 	workers := min(statWorkers, runtime.GOMAXPROCS(0), len(names)/statChunk)
 	if workers <= 1 {
-		return infos, lstatRange(dir, names, infos)
+		return stats, statNames(dir, f, names, stats)
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, workers)
 	per := (len(names) + workers - 1) / workers
 	for i := range workers {
 		lo, hi := min(i*per, len(names)), min((i+1)*per, len(names))
-		wg.Go(func() { errs[i] = lstatRange(dir, names[lo:hi], infos[lo:hi]) })
+		wg.Go(func() { errs[i] = statNames(dir, f, names[lo:hi], stats[lo:hi]) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -135,36 +144,23 @@ func lstatAll(dir *os.Root, names []string) ([]fs.FileInfo, error) {
 			return nil, err
 		}
 	}
-	return infos, nil
+	return stats, nil
 }
 
-func lstatRange(dir *os.Root, names []string, infos []fs.FileInfo) error {
-	for i, name := range names {
-		fi, err := dir.Lstat(name)
-		switch {
-		case err == nil:
-			infos[i] = fi
-		case !errors.Is(err, fs.ErrNotExist):
-			return err
-		}
-	}
-	return nil
-}
-
-func (w *lister) add(dir *os.Root, abs, name string, info fs.FileInfo, depth int) error {
-	if info == nil {
+func (w *lister) add(dir *os.Root, abs, name string, st entryStat, depth int) error {
+	if !st.ok {
 		return nil // removed while listing
 	}
 	if len(w.entries) >= w.o.Limit {
 		w.truncated = true
 		return errLimit
 	}
-	e := Entry{Name: name, Path: filepath.Join(abs, name), Type: w.o.TypeOf(info.Mode()), Modified: info.ModTime().UTC()}
-	if info.Mode().IsRegular() {
-		e.Size = info.Size()
+	e := Entry{Name: name, Path: filepath.Join(abs, name), Type: w.o.TypeOf(st.mode), Modified: st.modified.UTC()}
+	if st.mode.IsRegular() {
+		e.Size = st.size
 	}
 	w.entries = append(w.entries, e)
-	if info.IsDir() && depth < w.o.MaxDepth {
+	if st.mode.IsDir() && depth < w.o.MaxDepth {
 		sub, err := step(dir, name, false)
 		if err != nil {
 			return err
