@@ -86,13 +86,43 @@ func depth(a *listFolderArgs) int {
 }
 
 // fit drops entries from the end until the response fits one message.
+// When an upper bound of the entries' encoded size fits the budget of the
+// response without them, the listing is kept as it is without encoding it
+// to measure: it is then encoded once, when written.
 func fit(c *action.Call, d listData) listData {
+	if entriesBound(d.Entries) <= int64(c.ResponseBudget(listData{Entries: []sandbox.Entry{}})) {
+		return d
+	}
 	for c.ResponseBudget(d) < 0 && len(d.Entries) > 0 {
-		b, _ := json.Marshal(d)
-		keep := len(d.Entries) * (len(b) + c.ResponseBudget(d)) / len(b)
-		d.Entries, d.Truncated = d.Entries[:max(0, min(keep, len(d.Entries)-1))], true
+		d = shrink(c, d)
 	}
 	return d
+}
+
+// shrink drops entries from the end of a listing over the budget, in
+// proportion to how far over it is, and marks it truncated.
+func shrink(c *action.Call, d listData) listData {
+	b, _ := json.Marshal(d)
+	keep := len(d.Entries) * (len(b) + c.ResponseBudget(d)) / len(b)
+	d.Entries, d.Truncated = d.Entries[:max(0, min(keep, len(d.Entries)-1))], true
+	return d
+}
+
+// entryOverhead bounds what sandbox.Entry.AppendJSON writes besides the
+// quoted name, path and type: the member names and punctuation, the size
+// (an int64, at most 20 characters) and the quoted time (RFC 3339 with
+// nanoseconds and an offset, at most 37 characters), and a comma.
+const entryOverhead = int64(len(`{"name":"","path":"","type":"","size":,"modified":},`)) + 20 + 37
+
+// entriesBound is an upper bound of the encoded size of entries, the
+// brackets excluded (TestEntriesBoundCoversEncoding).
+func entriesBound(entries []sandbox.Entry) int64 {
+	n := int64(0)
+	for i := range entries {
+		e := &entries[i]
+		n += entryOverhead + jsonenc.QuotedLen(e.Name) + jsonenc.QuotedLen(e.Path) + jsonenc.QuotedLen(e.Type)
+	}
+	return n
 }
 
 // AppendJSON appends d as json.Marshal encodes it (TestDataAppendersMatchEncoder).

@@ -132,7 +132,7 @@ func appendEscaped(dst []byte, c byte) []byte {
 
 // QuotedLen is the length of b quoted as a JSON string, quotes excluded,
 // where each invalid byte counts as U+FFFD (3 bytes).
-func QuotedLen(b []byte) int64 {
+func QuotedLen[S ~string | ~[]byte](b S) int64 {
 	n := int64(0)
 	for i := 0; i < len(b); {
 		j := plainPrefix(b, i)
@@ -145,7 +145,7 @@ func QuotedLen(b []byte) int64 {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(b[i:])
+		r, size := decodeRune(b, i)
 		i += size
 		if r == utf8.RuneError && size == 1 {
 			n += int64(len("\ufffd"))
