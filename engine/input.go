@@ -120,14 +120,35 @@ var (
 )
 
 func requestValue(call *action.Call, args ast.Value) ast.Value {
+	terms := make(termBatch, 6)
 	return ast.NewObject(
-		[2]*ast.Term{keyID, ast.InternedTerm(call.Request.ID)},
-		[2]*ast.Term{keyAction, ast.InternedTerm(call.Request.Action)},
-		[2]*ast.Term{keySkill, ast.InternedTerm(string(call.Skill))},
-		[2]*ast.Term{keyOrigin, ast.InternedTerm(call.Origin)},
-		[2]*ast.Term{keyChannel, ast.InternedTerm(call.Channel)},
-		[2]*ast.Term{keyArguments, ast.NewTerm(args)},
+		[2]*ast.Term{keyID, terms.str(call.Request.ID)},
+		[2]*ast.Term{keyAction, terms.str(call.Request.Action)},
+		[2]*ast.Term{keySkill, terms.str(string(call.Skill))},
+		[2]*ast.Term{keyOrigin, terms.str(call.Origin)},
+		[2]*ast.Term{keyChannel, terms.str(call.Channel)},
+		[2]*ast.Term{keyArguments, terms.value(args)},
 	)
+}
+
+// termBatch hands out terms from one allocation instead of one each.
+type termBatch []ast.Term
+
+// str is s as a term: OPA's interned term when there is one, else the
+// batch's next.
+func (b *termBatch) str(s string) *ast.Term {
+	if ast.HasInternedValue(s) {
+		return ast.InternedTerm(s)
+	}
+	return b.value(ast.String(s))
+}
+
+// value is the batch's next term, holding v.
+func (b *termBatch) value(v ast.Value) *ast.Term {
+	t := &(*b)[0]
+	*b = (*b)[1:]
+	t.Value = v
+	return t
 }
 
 func pathsValue(paths map[string]facts.Path) ast.Value {
@@ -141,16 +162,17 @@ func pathsValue(paths map[string]facts.Path) ast.Value {
 // pathValue is pathDoc(p) as OPA's value.
 func pathValue(p facts.Path) ast.Value {
 	k := &pathKeys
+	terms := make(termBatch, 7)
 	return ast.NewObject(
-		[2]*ast.Term{k[0], ast.InternedTerm(p.Input)},
-		[2]*ast.Term{k[1], ast.InternedTerm(p.Canonical)},
-		[2]*ast.Term{k[2], ast.InternedTerm(p.Workspace)},
-		[2]*ast.Term{k[3], ast.InternedTerm(p.WorkspaceRoot)},
-		[2]*ast.Term{k[4], ast.InternedTerm(p.Relative)},
+		[2]*ast.Term{k[0], terms.str(p.Input)},
+		[2]*ast.Term{k[1], terms.str(p.Canonical)},
+		[2]*ast.Term{k[2], terms.str(p.Workspace)},
+		[2]*ast.Term{k[3], terms.str(p.WorkspaceRoot)},
+		[2]*ast.Term{k[4], terms.str(p.Relative)},
 		[2]*ast.Term{k[5], ast.InternedTerm(p.Inside)},
 		[2]*ast.Term{k[6], ast.InternedTerm(p.Exists)},
-		[2]*ast.Term{k[7], ast.InternedTerm(p.Type)},
-		[2]*ast.Term{k[8], ast.InternedTerm(p.Sensitivity)},
+		[2]*ast.Term{k[7], terms.str(p.Type)},
+		[2]*ast.Term{k[8], terms.str(p.Sensitivity)},
 		[2]*ast.Term{k[9], ast.InternedTerm(p.Protected)},
 		[2]*ast.Term{k[10], ast.InternedTerm(p.Links)},
 	)

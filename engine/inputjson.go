@@ -34,7 +34,10 @@ func objectValue(v any, digests *digestNode) (ast.Value, error) {
 		return nil, err
 	}
 	r := readers.Get().(*tokenReader)
-	defer readers.Put(r)
+	defer func() {
+		clear(r.items[:cap(r.items)]) // hold no terms while pooled
+		readers.Put(r)
+	}()
 	r.src.Reset(b)
 	r.dec.Reset(&r.src)
 	switch r.dec.PeekKind() {
@@ -51,6 +54,9 @@ func objectValue(v any, digests *digestNode) (ast.Value, error) {
 type tokenReader struct {
 	src bytes.Reader
 	dec jsontext.Decoder
+	// items holds the members of the objects being read, innermost last
+	// (ast.NewObject copies them out).
+	items [][2]*ast.Term
 }
 
 var readers = sync.Pool{New: func() any { return new(tokenReader) }}
@@ -105,7 +111,8 @@ func (r *tokenReader) array(node *digestNode) (ast.Value, error) {
 // object reads an object's members up to its closing brace, digesting the
 // members node names.
 func (r *tokenReader) object(node *digestNode) (ast.Value, error) {
-	var items [][2]*ast.Term
+	start := len(r.items)
+	defer func() { r.items = r.items[:start] }()
 	for r.dec.PeekKind() != '}' {
 		tok, err := r.dec.ReadToken()
 		if err != nil {
@@ -121,12 +128,12 @@ func (r *tokenReader) object(node *digestNode) (ast.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, [2]*ast.Term{ast.InternedTerm(name), ast.NewTerm(v)})
+		r.items = append(r.items, [2]*ast.Term{ast.InternedTerm(name), ast.NewTerm(v)})
 	}
 	if _, err := r.dec.ReadToken(); err != nil {
 		return nil, err
 	}
-	return ast.NewObject(items...), nil
+	return ast.NewObject(r.items[start:]...), nil
 }
 
 // member reads the value of a member that m names: a string is digested
