@@ -78,7 +78,7 @@ func TestRulesEvaluatedPerDecision(t *testing.T) {
 		max   int
 	}{
 		{"read_file", benchInput, 6},
-		{"git log", gitLogInput, 34},
+		{"git log", gitLogInput, 32},
 	} {
 		counter := &ruleCounter{entered: map[string]int{}}
 		d, err := e.decide(context.Background(), c.input, counter)
