@@ -135,6 +135,15 @@ func TestInputValueMatchesRaw(t *testing.T) {
 	}
 }
 
+// FuzzInputValueMatchesRaw is TestInputValueMatchesRaw's generated calls
+// from fuzzed seeds.
+func FuzzInputValueMatchesRaw(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		checkInputValue(t, genCall(rand.New(rand.NewPCG(a, b))))
+	})
+}
+
 // TestVectorsDecideAsPolicyV1 decides the input of every protocol vector
 // with the embedded policy set and with the set as it was before it was
 // rewritten for OPA's rule index (policy/testdata/policy-v1), and compares
