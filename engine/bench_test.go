@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/open-policy-agent/opa/v1/ast"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -173,17 +174,21 @@ func BenchmarkStart(b *testing.B) {
 	})
 }
 
-// TestPathDocMatchesJSON keeps pathDoc equal to the JSON form of a path
-// fact: a member added to facts.Path must be added to pathDoc too.
-func TestPathDocMatchesJSON(t *testing.T) {
+// TestPathValueMatchesJSON keeps pathValue equal to the JSON form of a
+// path fact: a member added to facts.Path must be added to pathValue too.
+func TestPathValueMatchesJSON(t *testing.T) {
 	p := facts.Path{Input: "a", Canonical: "/w/a", Workspace: "w", WorkspaceRoot: "/w", Relative: "a",
 		Inside: true, Exists: true, Type: facts.TypeFile, Sensitivity: facts.Secret, Protected: true, Links: 3}
 	want, err := toMap(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := pathDoc(p); !reflect.DeepEqual(got, want) {
-		t.Fatalf("pathDoc = %#v\nJSON form = %#v", got, want)
+	wantValue, err := ast.InterfaceToValue(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pathValue(p); got.Compare(wantValue) != 0 || !reflect.DeepEqual(legacyPathDoc(p), want) {
+		t.Fatalf("pathValue = %v\nJSON form = %v", got, wantValue)
 	}
 }
 

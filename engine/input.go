@@ -1,86 +1,108 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	stdjson "encoding/json"
 	"strconv"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/go-json-experiment/json"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// inputDoc is the policy input document (docs/policy-input.md) as the
-// decision log records it (raw) and as OPA evaluates it (value).
+// inputDoc is the policy input document (docs/policy-input.md) as OPA's
+// value: OPA evaluates it, and the decision log encodes it directly
+// (decisionlog.ASTValuer), to the bytes its JSON form gives (MarshalJSON).
 type inputDoc struct {
-	raw   map[string]any
 	value ast.Value
+}
+
+// ASTValue implements decisionlog.ASTValuer.
+func (d inputDoc) ASTValue() ast.Value { return d.value }
+
+// MarshalJSON writes the document's JSON form (for the log's masks and
+// anything else that encodes the event with encoding/json).
+func (d inputDoc) MarshalJSON() ([]byte, error) {
+	v, err := d.raw()
+	if err != nil {
+		return nil, err
+	}
+	return stdjson.Marshal(v)
+}
+
+// raw is the document's JSON form, numbers as json.Number.
+func (d inputDoc) raw() (map[string]any, error) {
+	v, err := ast.JSON(d.value)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := v.(map[string]any)
+	return m, nil
 }
 
 // InputVersion is the version of the input document's shape.
 const InputVersion = 1
 
+// Keys of the input's top-level members, made once.
+var (
+	keyVersion, keyTimeNS = ast.StringTerm("version"), ast.StringTerm("time_ns")
+	keyRequest, keyPaths  = ast.StringTerm("request"), ast.StringTerm("paths")
+	inputVersionTerm      = ast.IntNumberTerm(InputVersion)
+)
+
 // buildInput builds the input document from the call's decoded arguments
 // and facts. Members the action names in Digest enter as {length, sha256}.
+// A fact named like a fixed member (request, paths, ...) replaces it.
 func buildInput(call *action.Call, now time.Time) (inputDoc, error) {
-	args, err := arguments(call)
+	args, err := argumentsValue(call)
 	if err != nil {
 		return inputDoc{}, err
 	}
-	paths := map[string]any{}
-	for role, p := range call.Paths {
-		paths[role] = pathDoc(p)
-	}
-	raw := map[string]any{
-		"version": InputVersion,
-		"time_ns": now.UnixNano(),
-		"request": map[string]any{
-			"id": call.Request.ID, "action": call.Request.Action, "skill": string(call.Skill),
-			"origin": call.Origin, "channel": call.Channel, "arguments": args,
-		},
-		"paths": paths,
-	}
+	obj := ast.NewObject(
+		[2]*ast.Term{keyVersion, inputVersionTerm},
+		[2]*ast.Term{keyTimeNS, ast.NewTerm(ast.Number(strconv.FormatInt(now.UnixNano(), 10)))},
+		[2]*ast.Term{keyRequest, ast.NewTerm(requestValue(call, args))},
+		[2]*ast.Term{keyPaths, ast.NewTerm(pathsValue(call.Paths))},
+	)
 	for k, v := range call.Facts {
-		if raw[k], err = toMap(v); err != nil {
+		fact, err := objectValue(v, nil)
+		if err != nil {
 			return inputDoc{}, err
 		}
+		obj.Insert(ast.InternedTerm(k), ast.NewTerm(fact))
 	}
-	value, err := inputValue(raw, call)
-	return inputDoc{raw: raw, value: value}, err
+	return inputDoc{value: obj}, nil
 }
 
-// inputValue is raw as OPA's value, equal to ast.InterfaceToValue(raw)
-// (TestInputValueMatchesRaw): the request and the path facts, whose
-// members are fixed, are built from call with their keys made once; the
-// arguments and the other facts are converted generically.
-func inputValue(raw map[string]any, call *action.Call) (ast.Value, error) {
-	items := make([][2]*ast.Term, 0, len(raw))
-	for k, v := range raw {
-		var val ast.Value
-		var err error
-		_, fact := call.Facts[k]
-		switch {
-		case k == "request" && !fact:
-			val, err = requestValue(call, v.(map[string]any)["arguments"])
-		case k == "paths" && !fact:
-			val = pathsValue(call.Paths)
-		default:
-			val, err = ast.InterfaceToValue(v)
-		}
-		if err != nil {
-			return nil, err
-		}
-		items = append(items, [2]*ast.Term{ast.InternedTerm(k), ast.NewTerm(val)})
+// argumentsValue is the decoded arguments as an OPA object, with digests.
+func argumentsValue(call *action.Call) (ast.Value, error) {
+	if call.Args == nil {
+		return ast.NewObject(), nil
 	}
-	return ast.NewObject(items...), nil
+	return objectValue(call.Args, digestsOf(call.Request.Action))
+}
+
+// digestTrees caches each action's digestTree by action name.
+var digestTrees sync.Map
+
+// digestsOf returns the tree of the action's Digest names (nil for none).
+func digestsOf(name string) *digestNode {
+	if t, ok := digestTrees.Load(name); ok {
+		return t.(*digestNode)
+	}
+	spec, _ := action.Lookup(name)
+	var t *digestNode
+	if spec != nil {
+		t = digestTree(spec.Digest)
+	}
+	digestTrees.Store(name, t)
+	return t
 }
 
 // Keys of the input's fixed members, made once.
@@ -97,19 +119,36 @@ var (
 	}()
 )
 
-func requestValue(call *action.Call, args any) (ast.Value, error) {
-	a, err := ast.InterfaceToValue(args)
-	if err != nil {
-		return nil, err
-	}
+func requestValue(call *action.Call, args ast.Value) ast.Value {
+	terms := make(termBatch, 6)
 	return ast.NewObject(
-		[2]*ast.Term{keyID, ast.InternedTerm(call.Request.ID)},
-		[2]*ast.Term{keyAction, ast.InternedTerm(call.Request.Action)},
-		[2]*ast.Term{keySkill, ast.InternedTerm(string(call.Skill))},
-		[2]*ast.Term{keyOrigin, ast.InternedTerm(call.Origin)},
-		[2]*ast.Term{keyChannel, ast.InternedTerm(call.Channel)},
-		[2]*ast.Term{keyArguments, ast.NewTerm(a)},
-	), nil
+		[2]*ast.Term{keyID, terms.str(call.Request.ID)},
+		[2]*ast.Term{keyAction, terms.str(call.Request.Action)},
+		[2]*ast.Term{keySkill, terms.str(string(call.Skill))},
+		[2]*ast.Term{keyOrigin, terms.str(call.Origin)},
+		[2]*ast.Term{keyChannel, terms.str(call.Channel)},
+		[2]*ast.Term{keyArguments, terms.value(args)},
+	)
+}
+
+// termBatch hands out terms from one allocation instead of one each.
+type termBatch []ast.Term
+
+// str is s as a term: OPA's interned term when there is one, else the
+// batch's next.
+func (b *termBatch) str(s string) *ast.Term {
+	if ast.HasInternedValue(s) {
+		return ast.InternedTerm(s)
+	}
+	return b.value(ast.String(s))
+}
+
+// value is the batch's next term, holding v.
+func (b *termBatch) value(v ast.Value) *ast.Term {
+	t := &(*b)[0]
+	*b = (*b)[1:]
+	t.Value = v
+	return t
 }
 
 func pathsValue(paths map[string]facts.Path) ast.Value {
@@ -123,59 +162,20 @@ func pathsValue(paths map[string]facts.Path) ast.Value {
 // pathValue is pathDoc(p) as OPA's value.
 func pathValue(p facts.Path) ast.Value {
 	k := &pathKeys
+	terms := make(termBatch, 7)
 	return ast.NewObject(
-		[2]*ast.Term{k[0], ast.InternedTerm(p.Input)},
-		[2]*ast.Term{k[1], ast.InternedTerm(p.Canonical)},
-		[2]*ast.Term{k[2], ast.InternedTerm(p.Workspace)},
-		[2]*ast.Term{k[3], ast.InternedTerm(p.WorkspaceRoot)},
-		[2]*ast.Term{k[4], ast.InternedTerm(p.Relative)},
+		[2]*ast.Term{k[0], terms.str(p.Input)},
+		[2]*ast.Term{k[1], terms.str(p.Canonical)},
+		[2]*ast.Term{k[2], terms.str(p.Workspace)},
+		[2]*ast.Term{k[3], terms.str(p.WorkspaceRoot)},
+		[2]*ast.Term{k[4], terms.str(p.Relative)},
 		[2]*ast.Term{k[5], ast.InternedTerm(p.Inside)},
 		[2]*ast.Term{k[6], ast.InternedTerm(p.Exists)},
-		[2]*ast.Term{k[7], ast.InternedTerm(p.Type)},
-		[2]*ast.Term{k[8], ast.InternedTerm(p.Sensitivity)},
+		[2]*ast.Term{k[7], terms.str(p.Type)},
+		[2]*ast.Term{k[8], terms.str(p.Sensitivity)},
 		[2]*ast.Term{k[9], ast.InternedTerm(p.Protected)},
 		[2]*ast.Term{k[10], ast.InternedTerm(p.Links)},
 	)
-}
-
-// arguments returns the decoded arguments as a JSON object, with digests.
-func arguments(call *action.Call) (map[string]any, error) {
-	if call.Args == nil {
-		return map[string]any{}, nil
-	}
-	m, err := toMap(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	spec, _ := action.Lookup(call.Request.Action)
-	for _, name := range spec.Digest {
-		digestAt(m, strings.Split(name, "."))
-	}
-	return m, nil
-}
-
-// digestAt replaces the string at path in obj by its Digest. A path
-// element "name[]" descends into every object of the array obj[name].
-func digestAt(obj map[string]any, path []string) {
-	name, each := strings.CutSuffix(path[0], "[]")
-	if len(path) == 1 {
-		if s, ok := obj[name].(string); ok {
-			obj[name] = Digest(s)
-		}
-		return
-	}
-	if !each {
-		if child, ok := obj[name].(map[string]any); ok {
-			digestAt(child, path[1:])
-		}
-		return
-	}
-	list, _ := obj[name].([]any)
-	for _, el := range list {
-		if child, ok := el.(map[string]any); ok {
-			digestAt(child, path[1:])
-		}
-	}
 }
 
 // Digest is how a large payload enters the input and the log: its length
@@ -183,34 +183,6 @@ func digestAt(obj map[string]any, path []string) {
 func Digest(s string) map[string]any {
 	sum := sha256.Sum256([]byte(s))
 	return map[string]any{"length": len(s), "sha256": hex.EncodeToString(sum[:])}
-}
-
-// pathDoc is a path fact as its JSON object form (the members and number
-// type toMap would give), built without a JSON round trip.
-func pathDoc(p facts.Path) map[string]any {
-	return map[string]any{
-		"input": p.Input, "canonical": p.Canonical, "workspace": p.Workspace,
-		"workspace_root": p.WorkspaceRoot, "relative": p.Relative, "inside": p.Inside,
-		"exists": p.Exists, "type": p.Type, "sensitivity": p.Sensitivity,
-		"protected": p.Protected, "links": stdjson.Number(strconv.Itoa(p.Links)),
-	}
-}
-
-// toMap converts a Go value to its JSON object form with exact numbers.
-func toMap(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return decodeExact(b)
-}
-
-// decodeExact decodes a JSON object keeping numbers as json.Number.
-func decodeExact(b []byte) (map[string]any, error) {
-	d := stdjson.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var m map[string]any
-	return m, d.Decode(&m)
 }
 
 // Input returns the policy input document the host would build for the
@@ -229,5 +201,9 @@ func (h *Host) Input(ctx context.Context, payload []byte) (map[string]any, *prot
 	if err != nil {
 		return nil, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
 	}
-	return doc.raw, nil
+	in, err := doc.raw()
+	if err != nil {
+		return nil, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
+	}
+	return in, nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math/rand/v2"
@@ -16,25 +17,72 @@ import (
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/policy"
+	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // checkInputValue fails unless the input value buildInput made is the
-// value ast.InterfaceToValue makes of the raw document, numbers spelled
-// the same.
+// value ast.InterfaceToValue makes of the input document as the engine
+// built it before (legacyInput), numbers spelled the same; its JSON form
+// (Host.Input, the log's masks) encodes to the same bytes; and the
+// decision log writes the same line for it.
 func checkInputValue(t *testing.T, call *action.Call) {
 	t.Helper()
-	doc, err := buildInput(call, time.Unix(0, 1764672000000000001))
+	now := time.Unix(0, 1764672000000000001)
+	doc, err := buildInput(call, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := ast.InterfaceToValue(doc.raw)
+	raw, err := legacyInput(call, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.value.Compare(want) != 0 || doc.value.String() != want.String() {
+	want, err := ast.InterfaceToValue(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.value.Compare(want) != 0 || doc.value.String() != want.String() || doc.value.Hash() != want.Hash() {
 		t.Fatalf("input value\n got %v\nwant %v", doc.value, want)
 	}
+	gotJSON, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(gotJSON, wantJSON) {
+		t.Fatalf("input JSON\n got %s\nwant %s", gotJSON, wantJSON)
+	}
+	if got, want := loggedLine(t, doc), loggedLine(t, raw); got != want {
+		t.Fatalf("logged\n got %s\nwant %s", got, want)
+	}
+}
+
+// loggedLine is the line a fresh decision log writes for a decision event
+// with input in.
+func loggedLine(t *testing.T, in any) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	l, err := decisionlog.Open(path, decisionlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &decisionlog.Event{DecisionID: "d", Path: "deskbridge/main/decision", Input: in,
+		Result: map[string]any{"allow": true}, Timestamp: time.Unix(1764672000, 0).UTC(),
+		RequestID: "r", Action: "read_file", Phase: decisionlog.PhaseDecision, Outcome: decisionlog.OutcomeOK}
+	if err := l.Decision(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // eachVectorCall calls f with the prepared call of every protocol vector
@@ -85,6 +133,15 @@ func TestInputValueMatchesRaw(t *testing.T) {
 	for range 2000 {
 		checkInputValue(t, genCall(r))
 	}
+}
+
+// FuzzInputValueMatchesRaw is TestInputValueMatchesRaw's generated calls
+// from fuzzed seeds.
+func FuzzInputValueMatchesRaw(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		checkInputValue(t, genCall(rand.New(rand.NewPCG(a, b))))
+	})
 }
 
 // TestVectorsDecideAsPolicyV1 decides the input of every protocol vector
@@ -157,7 +214,12 @@ func genCall(r *rand.Rand) *action.Call {
 	}
 	if _, ok := action.Lookup(info.Name); ok && r.IntN(4) != 0 { // prepare decodes the arguments of built actions only
 		call.Args = map[string]any{"path": s(), "offset": r.IntN(1 << 20), "ratio": 0.5, "n": json.Number("1e3"),
-			"list": []any{s(), 1, true, nil}, "content": strings.Repeat(s(), r.IntN(3))}
+			"list": []any{s(), 1, true, nil}, "content": strings.Repeat(s(), r.IntN(3)),
+			"stdin": s(), "edits": []any{map[string]any{"old_text": s(), "new_text": s(), "n": 1}, s(), []any{s()}},
+			"nested": map[string]any{"content": s(), "edits": []any{map[string]any{"new_text": s()}}}}
+		if r.IntN(4) == 0 {
+			call.Args.(map[string]any)["edits"] = map[string]any{"new_text": s()} // not an array: not digested
+		}
 	}
 	return call
 }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	stdjson "encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -129,6 +131,14 @@ func ConfigData(cfg *config.Config) (map[string]any, error) {
 		return nil, err
 	}
 	return decodeExact(b)
+}
+
+// decodeExact decodes a JSON object keeping numbers as json.Number.
+func decodeExact(b []byte) (map[string]any, error) {
+	d := stdjson.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var m map[string]any
+	return m, d.Decode(&m)
 }
 
 func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error) {

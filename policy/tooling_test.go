@@ -66,3 +66,39 @@ func TestExplainNamesTheDenyRulesThatFired(t *testing.T) {
 		t.Errorf("denial of the fired rule: %#v", fired[0].Denial)
 	}
 }
+
+// TestExplainNamesTheCommandRules: the command rules of one program are
+// gathered by a deny rule (program_denials[name]); Explain names the rules
+// that produced the denials, not the rule that gathers them.
+func TestExplainNamesTheCommandRules(t *testing.T) {
+	e, err := New(context.Background(), Embedded(), Options{Data: benchConfig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		argv []any
+		rule string
+	}{
+		{[]any{"git", "-c", "x=y", "log"}, "data.deskbridge.policies.commands.program_denials.git"},
+		{[]any{"python3", "-c", "print(1)"}, "data.deskbridge.policies.commands.interpreter_denials"},
+	} {
+		in := gitLogInput.(ast.Object).Copy()
+		cmd := in.Get(ast.StringTerm("command")).Value.(ast.Object).Copy()
+		cmd.Insert(ast.StringTerm("argv"), ast.NewTerm(ast.MustInterfaceToValue(c.argv)))
+		cmd.Insert(ast.StringTerm("args"), ast.NewTerm(ast.MustInterfaceToValue(c.argv[1:])))
+		cmd.Insert(ast.StringTerm("program_name"), ast.StringTerm(c.argv[0].(string)))
+		in.Insert(ast.StringTerm("command"), ast.NewTerm(cmd))
+		dec, fired, err := e.Explain(context.Background(), in)
+		if err != nil || dec.Allow {
+			t.Fatalf("%v: %v %v", c.argv, err, dec.Allow)
+		}
+		if len(fired) != len(dec.Denials) {
+			t.Errorf("%v: %d rules fired for %d denials: %+v", c.argv, len(fired), len(dec.Denials), fired)
+		}
+		for _, f := range fired {
+			if f.Rule != c.rule {
+				t.Errorf("%v: fired %s %s, want %s", c.argv, f.Rule, f.Location, c.rule)
+			}
+		}
+	}
+}

@@ -25,6 +25,8 @@ shells := {
 
 # Every deny rule begins with input.request.action == "run_command": OPA
 # indexes that equality, so for any other action none of these rules runs.
+# The rules of one program (program_denials) run only through the deny
+# rule that selects them by name.
 
 denial(rule, message) := {
 	"code": "COMMAND_NOT_ALLOWED",
@@ -62,14 +64,26 @@ deny contains denial("not_resolved", "The program is not installed in a system f
 	object.get(input.command, "resolved", "") == ""
 }
 
+# The wrapper and shell rules spell wrappers and shells out: a rule's set
+# costs a rule evaluation per decision, a literal nothing. Tests hold every
+# member of the named sets to the rules.
 deny contains denial("wrapper", "Wrappers that run another program are refused; run the program itself.") if {
 	input.request.action == "run_command"
-	name in wrappers
+	name in { # wrappers
+		"env", "xargs", "nice", "timeout", "nohup", "busybox", "npx", "sudo", "doas",
+		"su", "runuser", "pkexec", "stdbuf", "setsid", "chroot", "nsenter", "unshare",
+		"ionice", "taskset", "chrt", "prlimit", "strace", "ltrace", "gdb", "watch",
+		"script", "time", "flock", "firejail", "bwrap", "systemd-run", "start",
+		"parallel", "expect", "rlwrap", "wsl", "runas", "toybox",
+	}
 }
 
 deny contains denial("shell", "Shells are refused; give the program and its arguments directly.") if {
 	input.request.action == "run_command"
-	name in shells
+	name in { # shells
+		"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash",
+		"cmd", "powershell", "pwsh", "command", "exec", "eval", "source",
+	}
 }
 
 deny contains denial("batch_file", "Batch files are refused on Windows; run a program.") if {
@@ -121,6 +135,26 @@ deny contains denial("env", sprintf("The environment variable %s may change what
 	some n in object.get(input.command, "env_names", [])
 	env_denied(n)
 }
+
+# ---- rules of one program ----------------------------------------------------
+
+# A program's own rules are filed under its name in program_denials: with
+# name known, OPA evaluates program_denials[name] by descending to that one
+# key of the rule tree, so the rules of other programs never run (an
+# equality on name, a rule's value, is not something OPA's index reads).
+deny contains d if {
+	input.request.action == "run_command"
+	some d in program_denials[name]
+}
+
+# The interpreters share their rules (the keys of interpreter_rules).
+program_denials.python contains d if some d in interpreter_denials
+
+program_denials.python3 contains d if some d in interpreter_denials
+
+program_denials.node contains d if some d in interpreter_denials
+
+program_denials.perl contains d if some d in interpreter_denials
 
 # ---- helpers over arguments ------------------------------------------------
 
@@ -212,25 +246,19 @@ git_sub_index := array.concat([i | some i, a in args; not startswith(a, "-")], [
 
 git_sub := args[git_sub_index]
 
-deny contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
-	input.request.action == "run_command"
-	name == "git"
+program_denials.git contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
 	some oi, a in args
 	oi < end_of_options # a is one of option_args
 	option_in(a, git_denied_names)
 }
 
-deny contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
-	input.request.action == "run_command"
-	name == "git"
+program_denials.git contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
 	some i, a in args
 	i < git_sub_index
 	not a in git_global_options
 }
 
-deny contains denial("git_subcommand", sprintf("git %s is not allowed; use a common subcommand such as status, log or diff.", [git_sub])) if {
-	input.request.action == "run_command"
-	name == "git"
+program_denials.git contains denial("git_subcommand", sprintf("git %s is not allowed; use a common subcommand such as status, log or diff.", [git_sub])) if {
 	sub := git_sub
 	not sub in git_subcommands
 }
@@ -243,9 +271,7 @@ git_sub_denied := {
 	"rebase": {"-x", "-i", "--interactive"},
 }
 
-deny contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, git_sub])) if {
-	input.request.action == "run_command"
-	name == "git"
+program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, git_sub])) if {
 	some o in git_sub_denied[git_sub]
 	some i, a in args
 	i < end_of_options # a is one of option_args
@@ -255,9 +281,7 @@ deny contains denial("git_option", sprintf("The option %s of git %s can run othe
 
 # A ref given after --end-of-options that begins with "-" is refused: git
 # would take it for a ref, a reader for an option.
-deny contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
-	input.request.action == "run_command"
-	name == "git"
+program_denials.git contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
 	some j, e in args
 	e == "--end-of-options"
 	some i, a in args
@@ -270,9 +294,7 @@ deny contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
 
 find_denied := {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"}
 
-deny contains denial("find_action", sprintf("The find action %s runs programs or writes files; remove it.", [a])) if {
-	input.request.action == "run_command"
-	name == "find"
+program_denials.find contains denial("find_action", sprintf("The find action %s runs programs or writes files; remove it.", [a])) if {
 	some a in args
 	a in find_denied
 }
@@ -281,9 +303,7 @@ deny contains denial("find_action", sprintf("The find action %s runs programs or
 
 rg_denied := {"--pre", "--hostname-bin", "--search-zip"}
 
-deny contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
-	input.request.action == "run_command"
-	name == "rg"
+program_denials.rg contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
 	some oi, a in args
 	oi < end_of_options # a is one of option_args
 	rg_option_denied(a)
@@ -335,8 +355,7 @@ interp_value(i) if {
 	args[i - 1] in interp.values
 }
 
-deny contains denial("inline_code", sprintf("%s may not run code given on the command line or on stdin; run a script file from the workspace.", [name])) if {
-	input.request.action == "run_command"
+interpreter_denials contains denial("inline_code", sprintf("%s may not run code given on the command line or on stdin; run a script file from the workspace.", [name])) if {
 	name in {"python", "python3", "node", "perl"} # the keys of interpreter_rules, which this spares building
 	interp
 	some i, a in args
@@ -353,8 +372,7 @@ interp_inline(a) if {
 	startswith(a, o)
 }
 
-deny contains denial("inline_code", sprintf("%s without a script reads code from stdin; run a script file from the workspace.", [name])) if {
-	input.request.action == "run_command"
+interpreter_denials contains denial("inline_code", sprintf("%s without a script reads code from stdin; run a script file from the workspace.", [name])) if {
 	name in {"python", "python3", "node", "perl"} # the keys of interpreter_rules, which this spares building
 	interp
 	script_index == count(args)
@@ -377,18 +395,14 @@ has_module(a) if {
 
 # ---- go and npm --------------------------------------------------------------
 
-deny contains denial("go_option", sprintf("The go option %s runs other programs; remove it.", [a])) if {
-	input.request.action == "run_command"
-	name == "go"
+program_denials.go contains denial("go_option", sprintf("The go option %s runs other programs; remove it.", [a])) if {
 	some oi, a in args
 	oi < end_of_options # a is one of option_args
 	some o in {"-toolexec", "--toolexec", "-exec", "--exec"}
 	option_name(a) == o
 }
 
-deny contains denial("go_env_write", "go env -w/-u changes the user's Go configuration; set it in the workspace instead.") if {
-	input.request.action == "run_command"
-	name == "go"
+program_denials.go contains denial("go_env_write", "go env -w/-u changes the user's Go configuration; set it in the workspace instead.") if {
 	args[0] == "env"
 	some a in args
 	option_name(a) in {"-w", "-u", "--w", "--u"}
@@ -396,18 +410,14 @@ deny contains denial("go_env_write", "go env -w/-u changes the user's Go configu
 
 npm_denied_subcommands := {"exec", "x", "explore", "set", "config", "c", "edit"}
 
-deny contains denial("npm_subcommand", sprintf("npm %s runs arbitrary programs or changes the user's npm configuration.", [a])) if {
-	input.request.action == "run_command"
-	name == "npm"
+program_denials.npm contains denial("npm_subcommand", sprintf("npm %s runs arbitrary programs or changes the user's npm configuration.", [a])) if {
 	some a in args
 	a in npm_denied_subcommands
 }
 
 npm_denied_options := {"--script-shell", "--node-options", "--userconfig", "--globalconfig", "--call", "-c"}
 
-deny contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {
-	input.request.action == "run_command"
-	name == "npm"
+program_denials.npm contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {
 	some oi, a in args
 	oi < end_of_options # a is one of option_args
 	option_in(a, npm_denied_names)

@@ -50,6 +50,17 @@ test_wrappers_refused if {
 	}
 }
 
+# The wrapper and shell rules spell the sets out; each member of the named
+# sets must reach its rule.
+test_every_wrapper_and_shell_refused if {
+	every w in commands.wrappers {
+		"commands.wrapper" in rules([w, "ls"]) with data.config.commands.allow as [w]
+	}
+	every sh in commands.shells {
+		"commands.shell" in rules([sh, "-c", "id"]) with data.config.commands.allow as [sh]
+	}
+}
+
 test_shell_refused if {
 	r := rules(["bash", "-c", "id"]) with data.config.commands.allow as ["bash"]
 	"commands.shell" in r
