@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
@@ -27,6 +28,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, replayUsage)
 		return 2
 	}
+	tuneReplayGC()
 	opts := replay.Options{Store: policy.StoreDir(*logFile)}
 	if *newPolicy != "" {
 		src, err := policy.Open(*newPolicy)
@@ -68,4 +70,24 @@ func writeHTML(name string, rep *replay.Report) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Replay's garbage collector: the GOGC of the host (most garbage is per
+// evaluation) under a soft memory limit, since replay holds the whole log
+// in memory and a heap of five times a large log is too much. Either is
+// left alone when the environment sets it.
+const (
+	replayGCPercent   = hostGCPercent
+	replayMemoryLimit = 1 << 30
+)
+
+// tuneReplayGC applies replayGCPercent and replayMemoryLimit unless GOGC
+// or GOMEMLIMIT is set.
+func tuneReplayGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(replayGCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(replayMemoryLimit)
+	}
 }
