@@ -27,8 +27,12 @@ type hostileTable struct {
 	} `json:"cases"`
 }
 
-// setupEntry creates one file, folder, symlink or hard link.
+// setupEntry creates one file, folder, symlink, hard link, FIFO or
+// socket file; OS limits it to one system.
 type setupEntry struct {
+	OS       string `json:"os"`
+	FIFO     string `json:"fifo"`
+	Socket   string `json:"socket"`
 	File     string `json:"file"`
 	Dir      string `json:"dir"`
 	Content  string `json:"content"`
@@ -47,6 +51,9 @@ func (th *testHost) expand(s string) string {
 func (th *testHost) setup(t testing.TB, entries []setupEntry) {
 	t.Helper()
 	for _, e := range entries {
+		if e.OS != "" && e.OS != runtime.GOOS {
+			continue
+		}
 		var err error
 		switch {
 		case e.File != "" && e.Base64 != "":
@@ -62,6 +69,10 @@ func (th *testHost) setup(t testing.TB, entries []setupEntry) {
 			err = os.Symlink(th.expand(e.Target), th.expand(e.Symlink))
 		case e.Hardlink != "":
 			err = os.Link(th.expand(e.Target), th.expand(e.Hardlink))
+		case e.FIFO != "":
+			err = mkfifo(th.expand(e.FIFO))
+		case e.Socket != "":
+			err = mksock(th.expand(e.Socket))
 		}
 		if err != nil {
 			t.Fatal(err)
