@@ -109,7 +109,7 @@ func Classify(err error) *protocol.Error {
 		return protocol.Wrap(protocol.InvalidRequest, err, "The path is a folder, not a file; use list_folder for folders.")
 	case errors.Is(err, ErrHardLink):
 		return protocol.Wrap(protocol.PermissionDenied, err, "The file has several hard links and may be shared with a file outside the workspace; copy it to a new file and use that.")
-	case errors.Is(err, ErrNotRegular):
+	case errors.Is(err, ErrNotRegular), errors.Is(err, syscall.ENXIO): // ENXIO: opening a socket file
 		return protocol.Wrap(protocol.InvalidRequest, err, "The path is not a regular file (a pipe, socket or device), so DeskBridge does not read or replace it.")
 	case errors.Is(err, syscall.ENOTDIR):
 		return protocol.Wrap(protocol.FileNotFound, err, "A part of the path is a file, not a folder; check the path.")
