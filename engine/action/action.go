@@ -127,11 +127,21 @@ func (c *Call) Path(env *Env, role, raw string) (facts.Path, *protocol.Error) {
 	if err != nil {
 		return p, err
 	}
+	if endsInSeparator(raw) && p.Exists && p.Type != facts.TypeFolder {
+		return p, protocol.Errorf(protocol.InvalidRequest,
+			"The %s path ends with a separator, which names a folder, but it is a %s; remove the trailing separator.", role, p.Type)
+	}
 	if c.Paths == nil {
 		c.Paths = map[string]facts.Path{}
 	}
 	c.Paths[role] = p
 	return p, nil
+}
+
+// endsInSeparator reports whether raw ends with a path separator of this
+// OS: such a path names a folder, as the OS's own calls read it (ENOTDIR).
+func endsInSeparator(raw string) bool {
+	return raw != "" && os.IsPathSeparator(raw[len(raw)-1])
 }
 
 // WritableRoot is Root for an action that changes p: it refuses
