@@ -61,9 +61,12 @@ func plain(x uint64) bool {
 	return (x|(x-ones*0x20)|((x^quotes)-ones)|((x^backslashes)-ones))&highs == 0
 }
 
-// plainPrefix returns the length of the longest prefix of s from i on that
-// is copied unchanged, scanning 8 bytes at a time.
-func plainPrefix[S ~string | ~[]byte](s S, i int) int {
+// PlainPrefix returns the index of the first byte of s at or after i that
+// a JSON string cannot hold as it is or that is not ASCII (len(s) when
+// there is none), scanning 8 bytes at a time. Every JSON encoder copies
+// those bytes unchanged; what happens at the byte it stops at is the
+// caller's (an ASCII byte there is escaped by AppendEscapedASCII).
+func PlainPrefix[S ~string | ~[]byte](s S, i int) int {
 	for i+8 <= len(s) && plain(load8(s, i)) {
 		i += 8
 	}
@@ -78,14 +81,14 @@ func AppendQuote[S ~string | ~[]byte](dst []byte, s S) ([]byte, error) {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		i = plainPrefix(s, i)
+		i = PlainPrefix(s, i)
 		if i >= len(s) {
 			break
 		}
 		c := s[i]
 		if c < utf8.RuneSelf { // escaped ASCII
 			dst = append(dst, s[start:i]...)
-			dst = appendEscaped(dst, c)
+			dst = AppendEscapedASCII(dst, c)
 			i++
 			start = i
 			continue
@@ -111,7 +114,10 @@ func decodeRune[S ~string | ~[]byte](s S, i int) (rune, int) {
 	return utf8.DecodeRuneInString(string(s[i:end]))
 }
 
-func appendEscaped(dst []byte, c byte) []byte {
+// AppendEscapedASCII appends the JSON escape of c, an ASCII byte that a
+// JSON string cannot hold as it is (`"`, `\` or a control character):
+// \b \f \n \r \t, the rest as \u00xx, as every JSON encoder writes them.
+func AppendEscapedASCII(dst []byte, c byte) []byte {
 	switch c {
 	case '"', '\\':
 		return append(dst, '\\', c)
@@ -135,7 +141,7 @@ func appendEscaped(dst []byte, c byte) []byte {
 func QuotedLen[S ~string | ~[]byte](b S) int64 {
 	n := int64(0)
 	for i := 0; i < len(b); {
-		j := plainPrefix(b, i)
+		j := PlainPrefix(b, i)
 		n += int64(j - i)
 		if i = j; i >= len(b) {
 			break

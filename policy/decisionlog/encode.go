@@ -2,7 +2,6 @@ package decisionlog
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/deskbridge/deskbridge/engine/jsonenc"
 )
 
 // The writer encodes events with the append functions below instead of
@@ -336,18 +337,14 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		i += plainPrefix(s[i:])
+		i = jsonenc.PlainPrefix(s, i)
 		if i >= len(s) {
 			break
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
-			b = appendEscape(b, c)
+			b = jsonenc.AppendEscapedASCII(b, c)
 			i++
 			start = i
 			continue
@@ -369,49 +366,4 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// plainPrefix returns how many leading bytes of s, in whole 8-byte words,
-// are printable ASCII other than " and \: bytes a JSON string holds as
-// they are. It tests eight bytes at once (SWAR); appendString looks at
-// the rest one by one.
-func plainPrefix(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	n := 0
-	for ; n+8 <= len(s); n += 8 {
-		w := binary.LittleEndian.Uint64([]byte(s[n : n+8]))
-		quote, backslash := w^(ones*'"'), w^(ones*'\\')
-		// A byte of the result has its high bit set where w's byte is
-		// ≥ 0x80, < 0x20, '"' or '\\' (the classic has-zero-byte and
-		// has-less-than tests; borrows only ever add false alarms, which
-		// the byte-by-byte loop then clears).
-		special := w | ((w - ones*0x20) &^ w) | ((quote - ones) &^ quote) | ((backslash - ones) &^ backslash)
-		if special&highs != 0 {
-			break
-		}
-	}
-	return n
-}
-
-// appendEscape appends the escape of an ASCII byte that JSON strings
-// cannot hold as it is.
-func appendEscape(b []byte, c byte) []byte {
-	switch c {
-	case '"', '\\':
-		return append(b, '\\', c)
-	case '\b':
-		return append(b, '\\', 'b')
-	case '\f':
-		return append(b, '\\', 'f')
-	case '\n':
-		return append(b, '\\', 'n')
-	case '\r':
-		return append(b, '\\', 'r')
-	case '\t':
-		return append(b, '\\', 't')
-	}
-	return append(b, '\\', 'u', '0', '0', lowerHex[c>>4], lowerHex[c&0xf])
 }
