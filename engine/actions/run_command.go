@@ -157,12 +157,19 @@ func runCommand(ctx context.Context, _ *action.Env, c *action.Call) (any, *proto
 	if perr := checkRunnable(f, cwd); perr != nil {
 		return nil, perr
 	}
+	held, perr := holdCwd(cwd)
+	if perr != nil {
+		return nil, perr
+	}
+	if held != nil {
+		defer held.Close()
+	}
 	timeout, perr := commandTimeout(a, c)
 	if perr != nil {
 		return nil, perr
 	}
 	spec := proc.Spec{
-		Path: f.Resolved, Argv: f.Argv, Dir: cwd.Canonical,
+		Path: f.Resolved, Argv: f.Argv, Dir: cwd.Canonical, DirHandle: held,
 		Env:           append(proc.SafeEnv(a.Env), proc.GitCeiling(cwd.WorkspaceRoot)),
 		Timeout:       timeout,
 		MaxOutput:     int(c.Limit("max_bytes", 256<<10)),
@@ -205,6 +212,19 @@ func checkRunnable(f cmdfacts.Facts, cwd facts.Path) *protocol.Error {
 		return protocol.Errorf(protocol.CommandNotAllowed, "The program is not installed in a system folder; programs from the workspace or PATH never run.")
 	}
 	return nil
+}
+
+// holdCwd holds the checked working folder open where the system allows
+// (proc.HoldDir), so that the program starts in that folder even if a
+// component is swapped for a symlink after the check; the open itself
+// refuses a symlink anywhere on the canonical path.
+func holdCwd(cwd facts.Path) (*os.File, *protocol.Error) {
+	held, err := proc.HoldDir(cwd.Canonical)
+	if err != nil {
+		return nil, protocol.Wrap(protocol.WorkspaceViolation, err,
+			"The working folder changed while the request was checked; send it again.")
+	}
+	return held, nil
 }
 
 // commandTimeout is the requested timeout, which may only lower the

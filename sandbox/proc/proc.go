@@ -34,12 +34,15 @@ const DefaultMaxOutput = 1 << 20
 
 // Spec is one program to run.
 type Spec struct {
-	Path    string   // absolute path of the program
-	Argv    []string // argv[0] first
-	Dir     string   // working folder
-	Env     []string // KEY=value; nil means SafeEnv(nil)
-	Stdin   []byte   // nil: the child reads an empty stdin
-	Timeout time.Duration
+	Path string   // absolute path of the program
+	Argv []string // argv[0] first
+	Dir  string   // working folder
+	// DirHandle, when not nil, is Dir held open (HoldDir): the child
+	// starts in that very folder, whatever Dir names by then.
+	DirHandle *os.File
+	Env       []string // KEY=value; nil means SafeEnv(nil)
+	Stdin     []byte   // nil: the child reads an empty stdin
+	Timeout   time.Duration
 	// MaxOutput caps the bytes kept of stdout and of stderr each.
 	MaxOutput int
 	// WritableRoots, when not empty, confines the child's writes to these
@@ -104,7 +107,7 @@ func command(s Spec, token string) (*exec.Cmd, bool, error) {
 		return nil, false, err
 	}
 	env = append(env[:len(env):len(env)], RunVar+"="+token) // last: it wins over a requested one
-	cmd := &exec.Cmd{Path: path, Args: argv, Dir: s.Dir, Env: env}
+	cmd := &exec.Cmd{Path: path, Args: argv, Dir: childDir(s.Dir, s.DirHandle), Env: env}
 	prepare(cmd)
 	return cmd, confined, nil
 }
