@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
@@ -39,7 +41,8 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 // worker holds the read lock while it waits for the next frame, then
 // serves the request itself, so a request goes from read to response on
 // one goroutine with no hand-off, and when every worker is busy nobody
-// reads (back-pressure). Workers live as long as the port: a request then
+// reads (back-pressure). A worker whose frame was the last one read keeps
+// the lock while it serves, for up to lendAfter (see serve). Workers live as long as the port: a request then
 // runs on a stack already grown by earlier ones (policy evaluation
 // recurses deeply) instead of growing a new goroutine's stack each time.
 type port struct {
@@ -47,6 +50,8 @@ type port struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	fw     *wire.Writer
+
+	busy atomic.Int32 // requests being served
 
 	mu   sync.Mutex // guards fr, done and err
 	fr   *wire.Reader
@@ -56,20 +61,67 @@ type port struct {
 
 // work answers requests until the stream ends.
 func (p *port) work() {
+	holding := false
 	for {
-		payload, ok := p.next()
+		payload, ok := p.next(holding)
 		if !ok {
 			return
 		}
-		p.h.write(p.fw, p.h.Handle(p.ctx, payload))
+		holding = p.serve(payload)
 	}
 }
 
-// next reads the next request, answering framing errors on the way. At
-// the end of the stream it cancels the in-flight work and reports false.
-func (p *port) next() ([]byte, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+// lendAfter is how long a worker keeps the read lock while it serves the
+// request it read, when it is the only request out (nothing else being
+// served, nothing more buffered). A sequential client
+// sends its next request only after the answer, so handing the lock on at
+// once would only wake another worker to find nothing to read (a thread
+// wake-up, a read that would block, and a sleep: tens of µs of CPU per
+// request); a request that takes longer hands it on when this passes, so
+// requests that arrive meanwhile are read and served in parallel.
+const lendAfter = 200 * time.Microsecond
+
+// serve answers one request read under the read lock, which it holds on
+// entry. It reports whether it still holds the lock, so that the worker
+// reads the next frame without taking it again.
+func (p *port) serve(payload []byte) (holding bool) {
+	defer p.busy.Add(-1)
+	if p.busy.Add(1) > 1 || p.fr.Buffered() > 0 {
+		// The client has other requests out (in flight or already read):
+		// let another worker read the next one now.
+		p.mu.Unlock()
+		p.h.write(p.fw, p.h.Handle(p.ctx, payload))
+		return false
+	}
+	var state atomic.Int32 // lent, then kept by the worker or released by the timer
+	t := time.AfterFunc(lendAfter, func() {
+		if state.CompareAndSwap(lent, released) {
+			p.mu.Unlock()
+		}
+	})
+	p.h.write(p.fw, p.h.Handle(p.ctx, payload))
+	if state.CompareAndSwap(lent, kept) {
+		t.Stop()
+		return true
+	}
+	return false
+}
+
+// States of the read lock during serve.
+const (
+	lent int32 = iota
+	kept
+	released
+)
+
+// next reads the next request, answering framing errors on the way; it
+// takes the read lock unless holding, and returns with it held. At the end
+// of the stream it cancels the in-flight work, releases the lock and
+// reports false.
+func (p *port) next(holding bool) ([]byte, bool) {
+	if !holding {
+		p.mu.Lock()
+	}
 	for !p.done {
 		payload, err := p.fr.Next()
 		if err == nil {
@@ -80,6 +132,7 @@ func (p *port) next() ([]byte, bool) {
 			p.cancel()
 		}
 	}
+	p.mu.Unlock()
 	return nil, false
 }
 

@@ -47,6 +47,15 @@ const readBuffer = 64 << 10
 // most readBuffer bytes beyond the current frame.
 func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, readBuffer)} }
 
+// Buffered reports how many bytes of the stream have been read from the
+// underlying reader but not yet returned as frames.
+func (fr *Reader) Buffered() int {
+	if b, ok := fr.r.(*bufio.Reader); ok {
+		return b.Buffered()
+	}
+	return 0
+}
+
 // Next returns the next frame's payload. The slice is newly allocated and
 // owned by the caller.
 func (fr *Reader) Next() ([]byte, error) {
