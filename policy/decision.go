@@ -21,11 +21,8 @@ type Document struct {
 // DocumentOf returns v as a Document.
 func DocumentOf(v ast.Value) Document { return Document{value: v} }
 
-// Value returns the document as OPA's value.
-func (d Document) Value() ast.Value { return d.value }
-
-// ASTValue returns the document as OPA's value, so the decision log
-// (decisionlog.ASTValuer) encodes it without converting it first.
+// ASTValue returns the document as OPA's value; it also lets the decision
+// log (decisionlog.ASTValuer) encode it without converting it first.
 func (d Document) ASTValue() ast.Value { return d.value }
 
 // MarshalJSON encodes d as encoding/json encodes ast.JSON(d). HTML

@@ -14,7 +14,7 @@ import (
 // without encoding either; anything sameValue does not handle is encoded.
 func sameResult(logged, replayed any) bool {
 	if doc, ok := replayed.(policy.Document); ok {
-		if same, ok := sameValue(logged, doc.Value()); ok {
+		if same, ok := sameValue(logged, doc.ASTValue()); ok {
 			return same
 		}
 	}
