@@ -41,10 +41,11 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 // worker holds the read lock while it waits for the next frame, then
 // serves the request itself, so a request goes from read to response on
 // one goroutine with no hand-off, and when every worker is busy nobody
-// reads (back-pressure). A worker whose frame was the last one read keeps
-// the lock while it serves, for up to lendAfter (see serve). Workers live as long as the port: a request then
-// runs on a stack already grown by earlier ones (policy evaluation
-// recurses deeply) instead of growing a new goroutine's stack each time.
+// reads (back-pressure). A worker whose request is the only one out keeps
+// the lock while it serves, for up to lendAfter (see serve). Workers live
+// as long as the port: a request then runs on a stack already grown by
+// earlier ones (policy evaluation recurses deeply) instead of growing a
+// new goroutine's stack each time.
 type port struct {
 	h      *Host
 	ctx    context.Context
@@ -72,13 +73,13 @@ func (p *port) work() {
 }
 
 // lendAfter is how long a worker keeps the read lock while it serves the
-// request it read, when it is the only request out (nothing else being
-// served, nothing more buffered). A sequential client
-// sends its next request only after the answer, so handing the lock on at
-// once would only wake another worker to find nothing to read (a thread
-// wake-up, a read that would block, and a sleep: tens of µs of CPU per
-// request); a request that takes longer hands it on when this passes, so
-// requests that arrive meanwhile are read and served in parallel.
+// request it read, when that request is the only one out (nothing else
+// being served, nothing more buffered). A sequential client sends its next
+// request only after the answer, so handing the lock on at once would only
+// wake another worker to find nothing to read (a thread wake-up, a read
+// that would block and a sleep: tens of µs of CPU per request); a request
+// that takes longer hands it on when this passes, so requests that arrive
+// meanwhile are read and served in parallel.
 const lendAfter = 200 * time.Microsecond
 
 // serve answers one request read under the read lock, which it holds on
