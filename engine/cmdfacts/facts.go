@@ -8,14 +8,19 @@ import (
 
 // Facts is what the policy sees of a command, as `input.command`.
 type Facts struct {
-	Argv        []string  `json:"argv"`
-	Program     string    `json:"program"`
-	ProgramName string    `json:"program_name"`
-	Resolved    string    `json:"resolved"`
-	Args        []string  `json:"args"`
-	PathArgs    []PathArg `json:"path_args"`
-	EnvNames    []string  `json:"env_names"`
-	HasStdin    bool      `json:"has_stdin"`
+	Argv        []string `json:"argv"`
+	Program     string   `json:"program"`
+	ProgramName string   `json:"program_name"`
+	Resolved    string   `json:"resolved"`
+	Args        []string `json:"args"`
+	// OptionsEnd is the index in Args of the first "--", or len(Args).
+	OptionsEnd int `json:"options_end"`
+	// FirstOperand is the index in Args of the first argument that does
+	// not begin with "-", or len(Args).
+	FirstOperand int       `json:"first_operand"`
+	PathArgs     []PathArg `json:"path_args"`
+	EnvNames     []string  `json:"env_names"`
+	HasStdin     bool      `json:"has_stdin"`
 }
 
 // PathArg is an argument, or the value of an `--option=value` or glued
@@ -56,14 +61,16 @@ func Build(req Request, p Platform, locate Locate) (Facts, error) {
 		return Facts{}, err
 	}
 	f := Facts{
-		Argv:        argv,
-		Program:     argv[0],
-		ProgramName: p.Name(argv[0]),
-		Resolved:    p.Resolve(argv[0]),
-		Args:        argv[1:],
-		PathArgs:    pathArgs(argv, req.Cwd, locate),
-		EnvNames:    envNames(req.Env),
-		HasStdin:    req.HasStdin,
+		Argv:         argv,
+		Program:      argv[0],
+		ProgramName:  p.Name(argv[0]),
+		Resolved:     p.Resolve(argv[0]),
+		Args:         argv[1:],
+		OptionsEnd:   OptionsEnd(argv[1:]),
+		FirstOperand: FirstOperand(argv[1:]),
+		PathArgs:     pathArgs(argv, req.Cwd, locate),
+		EnvNames:     envNames(req.Env),
+		HasStdin:     req.HasStdin,
 	}
 	return f, nil
 }
