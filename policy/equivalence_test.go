@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -151,7 +152,12 @@ func genCommand(r *rand.Rand) map[string]any {
 	c := map[string]any{"argv": argv, "program": name, "program_name": name,
 		"has_stdin": pick(r, true, false)}
 	put(c, "resolved", maybe(r, 10, pick(r, "/usr/bin/"+name, "/usr/bin/"+name, "")))
-	put(c, "args", maybe(r, 20, args))
+	if r.IntN(20) != 0 {
+		c["args"] = args
+		if r.IntN(5) != 0 { // the host's argument facts; without them the policy computes them
+			putArgFacts(c, args)
+		}
+	}
 	if r.IntN(2) == 0 {
 		pa := []any{}
 		for i := range r.IntN(3) {
@@ -168,6 +174,17 @@ func genCommand(r *rand.Rand) map[string]any {
 		c["env_names"] = env
 	}
 	return c
+}
+
+// putArgFacts sets the argument facts engine/cmdfacts adds to
+// input.command (options_end, first_operand) for args.
+func putArgFacts(c map[string]any, args []any) {
+	strs := make([]string, len(args))
+	for i, a := range args {
+		strs[i], _ = a.(string)
+	}
+	c["options_end"] = cmdfacts.OptionsEnd(strs)
+	c["first_operand"] = cmdfacts.FirstOperand(strs)
 }
 
 var ipClasses = []string{"public", "public", "public", "loopback", "private", "link_local", "metadata",

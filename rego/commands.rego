@@ -27,6 +27,13 @@ shells := {
 # indexes that equality, so for any other action none of these rules runs.
 # The rules of one program (program_denials) run only through the deny
 # rule that selects them by name.
+#
+# A rule evaluated costs a decision more than the expressions it holds, so
+# the rules here use sets spelled out where they are used (the comment
+# names the set, which tests hold the literal to), builtins over rules
+# (strings.any_suffix_match, array.slice), and the host's argument facts
+# input.command.options_end and input.command.first_operand (each read
+# through one rule that computes it when an input lacks it).
 
 denial(rule, message) := {
 	"code": "COMMAND_NOT_ALLOWED",
@@ -45,7 +52,10 @@ args := object.get(input.command, "args", [])
 
 # program_allowed holds when the program is a default one or named in the
 # configuration (checked without building the whole set on each decision).
-program_allowed if name in default_programs
+program_allowed if name in { # default_programs
+	"git", "go", "node", "npm", "python", "python3", "ls", "cat", "echo",
+	"find", "grep", "rg", "head", "tail", "wc", "diff", "sort", "pwd",
+}
 
 program_allowed if {
 	some p in data.config.commands.allow
@@ -88,8 +98,7 @@ deny contains denial("shell", "Shells are refused; give the program and its argu
 
 deny contains denial("batch_file", "Batch files are refused on Windows; run a program.") if {
 	input.request.action == "run_command"
-	some suffix in {".bat", ".cmd"}
-	endswith(name, suffix)
+	strings.any_suffix_match(name, {".bat", ".cmd"})
 }
 
 # ---- working folder, path arguments, environment --------------------------
@@ -101,7 +110,7 @@ deny contains denial("cwd_outside", "The working folder must be inside a workspa
 
 deny contains denial("path_outside", sprintf("Argument %d names a path outside the workspace; use a path inside it.", [pa.index])) if {
 	input.request.action == "run_command"
-	some pa in object.get(input.command, "path_args", [])
+	some pa in input.command.path_args
 	not pa.inside
 }
 
@@ -132,7 +141,7 @@ env_denied(n) if {
 
 deny contains denial("env", sprintf("The environment variable %s may change what the program runs; remove it.", [n])) if {
 	input.request.action == "run_command"
-	some n in object.get(input.command, "env_names", [])
+	some n in input.command.env_names
 	env_denied(n)
 }
 
@@ -158,10 +167,14 @@ program_denials.perl contains d if some d in interpreter_denials
 
 # ---- helpers over arguments ------------------------------------------------
 
-# end_of_options is the index of the first "--" in args, or count(args).
-# (An array comprehension lists the indices in order, so its first element
-# is the least; cheaper than the minimum of a set.)
-end_of_options := array.concat([i | args[i] == "--"], [count(args)])[0]
+# end_of_options is the index of the first "--" in args, or count(args):
+# input.command.options_end as the host computes it (engine/cmdfacts), or,
+# for an input without it (logged by an older host, written by hand), the
+# same computed here. (An array comprehension lists the indices in order,
+# so its first element is the least; cheaper than the minimum of a set.)
+end_of_options := n if {
+	n := input.command.options_end
+} else := array.concat([i | args[i] == "--"], [count(args)])[0]
 
 # option_args are the arguments before "--". The rules below iterate args
 # with i < end_of_options instead, which does not build this set.
@@ -195,6 +208,10 @@ cluster_has(a, letters) if {
 info_flags := {"-V", "-VV", "-v", "--version", "-h", "--help"}
 
 # ---- git ---------------------------------------------------------------------
+
+# The git rules read input.command.args, not args: a rule evaluated costs
+# more than the reference, and an input without args gives them nothing to
+# iterate either way.
 
 git_denied_options := {
 	"-c", "-C", "--git-dir", "--work-tree", "--exec-path", "--upload-pack",
@@ -241,26 +258,57 @@ git_global_options := {
 	"--no-optional-locks", "--bare",
 }
 
-# git_sub_index is the index of the subcommand, or count(args) when there is none.
-git_sub_index := array.concat([i | some i, a in args; not startswith(a, "-")], [count(args)])[0]
-
-git_sub := args[git_sub_index]
+# git_sub_index is the index of the subcommand (the first argument that
+# does not begin with "-"), or count(args) when there is none:
+# input.command.first_operand, or the same computed here (as end_of_options).
+git_sub_index := n if {
+	n := input.command.first_operand
+} else := array.concat([i | some i, a in args; not startswith(a, "-")], [count(args)])[0]
 
 program_denials.git contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
-	some oi, a in args
-	oi < end_of_options # a is one of option_args
-	option_in(a, git_denied_names)
+	some a in array.slice(input.command.args, 0, end_of_options) # option_args
+	split(a, "=")[0] in { # git_denied_names (option_in)
+		"--co", "--con", "--conf", "--confi", "--config", "--config-", "--config-e", "--config-en",
+		"--config-env", "--ex", "--exe", "--exec", "--exec-", "--exec-p", "--exec-pa", "--exec-pat",
+		"--exec-path", "--ext", "--ext-", "--ext-d", "--ext-di", "--ext-dif", "--ext-diff", "--extc",
+		"--extcm", "--extcmd", "--gi", "--git", "--git-", "--git-d", "--git-di", "--git-dir", "--na",
+		"--nam", "--name", "--names", "--namesp", "--namespa", "--namespac", "--namespace", "--op",
+		"--ope", "--open", "--open-", "--open-f", "--open-fi", "--open-fil", "--open-file",
+		"--open-files", "--open-files-", "--open-files-i", "--open-files-in", "--open-files-in-",
+		"--open-files-in-p", "--open-files-in-pa", "--open-files-in-pag", "--open-files-in-page",
+		"--open-files-in-pager", "--ou", "--out", "--outp", "--outpu", "--output", "--pa", "--pag",
+		"--pagi", "--pagin", "--pagina", "--paginat", "--paginate", "--re", "--rec", "--rece",
+		"--recei", "--receiv", "--receive", "--receive-", "--receive-p", "--receive-pa",
+		"--receive-pac", "--receive-pack", "--se", "--sep", "--sepa", "--separ", "--separa",
+		"--separat", "--separate", "--separate-", "--separate-g", "--separate-gi", "--separate-git",
+		"--separate-git-", "--separate-git-d", "--separate-git-di", "--separate-git-dir", "--su",
+		"--sup", "--supe", "--super", "--super-", "--super-p", "--super-pr", "--super-pre",
+		"--super-pref", "--super-prefi", "--super-prefix", "--te", "--tem", "--temp", "--templ",
+		"--templa", "--templat", "--template", "--tex", "--text", "--textc", "--textco", "--textcon",
+		"--textconv", "--to", "--too", "--tool", "--up", "--upl", "--uplo", "--uploa", "--upload",
+		"--upload-", "--upload-p", "--upload-pa", "--upload-pac", "--upload-pack", "--wo", "--wor",
+		"--work", "--work-", "--work-t", "--work-tr", "--work-tre", "--work-tree", "-C", "-c",
+	}
 }
 
 program_denials.git contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
-	some i, a in args
-	i < git_sub_index
-	not a in git_global_options
+	some a in array.slice(input.command.args, 0, git_sub_index)
+	not a in { # git_global_options
+		"--no-pager", "-P", "--version", "--help", "-h", "--no-replace-objects",
+		"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+		"--no-optional-locks", "--bare",
+	}
 }
 
-program_denials.git contains denial("git_subcommand", sprintf("git %s is not allowed; use a common subcommand such as status, log or diff.", [git_sub])) if {
-	sub := git_sub
-	not sub in git_subcommands
+program_denials.git contains denial("git_subcommand", sprintf("git %s is not allowed; use a common subcommand such as status, log or diff.", [sub])) if {
+	sub := input.command.args[git_sub_index]
+	not sub in { # git_subcommands
+		"add", "blame", "branch", "cat-file", "checkout", "cherry-pick", "clean", "commit",
+		"describe", "diff", "fetch", "grep", "init", "log", "ls-files", "ls-tree", "merge",
+		"merge-base", "mv", "pull", "push", "rebase", "reflog", "reset", "restore", "revert",
+		"rev-list", "rev-parse", "rm", "shortlog", "show", "stash", "status", "switch", "tag",
+		"version",
+	}
 }
 
 git_sub_denied := {
@@ -271,22 +319,25 @@ git_sub_denied := {
 	"rebase": {"-x", "-i", "--interactive"},
 }
 
-program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, git_sub])) if {
-	some o in git_sub_denied[git_sub]
-	some i, a in args
-	i < end_of_options # a is one of option_args
-	i > git_sub_index
+program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, sub])) if {
+	sub := input.command.args[git_sub_index]
+	some o in object.get({ # git_sub_denied
+		"grep": {"-O"},
+		"clone": {"-u"},
+		"fetch": {"-u"},
+		"pull": {"-u"},
+		"rebase": {"-x", "-i", "--interactive"},
+	}, sub, set())
+	some a in array.slice(input.command.args, git_sub_index + 1, end_of_options)
 	startswith(a, o)
 }
 
 # A ref given after --end-of-options that begins with "-" is refused: git
 # would take it for a ref, a reader for an option.
 program_denials.git contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {
-	some j, e in args
+	some j, e in input.command.args
 	e == "--end-of-options"
-	some i, a in args
-	i < end_of_options # a is one of option_args
-	i > j
+	some a in array.slice(input.command.args, j + 1, end_of_options)
 	startswith(a, "-")
 }
 

@@ -261,3 +261,95 @@ test_names_are_options if {
 test_interpreters_are_guarded if {
 	{k | some k, _ in commands.interpreter_rules} == {"python", "python3", "node", "perl"}
 }
+
+# ---- sets spelled out in the rules ----
+
+# The rules spell default_programs, git_denied_names, git_global_options,
+# git_subcommands and git_sub_denied out; each member of the named sets
+# must reach its rule.
+test_every_default_program_allowed if {
+	every p in commands.default_programs {
+		not "commands.not_allowed" in rules([p, "--version"])
+	}
+}
+
+test_every_git_denied_name_refused if {
+	every n in commands.git_denied_names {
+		"commands.git_option" in rules(["git", "log", n])
+		"commands.git_option" in rules(["git", "log", concat("=", [n, "x"])])
+	}
+}
+
+test_every_git_global_option_allowed if {
+	every o in commands.git_global_options {
+		not "commands.git_global_option" in rules(["git", o, "status"])
+	}
+	"commands.git_global_option" in rules(["git", "--no-such", "status"])
+}
+
+test_every_git_subcommand_allowed if {
+	every sub in commands.git_subcommands {
+		not "commands.git_subcommand" in rules(["git", sub])
+	}
+}
+
+test_every_git_sub_denied_option_refused if {
+	every sub, opts in commands.git_sub_denied {
+		every o in opts {
+			some d in commands.deny with input as run_input(["git", sub, concat("", [o, "x"])])
+			d.message == sprintf("The option %s of git %s can run other programs; remove it.", [concat("", [o, "x"]), sub])
+		}
+	}
+}
+
+# ---- the host's argument facts ----
+
+# with_arg_facts is run_input(argv) with input.command.options_end and
+# first_operand as engine/cmdfacts computes them.
+with_arg_facts(argv) := inp if {
+	args := array.slice(argv, 1, count(argv))
+	options_end := array.concat([i | some i, a in args; a == "--"], [count(args)])[0]
+	first_operand := array.concat([i | some i, a in args; not startswith(a, "-")], [count(args)])[0]
+	inp := json.patch(run_input(argv), [
+		{"op": "add", "path": "/command/options_end", "value": options_end},
+		{"op": "add", "path": "/command/first_operand", "value": first_operand},
+	])
+}
+
+# A decision with the facts is the decision without them.
+test_arg_facts_decide_as_without if {
+	every argv in [
+		["git", "log", "--oneline", "--", "src/main.go"],
+		["git", "-c", "core.pager=sh", "log"],
+		["git", "--no-pager", "diff", "--no-ext-diff", "--", "-c"],
+		["git", "-p", "log"],
+		["git", "--bare", "--", "log"],
+		["git", "rebase", "-x", "make", "main"],
+		["git", "rebase", "--", "-x"],
+		["git", "log", "--end-of-options", "-x"],
+		["git", "log", "--end-of-options", "--", "-x"],
+		["git", "--version"],
+		["git"],
+		["git", "st"],
+		["rg", "-i", "-n", "x", "--", "-z"],
+		["npm", "test", "--script-shell=/bin/sh"],
+		["go", "test", "--", "-toolexec=sh"],
+	] {
+		rules(argv) == rules_for(with_arg_facts(argv))
+	}
+}
+
+# The rules read the facts when the input has them.
+test_arg_facts_read if {
+	inp := json.patch(run_input(["git", "log", "-c", "x"]), [
+		{"op": "add", "path": "/command/options_end", "value": 1},
+		{"op": "add", "path": "/command/first_operand", "value": 0},
+	])
+	not "commands.git_option" in rules_for(inp)
+	"commands.git_option" in rules(["git", "log", "-c", "x"])
+}
+
+# An input without input.command names no allowed program.
+test_missing_command_refused if {
+	"commands.not_allowed" in rules_for({"request": {"action": "run_command"}, "paths": {"cwd": {"inside": true}}})
+}
