@@ -132,3 +132,18 @@ func TestCommandsDecideAsPolicyV1(t *testing.T) {
 	}
 	t.Logf("denials by rule: %v", seen)
 }
+
+// FuzzCommandsDecideAsPolicyV1 is TestCommandsDecideAsPolicyV1 with the
+// fuzzer choosing the generator's seed and the configuration.
+func FuzzCommandsDecideAsPolicyV1(f *testing.F) {
+	type set struct{ now, opa, before *Engine }
+	sets := make([]set, len(equivConfigs))
+	for i, cfg := range equivConfigs {
+		sets[i].now, sets[i].opa, sets[i].before = equivEngines(f, cfg)
+	}
+	f.Add(uint64(1), uint64(2), uint8(0))
+	f.Fuzz(func(t *testing.T, a, b uint64, c uint8) {
+		s := sets[int(c)%len(sets)]
+		checkSame(t, s.now, s.opa, s.before, genCommandInput(t, rand.New(rand.NewPCG(a, b))))
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -87,6 +88,12 @@ func TestExplainNamesTheCommandRules(t *testing.T) {
 		cmd.Insert(ast.StringTerm("argv"), ast.NewTerm(ast.MustInterfaceToValue(c.argv)))
 		cmd.Insert(ast.StringTerm("args"), ast.NewTerm(ast.MustInterfaceToValue(c.argv[1:])))
 		cmd.Insert(ast.StringTerm("program_name"), ast.StringTerm(c.argv[0].(string)))
+		args := make([]string, len(c.argv)-1)
+		for i, a := range c.argv[1:] {
+			args[i] = a.(string)
+		}
+		cmd.Insert(ast.StringTerm("options_end"), ast.IntNumberTerm(cmdfacts.OptionsEnd(args)))
+		cmd.Insert(ast.StringTerm("first_operand"), ast.IntNumberTerm(cmdfacts.FirstOperand(args)))
 		in.Insert(ast.StringTerm("command"), ast.NewTerm(cmd))
 		dec, fired, err := e.Explain(context.Background(), in)
 		if err != nil || dec.Allow {

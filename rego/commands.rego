@@ -176,8 +176,15 @@ end_of_options := n if {
 	n := input.command.options_end
 } else := array.concat([i | args[i] == "--"], [count(args)])[0]
 
-# option_args are the arguments before "--". The rules below iterate args
-# with i < end_of_options instead, which does not build this set.
+# first_operand is the index of the first argument that does not begin
+# with "-" (git's subcommand), or count(args) when there is none:
+# input.command.first_operand, or the same computed here (as end_of_options).
+first_operand := n if {
+	n := input.command.first_operand
+} else := array.concat([i | some i, a in args; not startswith(a, "-")], [count(args)])[0]
+
+# option_args are the arguments before "--". The rules below slice args at
+# end_of_options instead, which does not build this set.
 option_args contains [i, a] if {
 	some i, a in args
 	i < end_of_options
@@ -190,7 +197,9 @@ option_name(a) := split(a, "=")[0]
 # accept those). names is such a set's *_names: the options and every
 # prefix of four or more characters of the long ones, all beginning with
 # "-", so one set lookup answers both cases (commands_test.rego checks
-# each *_names set against its options).
+# each *_names set against its options). The rules spell it out as
+# `split(a, "=")[0] in {…}`, the set written in the rule: a function called
+# per argument costs a rule evaluation each time.
 option_in(a, names) if option_name(a) in names
 
 short_cluster(a) if {
@@ -209,9 +218,9 @@ info_flags := {"-V", "-VV", "-v", "--version", "-h", "--help"}
 
 # ---- git ---------------------------------------------------------------------
 
-# The git rules read input.command.args, not args: a rule evaluated costs
-# more than the reference, and an input without args gives them nothing to
-# iterate either way.
+# The rules of git, find, rg, go and npm read input.command.args, not args:
+# a rule evaluated costs more than the reference, and an input without args
+# gives them nothing to iterate either way.
 
 git_denied_options := {
 	"-c", "-C", "--git-dir", "--work-tree", "--exec-path", "--upload-pack",
@@ -258,13 +267,6 @@ git_global_options := {
 	"--no-optional-locks", "--bare",
 }
 
-# git_sub_index is the index of the subcommand (the first argument that
-# does not begin with "-"), or count(args) when there is none:
-# input.command.first_operand, or the same computed here (as end_of_options).
-git_sub_index := n if {
-	n := input.command.first_operand
-} else := array.concat([i | some i, a in args; not startswith(a, "-")], [count(args)])[0]
-
 program_denials.git contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
 	some a in array.slice(input.command.args, 0, end_of_options) # option_args
 	split(a, "=")[0] in { # git_denied_names (option_in)
@@ -292,7 +294,7 @@ program_denials.git contains denial("git_option", sprintf("The git option %s can
 }
 
 program_denials.git contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
-	some a in array.slice(input.command.args, 0, git_sub_index)
+	some a in array.slice(input.command.args, 0, first_operand)
 	not a in { # git_global_options
 		"--no-pager", "-P", "--version", "--help", "-h", "--no-replace-objects",
 		"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
@@ -301,7 +303,7 @@ program_denials.git contains denial("git_global_option", sprintf("The git option
 }
 
 program_denials.git contains denial("git_subcommand", sprintf("git %s is not allowed; use a common subcommand such as status, log or diff.", [sub])) if {
-	sub := input.command.args[git_sub_index]
+	sub := input.command.args[first_operand]
 	not sub in { # git_subcommands
 		"add", "blame", "branch", "cat-file", "checkout", "cherry-pick", "clean", "commit",
 		"describe", "diff", "fetch", "grep", "init", "log", "ls-files", "ls-tree", "merge",
@@ -320,7 +322,7 @@ git_sub_denied := {
 }
 
 program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, sub])) if {
-	sub := input.command.args[git_sub_index]
+	sub := input.command.args[first_operand]
 	some o in object.get({ # git_sub_denied
 		"grep": {"-O"},
 		"clone": {"-u"},
@@ -328,7 +330,7 @@ program_denials.git contains denial("git_option", sprintf("The option %s of git 
 		"pull": {"-u"},
 		"rebase": {"-x", "-i", "--interactive"},
 	}, sub, set())
-	some a in array.slice(input.command.args, git_sub_index + 1, end_of_options)
+	some a in array.slice(input.command.args, first_operand + 1, end_of_options)
 	startswith(a, o)
 }
 
@@ -346,18 +348,30 @@ program_denials.git contains denial("git_dash_ref", "A git ref must not begin wi
 find_denied := {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"}
 
 program_denials.find contains denial("find_action", sprintf("The find action %s runs programs or writes files; remove it.", [a])) if {
-	some a in args
-	a in find_denied
+	some a in input.command.args
+	a in {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"} # find_denied
 }
 
 # ---- rg ------------------------------------------------------------------------
 
 rg_denied := {"--pre", "--hostname-bin", "--search-zip"}
 
+# The two rg_option rules are rg_option_denied(a), written out (a function
+# called per argument costs a rule evaluation each time).
 program_denials.rg contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
-	some oi, a in args
-	oi < end_of_options # a is one of option_args
-	rg_option_denied(a)
+	some a in array.slice(input.command.args, 0, end_of_options) # option_args
+	split(a, "=")[0] in { # rg_denied_names (option_in)
+		"--ho", "--hos", "--host", "--hostn", "--hostna", "--hostnam", "--hostname", "--hostname-",
+		"--hostname-b", "--hostname-bi", "--hostname-bin", "--pr", "--pre", "--se", "--sea", "--sear",
+		"--searc", "--search", "--search-", "--search-z", "--search-zi", "--search-zip",
+	}
+}
+
+program_denials.rg contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
+	some a in array.slice(input.command.args, 0, end_of_options) # option_args
+	startswith(a, "-") # cluster_has(a, {"z"})
+	not startswith(a, "--")
+	contains(substring(a, 1, -1), "z")
 }
 
 # rg_denied and the abbreviations of its long options (see option_in).
@@ -388,11 +402,31 @@ interpreter_rules := {
 	"perl": {"letters": {"e", "E", "M", "m", "d", "x"}, "long": set(), "values": set()},
 }
 
-interp := interpreter_rules[name]
+# interp is interpreter_rules[name], from the table spelled out (a local's
+# value costs less than a rule's; a test holds the two equal).
+interp := rules[name] if {
+	rules := {
+		"python": {"letters": {"c", "i"}, "long": set(), "values": {"-W", "-X"}},
+		"python3": {"letters": {"c", "i"}, "long": set(), "values": {"-W", "-X"}},
+		"node": {
+			"letters": {"e", "p", "i", "r"},
+			"long": {
+				"--eval", "--print", "--interactive", "--require", "--import", "--loader",
+				"--experimental-loader", "--inspect", "--inspect-brk", "--inspect-wait",
+				"--input-type",
+			},
+			"values": {"-C", "--title"},
+		},
+		"perl": {"letters": {"e", "E", "M", "m", "d", "x"}, "long": set(), "values": set()},
+	}
+}
 
 # script_index is the index of the script argument: the first operand that
-# is not the value of an option, or count(args) when there is none.
-script_index := array.concat(
+# is not the value of an option, or count(args) when there is none. Most
+# often that is the first operand, which needs no search.
+script_index := first_operand if {
+	not interp_value(first_operand)
+} else := array.concat(
 	[i |
 		some i, a in args
 		not startswith(a, "-")
@@ -447,31 +481,36 @@ has_module(a) if {
 # ---- go and npm --------------------------------------------------------------
 
 program_denials.go contains denial("go_option", sprintf("The go option %s runs other programs; remove it.", [a])) if {
-	some oi, a in args
-	oi < end_of_options # a is one of option_args
-	some o in {"-toolexec", "--toolexec", "-exec", "--exec"}
-	option_name(a) == o
+	some a in array.slice(input.command.args, 0, end_of_options) # option_args
+	split(a, "=")[0] in {"-toolexec", "--toolexec", "-exec", "--exec"} # option_name(a)
 }
 
 program_denials.go contains denial("go_env_write", "go env -w/-u changes the user's Go configuration; set it in the workspace instead.") if {
-	args[0] == "env"
-	some a in args
-	option_name(a) in {"-w", "-u", "--w", "--u"}
+	input.command.args[0] == "env"
+	some a in input.command.args
+	split(a, "=")[0] in {"-w", "-u", "--w", "--u"} # option_name(a)
 }
 
 npm_denied_subcommands := {"exec", "x", "explore", "set", "config", "c", "edit"}
 
 program_denials.npm contains denial("npm_subcommand", sprintf("npm %s runs arbitrary programs or changes the user's npm configuration.", [a])) if {
-	some a in args
-	a in npm_denied_subcommands
+	some a in input.command.args
+	a in {"exec", "x", "explore", "set", "config", "c", "edit"} # npm_denied_subcommands
 }
 
 npm_denied_options := {"--script-shell", "--node-options", "--userconfig", "--globalconfig", "--call", "-c"}
 
 program_denials.npm contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {
-	some oi, a in args
-	oi < end_of_options # a is one of option_args
-	option_in(a, npm_denied_names)
+	some a in array.slice(input.command.args, 0, end_of_options) # option_args
+	split(a, "=")[0] in { # npm_denied_names (option_in)
+		"--ca", "--cal", "--call", "--gl", "--glo", "--glob", "--globa", "--global", "--globalc",
+		"--globalco", "--globalcon", "--globalconf", "--globalconfi", "--globalconfig", "--no",
+		"--nod", "--node", "--node-", "--node-o", "--node-op", "--node-opt", "--node-opti",
+		"--node-optio", "--node-option", "--node-options", "--sc", "--scr", "--scri", "--scrip",
+		"--script", "--script-", "--script-s", "--script-sh", "--script-she", "--script-shel",
+		"--script-shell", "--us", "--use", "--user", "--userc", "--userco", "--usercon", "--userconf",
+		"--userconfi", "--userconfig", "-c",
+	}
 }
 
 # npm_denied_options and the abbreviations of its long options (see option_in).

@@ -153,7 +153,7 @@ test_git_allowed if {
 # ---- find ----
 
 test_find_actions_refused if {
-	every a in ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"] {
+	every a in commands.find_denied {
 		"commands.find_action" in rules(["find", ".", a, "x"])
 	}
 }
@@ -352,4 +352,54 @@ test_arg_facts_read if {
 # An input without input.command names no allowed program.
 test_missing_command_refused if {
 	"commands.not_allowed" in rules_for({"request": {"action": "run_command"}, "paths": {"cwd": {"inside": true}}})
+}
+
+# The rg, go and npm rules spell out option_in, rg_option_denied and
+# their sets; each must decide as the helper over the named set.
+option_probes := {
+	"-z", "-iz", "-zi", "--z", "-", "-i", "z", "x=z", "--pre", "--pre=sh", "--pr", "--p", "--search",
+	"--hostname", "-c", "-c=x", "--call", "--ca", "--c", "--script-shell=sh", "--userc", "--us",
+	"-toolexec", "--toolexec=x", "-exec", "-execx", "--exec=1", "-w", "-u", "--w", "--u", "-wx", "",
+}
+
+test_rg_rules_are_rg_option_denied if {
+	every a in option_probes | commands.rg_denied_names {
+		rg_refused := "commands.rg_option" in rules(["rg", a, "x"])
+		rg_refused == rg_helper_refuses(a)
+	}
+}
+
+test_npm_rules_are_option_in if {
+	every a in option_probes | commands.npm_denied_names {
+		npm_refused := "commands.npm_option" in rules(["npm", "test", a])
+		npm_refused == npm_helper_refuses(a)
+	}
+	every sub in commands.npm_denied_subcommands {
+		"commands.npm_subcommand" in rules(["npm", sub])
+	}
+}
+
+test_go_rules_are_option_name if {
+	every a in option_probes {
+		go_refused := "commands.go_option" in rules(["go", "test", a])
+		go_refused == (commands.option_name(a) in {"-toolexec", "--toolexec", "-exec", "--exec"})
+		env_refused := "commands.go_env_write" in rules(["go", "env", a])
+		env_refused == (commands.option_name(a) in {"-w", "-u", "--w", "--u"})
+	}
+}
+
+rg_helper_refuses(a) := true if {
+	commands.rg_option_denied(a)
+} else := false
+
+npm_helper_refuses(a) := true if {
+	commands.option_in(a, commands.npm_denied_names)
+} else := false
+
+# interp spells interpreter_rules out.
+test_interp_is_interpreter_rules if {
+	every n, r in commands.interpreter_rules {
+		commands.interp == r with input as run_input([n, "s"])
+	}
+	not commands.interp with input as run_input(["git", "s"])
 }
