@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
@@ -71,13 +72,24 @@ func buildInput(call *action.Call, now time.Time) (inputDoc, error) {
 		[2]*ast.Term{keyPaths, ast.NewTerm(pathsValue(call.Paths))},
 	)
 	for k, v := range call.Facts {
-		fact, err := objectValue(v, nil)
+		fact, err := factValue(v)
 		if err != nil {
 			return inputDoc{}, err
 		}
 		obj.Insert(ast.InternedTerm(k), ast.NewTerm(fact))
 	}
 	return inputDoc{value: obj}, nil
+}
+
+// factValue is a fact's JSON form as OPA's value: built directly for
+// input.command (commandValue), through the encoding for the others.
+func factValue(v any) (ast.Value, error) {
+	if f, ok := v.(cmdfacts.Facts); ok {
+		if cv, ok := commandValue(f); ok {
+			return cv, nil
+		}
+	}
+	return objectValue(v, nil)
 }
 
 // argumentsValue is the decoded arguments as an OPA object, with digests.

@@ -211,6 +211,9 @@ func genCall(r *rand.Rand) *action.Call {
 	}
 	if r.IntN(3) == 0 {
 		call.Facts["command"] = map[string]any{"argv": []string{s(), s()}, "has_stdin": false}
+		if r.IntN(2) == 0 { // as run_command makes it, built directly (commandValue)
+			call.Facts["command"] = genCommandFacts(r)
+		}
 	}
 	if _, ok := action.Lookup(info.Name); ok && r.IntN(4) != 0 { // prepare decodes the arguments of built actions only
 		call.Args = map[string]any{"path": s(), "offset": r.IntN(1 << 20), "ratio": 0.5, "n": json.Number("1e3"),
