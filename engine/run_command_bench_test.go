@@ -52,6 +52,43 @@ func BenchmarkDecideRunCommand(b *testing.B) {
 	benchDecide(b, h, echoRequest(dir))
 }
 
+// BenchmarkDecideCommands is BenchmarkDecideRunCommand for other allowed
+// commands, one sub-benchmark each, so that a rule written for one
+// program is seen in the others' figures.
+func BenchmarkDecideCommands(b *testing.B) {
+	for _, argv := range []string{
+		`["git","status","--short"]`, `["rg","-n","foo","src"]`, `["python3","script.py","-v"]`,
+		`["node","app.js"]`, `["npm","test"]`, `["go","test","-run","X","./..."]`,
+		`["find",".","-name","*.go"]`, `["ls","-la"]`,
+	} {
+		name := strings.Trim(strings.SplitN(argv, ",", 2)[0], `["`)
+		b.Run(name, func(b *testing.B) {
+			h, dir := cliBenchHost(b)
+			benchDecide(b, h, []byte(`{"version":1,"id":"b","action":"run_command","arguments":{"argv":`+argv+`,"cwd":"`+dir+`"}}`))
+		})
+	}
+}
+
+// BenchmarkBuildInputRunCommand builds the input document of the
+// BenchmarkDecideRunCommand request (arguments, paths, input.command).
+func BenchmarkBuildInputRunCommand(b *testing.B) {
+	h, dir := cliBenchHost(b)
+	req, perr := envelope.Decode(echoRequest(dir))
+	if perr != nil {
+		b.Fatal(perr)
+	}
+	call, perr := h.prepare(context.Background(), req)
+	if perr != nil {
+		b.Fatal(perr)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := buildInput(call, time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkDecideReadFile is the same for read_file, as a baseline.
 func BenchmarkDecideReadFile(b *testing.B) {
 	h, dir := cliBenchHost(b)
