@@ -119,7 +119,20 @@ func (o Options) withDefaults() Options {
 // action takes effect. It fills in ev's DecisionID (when empty), Timestamp
 // (when zero), Labels (when empty), Phase, Seq, PrevHash and Hash; ev.Input
 // itself is never modified. ev.Outcome must be OutcomeOK or a v1 code.
+// The Log keeps the decision's header until Outcome names its id.
 func (l *Log) Decision(ctx context.Context, ev *Event) error {
+	if err := l.WriteDecision(ctx, ev); err != nil {
+		return err
+	}
+	l.remember(ev)
+	return nil
+}
+
+// WriteDecision is Decision for a caller that keeps ev until the action
+// is done and then writes the outcome with WriteOutcome: the Log keeps
+// nothing between the two. The lines are the ones Decision and Outcome
+// write.
+func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	if err := checkCode(ev.Outcome); err != nil {
 		return err
 	}
@@ -135,16 +148,16 @@ func (l *Log) Decision(ctx context.Context, ev *Event) error {
 			ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = 0, "", "", false
 			return err
 		}
-		l.remember(ev)
 		return nil
 	}
+	// Masking changes only the input and the result (and says so in
+	// erased and masked), so the header written is ev's.
 	e := *ev
 	l.mask(ctx, &e)
 	if err := l.append(&e); err != nil {
 		return err
 	}
 	ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = e.Seq, e.PrevHash, e.Hash, e.FileStart
-	l.remember(&e)
 	return nil
 }
 
@@ -162,10 +175,27 @@ func (l *Log) OutcomeDetail(decisionID, code string, d time.Duration, detail map
 		return err
 	}
 	ev := l.recall(decisionID)
+	return l.writeOutcome(&ev, code, d, detail)
+}
+
+// WriteOutcome appends the outcome event of dec, a decision event written
+// with WriteDecision (or Decision), as OutcomeDetail does for its id.
+// dec is not modified.
+func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
+	if err := checkCode(code); err != nil {
+		return err
+	}
+	ev := header(dec)
+	return l.writeOutcome(&ev, code, d, detail)
+}
+
+// writeOutcome completes ev, a decision's header, as its outcome event
+// and appends it.
+func (l *Log) writeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) error {
 	ev.Phase, ev.Outcome, ev.DurationNS, ev.Detail = PhaseOutcome, code, d.Nanoseconds(), detail
 	ev.Timestamp = time.Time{}
-	l.stamp(&ev)
-	return l.append(&ev)
+	l.stamp(ev)
+	return l.append(ev)
 }
 
 // Head returns the hash of the last event this Log appended, or "" if none.
@@ -213,13 +243,18 @@ func (l *Log) stamp(ev *Event) {
 	}
 }
 
-// remember keeps the header of a decision for its outcome event.
-func (l *Log) remember(ev *Event) {
-	h := Event{
+// header is the part of a decision event its outcome event repeats.
+func header(ev *Event) Event {
+	return Event{
 		Labels: ev.Labels, DecisionID: ev.DecisionID, Bundles: ev.Bundles, Path: ev.Path,
 		RequestID: ev.RequestID, Action: ev.Action, Origin: ev.Origin,
 		PolicyHash: ev.PolicyHash, ConfigHash: ev.ConfigHash,
 	}
+}
+
+// remember keeps the header of a decision for its outcome event.
+func (l *Log) remember(ev *Event) {
+	h := header(ev)
 	l.mu.Lock()
 	l.pending[ev.DecisionID] = h
 	l.mu.Unlock()
