@@ -60,6 +60,7 @@ type Options struct {
 //     process can rotate it.
 type Log struct {
 	path string
+	name statName // path, ready for the stat of every append
 	opts Options
 
 	mu      sync.Mutex
@@ -80,6 +81,10 @@ type Log struct {
 // Open opens (creating if needed) the decision log at path for appending.
 func Open(path string, opts Options) (*Log, error) {
 	opts = opts.withDefaults()
+	name, err := newStatName(path)
+	if err != nil {
+		return nil, err
+	}
 	lock, err := openAppend(path + ".lock")
 	if err != nil {
 		return nil, err
@@ -89,7 +94,7 @@ func Open(path string, opts Options) (*Log, error) {
 		lock.Close()
 		return nil, err
 	}
-	l := &Log{path: path, opts: opts, lock: lock, pending: map[string]Event{}}
+	l := &Log{path: path, name: name, opts: opts, lock: lock, pending: map[string]Event{}}
 	if _, err := l.hold(f); err != nil {
 		lock.Close()
 		return nil, err
