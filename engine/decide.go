@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"sync"
 	"time"
@@ -105,11 +103,11 @@ func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc,
 	return e, nil
 }
 
-// fillDecision sets e's event to the decision event of call.
+// fillDecision sets e's event to the decision event of call. Its
+// decision_id is left for the log to draw (a random UUID).
 func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec policy.Decision, outcome string, evalStart time.Time) {
 	e.doc, e.evalNS = doc, h.now().Sub(evalStart).Nanoseconds()
 	e.ev = decisionlog.Event{
-		DecisionID: newDecisionID(),
 		Bundles:    h.policy.Bundles(),
 		Path:       "deskbridge/main/decision",
 		Input:      &e.doc,
@@ -141,14 +139,4 @@ func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: decision log outcome: %v\n", err)
 	}
-}
-
-// newDecisionID returns a random UUID (version 4).
-func newDecisionID() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	s := hex.EncodeToString(b[:])
-	return s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:]
 }

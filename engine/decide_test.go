@@ -52,6 +52,7 @@ func TestPooledDecisionEventLogsAsBefore(t *testing.T) {
 		call.Detail = map[string]any{"bytes": 5}
 		e := logEntries.Get().(*logEntry)
 		h.fillDecision(e, call, doc, dec, decisionlog.OutcomeOK, start)
+		e.ev.DecisionID = "00000000-0000-4000-8000-" + req.ID + "0000000000" // the log draws one when empty
 		before := e.ev
 		before.Input, before.Metrics = doc, map[string]any{evalMetric: e.evalNS}
 		if err := pooled.WriteDecision(ctx, &e.ev); err != nil {
