@@ -2,9 +2,8 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
@@ -15,9 +14,9 @@ import (
 
 // record ties a decision to its outcome in the log.
 type record struct {
-	decisionID string
-	logged     bool
-	call       *action.Call
+	entry  *logEntry // the logged decision; nil when nothing was logged
+	logged bool
+	call   *action.Call
 }
 
 // take returns the record and marks its outcome as written, so a panic
@@ -45,15 +44,15 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 			"The policy could not decide this request, so it is refused; run `deskbridge policy check` to find the fault.")
 	}
 	call.Limits = dec.Limits
-	rec := record{decisionID: newDecisionID(), call: call}
 	outcome := decisionlog.OutcomeOK
 	if !dec.Allow {
 		outcome = string(dec.Error().Code)
 	}
-	if err := h.logDecision(ctx, call, doc, dec, rec.decisionID, outcome, evalStart); err != nil {
-		return record{}, err
+	entry, perr := h.logDecision(ctx, call, doc, dec, outcome, evalStart)
+	if perr != nil {
+		return record{}, perr
 	}
-	rec.logged = h.log != nil
+	rec := record{entry: entry, logged: entry != nil, call: call}
 	if !dec.Allow {
 		h.outcome(rec, dec.Error(), start)
 		return record{}, dec.Error()
@@ -61,18 +60,60 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 	return rec, nil
 }
 
-func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc, dec policy.Decision, id, outcome string, evalStart time.Time) *protocol.Error {
+// evalMetric is the decision event's metric for the policy evaluation time.
+const evalMetric = "timer_rego_query_eval_ns"
+
+// logEntry is one request's decision event, kept from the decision until
+// its outcome is written (the outcome repeats its header) and then reused,
+// so that logging a request allocates no event, metrics map or boxed
+// input.
+type logEntry struct {
+	ev      decisionlog.Event
+	doc     inputDoc
+	evalNS  int64
+	metrics map[string]any // {evalMetric: &evalNS}, made once
+}
+
+var logEntries = sync.Pool{New: func() any {
+	e := &logEntry{}
+	e.metrics = map[string]any{evalMetric: &e.evalNS}
+	return e
+}}
+
+// release returns e to the pool, holding no request's documents.
+func (e *logEntry) release() {
+	e.ev, e.doc = decisionlog.Event{}, inputDoc{}
+	logEntries.Put(e)
+}
+
+// logDecision writes the decision event and returns it for the outcome;
+// it returns nil when the host keeps no log.
+func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc, dec policy.Decision, outcome string, evalStart time.Time) (*logEntry, *protocol.Error) {
 	if h.log == nil {
-		return nil
+		return nil, nil
 	}
-	ev := &decisionlog.Event{
-		DecisionID: id,
+	e := logEntries.Get().(*logEntry)
+	h.fillDecision(e, call, doc, dec, outcome, evalStart)
+	if err := h.log.WriteDecision(ctx, &e.ev); err != nil {
+		e.release()
+		fmt.Fprintf(h.hostLog, "deskbridge: decision log: %v\n", err)
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err,
+			"DeskBridge could not write its decision log, so it acts on nothing; check the log folder's space and permissions.")
+	}
+	return e, nil
+}
+
+// fillDecision sets e's event to the decision event of call. Its
+// decision_id is left for the log to draw (a random UUID).
+func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec policy.Decision, outcome string, evalStart time.Time) {
+	e.doc, e.evalNS = doc, h.now().Sub(evalStart).Nanoseconds()
+	e.ev = decisionlog.Event{
 		Bundles:    h.policy.Bundles(),
 		Path:       "deskbridge/main/decision",
-		Input:      doc,
+		Input:      &e.doc,
 		Result:     dec.Result,
 		Timestamp:  evalStart.UTC(),
-		Metrics:    map[string]any{"timer_rego_query_eval_ns": h.now().Sub(evalStart).Nanoseconds()},
+		Metrics:    e.metrics,
 		RequestID:  call.Request.ID,
 		Action:     call.Request.Action,
 		Origin:     call.Origin,
@@ -81,12 +122,6 @@ func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc,
 		PolicyHash: h.policy.Hash(),
 		ConfigHash: h.env.Info.ConfigHash,
 	}
-	if err := h.log.Decision(ctx, ev); err != nil {
-		fmt.Fprintf(h.hostLog, "deskbridge: decision log: %v\n", err)
-		return protocol.Wrap(protocol.ExecutionFailed, err,
-			"DeskBridge could not write its decision log, so it acts on nothing; check the log folder's space and permissions.")
-	}
-	return nil
 }
 
 // outcome writes the result of an allowed or denied decision, with the
@@ -99,17 +134,9 @@ func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
 	if perr != nil {
 		code = string(perr.Code)
 	}
-	if err := h.log.OutcomeDetail(rec.decisionID, code, h.now().Sub(start), rec.call.Detail); err != nil {
+	err := h.log.WriteOutcome(&rec.entry.ev, code, h.now().Sub(start), rec.call.Detail)
+	rec.entry.release()
+	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: decision log outcome: %v\n", err)
 	}
-}
-
-// newDecisionID returns a random UUID (version 4).
-func newDecisionID() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	s := hex.EncodeToString(b[:])
-	return s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:]
 }

@@ -9,7 +9,9 @@
 // first answer (median over -runs starts), sequential and 16-in-flight
 // read_file round trips per second, reading the big files completely (by
 // paging where the server pages) and listing the 1,000-entry folder, then
-// the ratios. scripts/bench.sh builds the binaries and runs it.
+// the ratios. DeskBridge is also started with its decision log disabled,
+// and the two are compared on 1 KiB reads in alternating rounds (-logrounds).
+// scripts/bench.sh builds the binaries and runs it.
 package main
 
 import (
@@ -28,8 +30,9 @@ func main() {
 	mcp := flag.String("mcp", "", "dist/index.js of @modelcontextprotocol/server-filesystem (optional)")
 	runs := flag.Int("runs", 50, "process starts to time")
 	n := flag.Int("n", 5000, "requests per throughput run")
+	logRounds := flag.Int("logrounds", 6, "alternating rounds of deskbridge with the decision log on and off (0 skips)")
 	flag.Parse()
-	if err := run(*host, *echoBin, *mcp, *runs, *n); err != nil {
+	if err := run(*host, *echoBin, *mcp, *runs, *n, *logRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhost:", err)
 		os.Exit(1)
 	}
@@ -38,7 +41,7 @@ func main() {
 // origin is the extension origin the benchmark configuration allows.
 const origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 
-func run(host, echoBin, mcp string, runs, n int) error {
+func run(host, echoBin, mcp string, runs, n, logRounds int) error {
 	if host == "" {
 		return fmt.Errorf("-host is required")
 	}
@@ -55,6 +58,18 @@ func run(host, echoBin, mcp string, runs, n int) error {
 		return fmt.Errorf("deskbridge: %w", err)
 	}
 	all = append(all, r)
+	var cost *logCost
+	if logRounds > 0 {
+		off := deskbridge{bin: host, config: ws.configNoLog, origin: origin, label: "deskbridge (decision log off)"}
+		r, err := measure(off, ws, min(runs, 20), n, false)
+		if err != nil {
+			return fmt.Errorf("deskbridge, log off: %w", err)
+		}
+		all = append(all, r)
+		if cost, err = compareLogging(db, off, ws, logRounds, n); err != nil {
+			return fmt.Errorf("deskbridge, log on and off: %w", err)
+		}
+	}
 	if echoBin != "" {
 		r, err := measure(echo{deskbridge{bin: echoBin, origin: origin}}, ws, runs, n, false)
 		if err != nil {
@@ -70,6 +85,9 @@ func run(host, echoBin, mcp string, runs, n int) error {
 		all = append(all, r)
 	}
 	report(all)
+	if cost != nil {
+		cost.report()
+	}
 	return nil
 }
 
@@ -193,6 +211,7 @@ func cpuModel() string {
 // workspace is the temporary folder the servers act in.
 type workspace struct {
 	dir, root, config     string
+	configNoLog           string // config with the decision log disabled
 	small, mid, big, many string
 }
 
@@ -219,10 +238,15 @@ func newWorkspace() (*workspace, error) {
 			return nil, err
 		}
 	}
-	ws.config = filepath.Join(dir, "config.json")
-	cfg := fmt.Sprintf(`{"workspaces":[{"name":"ws","path":%q}],"allowed_origins":[%q],"decision_log":{"path":%q},"state_dir":%q}`,
-		ws.root, origin, filepath.Join(dir, "state", "decisions.jsonl"), filepath.Join(dir, "state"))
-	return ws, os.WriteFile(ws.config, []byte(cfg), 0o600)
+	ws.config, ws.configNoLog = filepath.Join(dir, "config.json"), filepath.Join(dir, "config-nolog.json")
+	const cfg = `{"workspaces":[{"name":"ws","path":%q}],"allowed_origins":[%q],"decision_log":%s,"state_dir":%q}`
+	state := filepath.Join(dir, "state")
+	on := fmt.Sprintf(cfg, ws.root, origin, fmt.Sprintf(`{"path":%q}`, filepath.Join(state, "decisions.jsonl")), state)
+	off := fmt.Sprintf(cfg, ws.root, origin, `{"disabled":true}`, state)
+	if err := os.WriteFile(ws.config, []byte(on), 0o600); err != nil {
+		return nil, err
+	}
+	return ws, os.WriteFile(ws.configNoLog, []byte(off), 0o600)
 }
 
 // text returns size bytes of printable ASCII lines.

@@ -23,10 +23,16 @@ type server interface {
 	ok(resp []byte) error
 }
 
-// deskbridge is the real host, started as Chrome starts it.
-type deskbridge struct{ bin, config, origin string }
+// deskbridge is the real host, started as Chrome starts it; label, when
+// set, names a variant (its configuration) in the report.
+type deskbridge struct{ bin, config, origin, label string }
 
-func (d deskbridge) name() string       { return "deskbridge" }
+func (d deskbridge) name() string {
+	if d.label != "" {
+		return d.label
+	}
+	return "deskbridge"
+}
 func (d deskbridge) framing() framing   { return nativeFraming{} }
 func (d deskbridge) argv() []string     { return []string{d.bin, "--config", d.config, d.origin} }
 func (d deskbridge) afterFirst() []byte { return nil }

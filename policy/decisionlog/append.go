@@ -165,7 +165,7 @@ func lastComplete(buf []byte, atStart bool) (record, bool) {
 // The held file's identity is kept from when it was opened, so one stat of
 // the path tells both whether it is still the held file and its size.
 func (l *Log) followRotation() (int64, error) {
-	id, size, err := statPath(l.path)
+	id, size, err := l.name.stat()
 	if err == nil && sameFile(l.held, id) {
 		return size, nil
 	}

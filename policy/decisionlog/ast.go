@@ -3,6 +3,7 @@ package decisionlog
 import (
 	"encoding/json"
 	"reflect"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -27,6 +28,42 @@ var (
 
 // appendAST appends v as encoding/json writes ast.JSON(v).
 func appendAST(b []byte, v ast.Value) ([]byte, error) {
+	w := astWriters.Get().(*astWriter)
+	b, err := w.value(b, v)
+	w.b, w.err = nil, nil // hold no document while pooled
+	astWriters.Put(w)
+	return b, err
+}
+
+// astWriter appends OPA values. One writer serves a whole document: its
+// member callback is bound once, so walking an object allocates nothing,
+// where a method value or closure handed to Object.Until would escape to
+// the heap for every object.
+type astWriter struct {
+	// The state of the object being written, saved and restored around
+	// a nested one.
+	b      []byte
+	plain  bool // every key so far is a string
+	err    error
+	member int
+
+	addFn func(k, v *ast.Term) bool // addMember, bound once
+}
+
+// astWriters is filled in init: its New refers (through the writer's
+// methods) back to appendAST, which uses it.
+var astWriters sync.Pool
+
+func init() { astWriters.New = func() any { return newASTWriter() } }
+
+func newASTWriter() *astWriter {
+	w := &astWriter{}
+	w.addFn = w.addMember
+	return w
+}
+
+// value appends v as encoding/json writes ast.JSON(v).
+func (w *astWriter) value(b []byte, v ast.Value) ([]byte, error) {
 	switch x := v.(type) {
 	case ast.Null:
 		return append(b, "null"...), nil
@@ -37,16 +74,16 @@ func appendAST(b []byte, v ast.Value) ([]byte, error) {
 	case ast.String:
 		return appendString(b, string(x)), nil
 	case *ast.Array:
-		return appendASTArray(b, x)
+		return w.array(b, x)
 	case ast.Object:
 		if reflect.TypeOf(x) == astObjectType {
-			if b2, ok, err := appendASTObject(b, x); ok || err != nil {
+			if b2, ok, err := w.object(b, x); ok || err != nil {
 				return b2, err
 			}
 		}
 	case ast.Set:
 		if reflect.TypeOf(x) == astSetType {
-			return appendASTSet(b, x)
+			return w.set(b, x)
 		}
 	}
 	doc, err := ast.JSON(v)
@@ -56,46 +93,58 @@ func appendAST(b []byte, v ast.Value) ([]byte, error) {
 	return appendValue(b, doc)
 }
 
-func appendASTArray(b []byte, a *ast.Array) ([]byte, error) {
+func (w *astWriter) array(b []byte, a *ast.Array) ([]byte, error) {
 	var err error
 	b = append(b, '[')
 	for i := range a.Len() {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = appendAST(b, a.Elem(i).Value); err != nil {
+		if b, err = w.value(b, a.Elem(i).Value); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, ']'), nil
 }
 
-// appendASTSet appends a set as ast.JSON makes it: an array in the set's
-// (sorted) order.
-func appendASTSet(b []byte, s ast.Set) ([]byte, error) {
+// set appends a set as ast.JSON makes it: an array in the set's (sorted)
+// order.
+func (w *astWriter) set(b []byte, s ast.Set) ([]byte, error) {
 	var err error
 	b = append(b, '[')
 	for i, t := range s.Slice() {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = appendAST(b, t.Value); err != nil {
+		if b, err = w.value(b, t.Value); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, ']'), nil
 }
 
-// objectWriter appends the members of an OPA object in its own order,
-// which for string keys is byte order, as encoding/json sorts a map's.
-type objectWriter struct {
-	b      []byte
-	plain  bool // every key so far is a string
-	err    error
-	member int
+// object appends an object whose keys are all strings, in the object's
+// own order, which for string keys is byte order, as encoding/json sorts
+// a map's; ok is false (and nothing appended) when a key is not a string,
+// which ast.JSON turns into its JSON text.
+func (w *astWriter) object(b []byte, o ast.Object) (_ []byte, ok bool, err error) {
+	outerB, outerPlain, outerErr, outerMember := w.b, w.plain, w.err, w.member
+	w.b, w.plain, w.err, w.member = append(b, '{'), true, nil, 0
+	o.Until(w.addFn)
+	inner, plain, err := w.b, w.plain, w.err
+	w.b, w.plain, w.err, w.member = outerB, outerPlain, outerErr, outerMember
+	switch {
+	case !plain:
+		return b, false, nil
+	case err != nil:
+		return nil, true, err
+	}
+	return append(inner, '}'), true, nil
 }
 
-func (w *objectWriter) add(k, v *ast.Term) bool {
+// addMember appends one member of the object being written; it stops the
+// walk (returns true) at a key that is not a string or at an error.
+func (w *astWriter) addMember(k, v *ast.Term) bool {
 	key, ok := k.Value.(ast.String)
 	if !ok {
 		w.plain = false
@@ -107,23 +156,8 @@ func (w *objectWriter) add(k, v *ast.Term) bool {
 	w.member++
 	w.b = appendString(w.b, string(key))
 	w.b = append(w.b, ':')
-	w.b, w.err = appendAST(w.b, v.Value)
+	w.b, w.err = w.value(w.b, v.Value)
 	return w.err != nil
-}
-
-// appendASTObject appends an object whose keys are all strings; ok is
-// false (and nothing appended) when a key is not a string, which ast.JSON
-// turns into its JSON text.
-func appendASTObject(b []byte, o ast.Object) (_ []byte, ok bool, err error) {
-	w := objectWriter{b: append(b, '{'), plain: true}
-	o.Until(w.add)
-	switch {
-	case !w.plain:
-		return b, false, nil
-	case w.err != nil:
-		return nil, true, w.err
-	}
-	return append(w.b, '}'), true, nil
 }
 
 // jsonNumber is n as ast.JSON returns it.

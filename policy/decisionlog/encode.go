@@ -164,6 +164,12 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		return strconv.AppendInt(b, int64(x), 10), nil
 	case uint64:
 		return strconv.AppendUint(b, x, 10), nil
+	case *int64:
+		// A metric the caller updates in place (a pooled event's timer).
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		return strconv.AppendInt(b, *x, 10), nil
 	case map[string]any:
 		return appendObject(b, x)
 	case []any:

@@ -93,7 +93,11 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 		{"bad number", func() *Event { return &Event{Input: map[string]any{"n": json.Number("1.")}} }},
 		{"nan", func() *Event { return &Event{Metrics: map[string]any{"x": math.NaN()}} }},
 		{"nil values", func() *Event {
-			return &Event{Input: map[string]any(nil), Result: []any(nil), Metrics: map[string]any{"a": nil, "b": []string(nil), "c": map[string]any(nil)}}
+			return &Event{Input: map[string]any(nil), Result: []any(nil), Metrics: map[string]any{"a": nil, "b": []string(nil), "c": map[string]any(nil), "d": (*int64)(nil)}}
+		}},
+		{"int64 pointers", func() *Event {
+			lo, hi, z := int64(math.MinInt64), int64(math.MaxInt64), int64(0)
+			return &Event{Metrics: map[string]any{"lo": &lo, "hi": &hi, "z": &z}, Input: []any{&hi}}
 		}},
 		{"empty containers", func() *Event {
 			return &Event{Input: map[string]any{}, Result: []any{}, Bundles: map[string]Bundle{}, Erased: []string{}, Metrics: map[string]any{}, Detail: map[string]any{}}
@@ -144,7 +148,7 @@ func FuzzEncoderMatchesEncodingJSON(f *testing.F) {
 			Result:     []any{map[string]any{s2: s1}, strings.Repeat(s1, 3)},
 			Erased:     []string{s1},
 			Timestamp:  time.Unix(0, i).In(time.FixedZone(s1, offset)),
-			Metrics:    map[string]any{s1: i},
+			Metrics:    map[string]any{s1: i, s2: &i},
 			RequestID:  s1,
 			Outcome:    s2,
 			DurationNS: i,

@@ -60,6 +60,7 @@ type Options struct {
 //     process can rotate it.
 type Log struct {
 	path string
+	name statName // path, ready for the stat of every append
 	opts Options
 
 	mu      sync.Mutex
@@ -80,6 +81,10 @@ type Log struct {
 // Open opens (creating if needed) the decision log at path for appending.
 func Open(path string, opts Options) (*Log, error) {
 	opts = opts.withDefaults()
+	name, err := newStatName(path)
+	if err != nil {
+		return nil, err
+	}
 	lock, err := openAppend(path + ".lock")
 	if err != nil {
 		return nil, err
@@ -89,7 +94,7 @@ func Open(path string, opts Options) (*Log, error) {
 		lock.Close()
 		return nil, err
 	}
-	l := &Log{path: path, opts: opts, lock: lock, pending: map[string]Event{}}
+	l := &Log{path: path, name: name, opts: opts, lock: lock, pending: map[string]Event{}}
 	if _, err := l.hold(f); err != nil {
 		lock.Close()
 		return nil, err
@@ -119,7 +124,20 @@ func (o Options) withDefaults() Options {
 // action takes effect. It fills in ev's DecisionID (when empty), Timestamp
 // (when zero), Labels (when empty), Phase, Seq, PrevHash and Hash; ev.Input
 // itself is never modified. ev.Outcome must be OutcomeOK or a v1 code.
+// The Log keeps the decision's header until Outcome names its id.
 func (l *Log) Decision(ctx context.Context, ev *Event) error {
+	if err := l.WriteDecision(ctx, ev); err != nil {
+		return err
+	}
+	l.remember(ev)
+	return nil
+}
+
+// WriteDecision is Decision for a caller that keeps ev until the action
+// is done and then writes the outcome with WriteOutcome: the Log keeps
+// nothing between the two. The lines are the ones Decision and Outcome
+// write.
+func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	if err := checkCode(ev.Outcome); err != nil {
 		return err
 	}
@@ -135,16 +153,16 @@ func (l *Log) Decision(ctx context.Context, ev *Event) error {
 			ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = 0, "", "", false
 			return err
 		}
-		l.remember(ev)
 		return nil
 	}
+	// Masking changes only the input and the result (and says so in
+	// erased and masked), so the header written is ev's.
 	e := *ev
 	l.mask(ctx, &e)
 	if err := l.append(&e); err != nil {
 		return err
 	}
 	ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = e.Seq, e.PrevHash, e.Hash, e.FileStart
-	l.remember(&e)
 	return nil
 }
 
@@ -162,10 +180,27 @@ func (l *Log) OutcomeDetail(decisionID, code string, d time.Duration, detail map
 		return err
 	}
 	ev := l.recall(decisionID)
+	return l.writeOutcome(&ev, code, d, detail)
+}
+
+// WriteOutcome appends the outcome event of dec, a decision event written
+// with WriteDecision (or Decision), as OutcomeDetail does for its id.
+// dec is not modified.
+func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
+	if err := checkCode(code); err != nil {
+		return err
+	}
+	ev := header(dec)
+	return l.writeOutcome(&ev, code, d, detail)
+}
+
+// writeOutcome completes ev, a decision's header, as its outcome event
+// and appends it.
+func (l *Log) writeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) error {
 	ev.Phase, ev.Outcome, ev.DurationNS, ev.Detail = PhaseOutcome, code, d.Nanoseconds(), detail
 	ev.Timestamp = time.Time{}
-	l.stamp(&ev)
-	return l.append(&ev)
+	l.stamp(ev)
+	return l.append(ev)
 }
 
 // Head returns the hash of the last event this Log appended, or "" if none.
@@ -213,13 +248,18 @@ func (l *Log) stamp(ev *Event) {
 	}
 }
 
-// remember keeps the header of a decision for its outcome event.
-func (l *Log) remember(ev *Event) {
-	h := Event{
+// header is the part of a decision event its outcome event repeats.
+func header(ev *Event) Event {
+	return Event{
 		Labels: ev.Labels, DecisionID: ev.DecisionID, Bundles: ev.Bundles, Path: ev.Path,
 		RequestID: ev.RequestID, Action: ev.Action, Origin: ev.Origin,
 		PolicyHash: ev.PolicyHash, ConfigHash: ev.ConfigHash,
 	}
+}
+
+// remember keeps the header of a decision for its outcome event.
+func (l *Log) remember(ev *Event) {
+	h := header(ev)
 	l.mu.Lock()
 	l.pending[ev.DecisionID] = h
 	l.mu.Unlock()

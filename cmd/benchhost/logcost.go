@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+)
+
+// logCost is DeskBridge with its decision log on against the same binary
+// with it off: 1 KiB read_file rates of both, measured in alternating
+// rounds so that a change in the machine's load falls on both alike.
+type logCost struct {
+	seqOn, seqOff           []float64
+	inflightOn, inflightOff []float64
+}
+
+// compareLogging keeps one process of each running and, each round,
+// measures n sequential reads and n reads 16 in flight on both, the one
+// that goes first swapping every round.
+func compareLogging(on, off deskbridge, ws *workspace, rounds, n int) (*logCost, error) {
+	pOn, err := started(on, ws.root)
+	if err != nil {
+		return nil, err
+	}
+	defer pOn.close()
+	pOff, err := started(off, ws.root)
+	if err != nil {
+		return nil, err
+	}
+	defer pOff.close()
+	small := func(id int) []byte { return on.read(id, ws.small, 0) }
+	for _, p := range []*proc{pOn, pOff} {
+		if _, err := sequential(on, p, 200, small); err != nil { // warm up
+			return nil, err
+		}
+	}
+	c := &logCost{}
+	type run struct {
+		p             *proc
+		seq, inflight *[]float64
+	}
+	runs := []run{{pOn, &c.seqOn, &c.inflightOn}, {pOff, &c.seqOff, &c.inflightOff}}
+	for i := range rounds {
+		for k := range runs {
+			r := runs[(i+k)%2]
+			seq, err := sequential(on, r.p, n, small)
+			if err != nil {
+				return nil, err
+			}
+			flight, err := inFlight(on, r.p, n, 16, small)
+			if err != nil {
+				return nil, err
+			}
+			*r.seq, *r.inflight = append(*r.seq, seq), append(*r.inflight, flight)
+		}
+	}
+	return c, nil
+}
+
+func (c *logCost) report() {
+	fmt.Printf("\ndecision log on vs off (deskbridge, 1 KiB read_file, median of %d alternating rounds):\n", len(c.seqOn))
+	fmt.Printf("  %-14s %12s %12s %10s\n", "", "log on /s", "log off /s", "on ÷ off")
+	for _, row := range []struct {
+		name    string
+		on, off []float64
+	}{{"sequential", c.seqOn, c.seqOff}, {"16 in flight", c.inflightOn, c.inflightOff}} {
+		on, off := median(row.on), median(row.off)
+		fmt.Printf("  %-14s %12.0f %12.0f %10.2f\n", row.name, on, off, on/off)
+	}
+}
+
+// median returns the median of xs (the mean of the middle two of an even
+// count).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := len(s) / 2
+	if len(s)%2 == 0 {
+		return (s[m-1] + s[m]) / 2
+	}
+	return s[m]
+}
