@@ -29,6 +29,9 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := &port{h: h, ctx: ctx, cancel: cancel, fr: wire.NewReader(in), fw: wire.NewWriter(out)}
+	p.watch = time.AfterFunc(time.Hour, p.handOn)
+	p.watch.Stop()
+	defer p.watch.Stop()
 	var wg sync.WaitGroup
 	for range PoolSize {
 		wg.Go(p.work)
@@ -42,17 +45,20 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 // serves the request itself, so a request goes from read to response on
 // one goroutine with no hand-off, and when every worker is busy nobody
 // reads (back-pressure). A worker whose request is the only one out keeps
-// the lock while it serves, for up to lendAfter (see serve). Workers live
-// as long as the port: a request then runs on a stack already grown by
-// earlier ones (policy evaluation recurses deeply) instead of growing a
-// new goroutine's stack each time.
+// the lock while it serves, for up to lendAfter (see serve); one timer per
+// port hands it on when that passes. Workers live as long as the port: a
+// request then runs on a stack already grown by earlier ones (policy
+// evaluation recurses deeply) instead of growing a new goroutine's stack
+// each time.
 type port struct {
 	h      *Host
 	ctx    context.Context
 	cancel context.CancelFunc
 	fw     *wire.Writer
 
-	busy atomic.Int32 // requests being served
+	busy  atomic.Int32 // requests being served
+	lent  atomic.Bool  // the read lock is lent to the request being served
+	watch *time.Timer  // hands a lent lock on after lendAfter (handOn)
 
 	mu   sync.Mutex // guards fr, done and err
 	fr   *wire.Reader
@@ -94,26 +100,25 @@ func (p *port) serve(payload []byte) (holding bool) {
 		p.h.write(p.fw, p.h.Handle(p.ctx, payload))
 		return false
 	}
-	var state atomic.Int32 // lent, then kept by the worker or released by the timer
-	t := time.AfterFunc(lendAfter, func() {
-		if state.CompareAndSwap(lent, released) {
-			p.mu.Unlock()
-		}
-	})
+	p.lent.Store(true)
+	p.watch.Reset(lendAfter)
 	p.h.write(p.fw, p.h.Handle(p.ctx, payload))
-	if state.CompareAndSwap(lent, kept) {
-		t.Stop()
+	if p.lent.CompareAndSwap(true, false) {
+		p.watch.Stop()
 		return true
 	}
 	return false
 }
 
-// States of the read lock during serve.
-const (
-	lent int32 = iota
-	kept
-	released
-)
+// handOn releases the read lock if it is lent: the port's timer calls it
+// when lendAfter has passed. A late call (the timer fired just as the
+// lend ended, and another lend began) only hands the lock on early; the
+// lock is released once per lend either way, by whoever ends the lend.
+func (p *port) handOn() {
+	if p.lent.CompareAndSwap(true, false) {
+		p.mu.Unlock()
+	}
+}
 
 // next reads the next request, answering framing errors on the way; it
 // takes the read lock unless holding, and returns with it held. At the end

@@ -36,11 +36,6 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 		return serveFailure(ctx, err, stdin, stdout)
 	}
 	defer h.Close()
-	if stdin == os.Stdin {
-		in, restore := portInput()
-		defer restore()
-		stdin = in
-	}
 	if stdout == os.Stdout {
 		widenOutput(os.Stdout)
 	}

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/go-json-experiment/json"
+)
+
+// TestServeLendsAndHandsOnTheReadLock drives Serve over real pipes as a
+// browser does: sequential requests (each the only one out, so the
+// worker keeps the read lock while it serves, and the port's timer hands
+// it on when a request runs past lendAfter, which under the race detector
+// happens often), interleaved with pairs sent together (the lock is
+// handed on at once). Every answer must come back, once, with its id; a
+// lock released twice (the timer and the worker both ending one lend)
+// stops the process with "unlock of unlocked mutex", and a lock kept by
+// nobody stops the port. Run it with -race too.
+func TestServeLendsAndHandsOnTheReadLock(t *testing.T) {
+	th := newTestHost(t, nil)
+	file := filepath.Join(th.ws, "small.txt")
+	write(t, file, "hello\n")
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- th.h.Serve(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	// A port whose read lock nobody holds stops answering: fail then
+	// instead of waiting for the test binary's timeout.
+	outR.SetReadDeadline(time.Now().Add(time.Minute))
+	out := bufio.NewReader(outR)
+	request := func(id string) []byte {
+		b, err := json.Marshal(map[string]any{"version": 1, "id": id, "action": "read_file", "arguments": map[string]any{"path": file}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wire.Append(nil, b)
+	}
+	answered := func() string {
+		t.Helper()
+		var header [wire.HeaderLen]byte
+		if _, err := io.ReadFull(out, header[:]); err != nil {
+			t.Fatalf("reading an answer (the port stopped answering?): %v", err)
+		}
+		payload := make([]byte, binary.LittleEndian.Uint32(header[:]))
+		if _, err := io.ReadFull(out, payload); err != nil {
+			t.Fatalf("reading an answer: %v", err)
+		}
+		var r result
+		if err := json.Unmarshal(payload, &r); err != nil {
+			t.Fatalf("answer %s: %v", payload, err)
+		}
+		if !r.Success {
+			t.Fatalf("answer %s, want success", payload)
+		}
+		return r.ID
+	}
+	for i := range 300 {
+		id := fmt.Sprint("seq-", i)
+		if i%10 == 9 { // two at once: the second is buffered or in flight
+			pair := append(request(id+"a"), request(id+"b")...)
+			if _, err := inW.Write(pair); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{answered(): true, answered(): true}
+			if !got[id+"a"] || !got[id+"b"] {
+				t.Fatalf("answers %v, want %sa and %sb", got, id, id)
+			}
+			continue
+		}
+		if _, err := inW.Write(request(id)); err != nil {
+			t.Fatal(err)
+		}
+		if got := answered(); got != id {
+			t.Fatalf("answer for %q, want %q", got, id)
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if b, _ := io.ReadAll(out); len(b) != 0 {
+		t.Fatalf("%d bytes after the last answer", len(b))
+	}
+}
