@@ -127,6 +127,11 @@ func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec po
 // outcome writes the result of an allowed or denied decision, with the
 // detail the executor left on the call (Call.Detail).
 func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
+	h.outcomeTook(rec, perr, h.now().Sub(start))
+}
+
+// outcomeTook is outcome for a request that took took.
+func (h *Host) outcomeTook(rec record, perr *protocol.Error, took time.Duration) {
 	if !rec.logged {
 		return
 	}
@@ -134,7 +139,7 @@ func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
 	if perr != nil {
 		code = string(perr.Code)
 	}
-	err := h.log.WriteOutcome(&rec.entry.ev, code, h.now().Sub(start), rec.call.Detail)
+	err := h.log.WriteOutcome(&rec.entry.ev, code, took, rec.call.Detail)
 	rec.entry.release()
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: decision log outcome: %v\n", err)

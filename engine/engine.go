@@ -48,29 +48,68 @@ type Host struct {
 // Handle runs one request payload through the whole pipeline and returns
 // the response. It never panics: a bug becomes INTERNAL_ERROR, and a
 // logged decision whose executor panicked gets an INTERNAL_ERROR outcome.
-func (h *Host) Handle(ctx context.Context, payload []byte) (resp *protocol.Response) {
+// The outcome is in the log when Handle returns.
+func (h *Host) Handle(ctx context.Context, payload []byte) *protocol.Response {
+	resp, out := h.handle(ctx, payload)
+	h.logOutcome(out)
+	return resp
+}
+
+// handle runs the pipeline up to the response. The outcome of an allowed
+// decision is returned for logOutcome instead of written, so that a server
+// can send the response first: the browser does not wait for the outcome's
+// line, which records the effect that has already happened (the decision's
+// line was written before it). Everything else is as Handle.
+func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Response, out pending) {
 	start := h.now()
 	var req protocol.Request
 	var rec record
 	defer h.recoverInto(&resp, &req, &rec, start)
 	req, perr := envelope.Decode(payload)
 	if perr != nil {
-		return protocol.Failure(req.ID, perr)
+		return protocol.Failure(req.ID, perr), pending{}
 	}
 	call, perr := h.prepare(ctx, req)
 	if perr != nil {
-		return protocol.Failure(req.ID, perr)
+		return protocol.Failure(req.ID, perr), pending{}
 	}
 	rec, perr = h.decide(ctx, call, start)
 	if perr != nil {
-		return protocol.Failure(req.ID, perr)
+		return protocol.Failure(req.ID, perr), pending{}
 	}
 	data, perr := h.execute(ctx, call)
-	h.outcome(rec.take(), perr, start)
 	if perr != nil {
-		return protocol.Failure(req.ID, perr)
+		return protocol.Failure(req.ID, perr), h.pendingOutcome(&rec, perr, start)
 	}
-	return protocol.Success(req.ID, data)
+	return protocol.Success(req.ID, data), h.pendingOutcome(&rec, perr, start)
+}
+
+// pending is the outcome of a logged decision, not yet written.
+type pending struct {
+	rec  record
+	perr *protocol.Error
+	took time.Duration
+}
+
+// pendingOutcome takes rec's outcome out of the request, timed now, so
+// that a panic after this point does not write it a second time.
+func (h *Host) pendingOutcome(rec *record, perr *protocol.Error, start time.Time) pending {
+	return pending{rec: rec.take(), perr: perr, took: h.now().Sub(start)}
+}
+
+// logOutcome writes a pending outcome (nothing when out holds none). A
+// panic while writing it is reported to the host log, not raised: the
+// response has been sent.
+func (h *Host) logOutcome(out pending) {
+	if !out.rec.logged {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(h.hostLog, "deskbridge: internal error writing an outcome: %v\n%s", r, debug.Stack())
+		}
+	}()
+	h.outcomeTook(out.rec, out.perr, out.took)
 }
 
 // execute runs an allowed call under the decision's timeout. The cause of

@@ -97,17 +97,25 @@ func (p *port) serve(payload []byte) (holding bool) {
 		// The client has other requests out (in flight or already read):
 		// let another worker read the next one now.
 		p.mu.Unlock()
-		p.h.write(p.fw, p.h.Handle(p.ctx, payload))
+		p.answer(payload)
 		return false
 	}
 	p.lent.Store(true)
 	p.watch.Reset(lendAfter)
-	p.h.write(p.fw, p.h.Handle(p.ctx, payload))
+	p.answer(payload)
 	if p.lent.CompareAndSwap(true, false) {
 		p.watch.Stop()
 		return true
 	}
 	return false
+}
+
+// answer serves one request: its response goes out first, then the
+// outcome of its decision is logged (see Host.handle).
+func (p *port) answer(payload []byte) {
+	resp, out := p.h.handle(p.ctx, payload)
+	p.h.write(p.fw, resp)
+	p.h.logOutcome(out)
 }
 
 // handOn releases the read lock if it is lent: the port's timer calls it
