@@ -63,6 +63,11 @@ func BenchmarkDecideCommands(b *testing.B) {
 	} {
 		name := strings.Trim(strings.SplitN(argv, ",", 2)[0], `["`)
 		b.Run(name, func(b *testing.B) {
+			// The default policy refuses a program it cannot resolve, so
+			// a missing one would fail below as a bare denial.
+			if _, err := exec.LookPath(name); err != nil {
+				b.Fatalf("%s is not installed (.ci/run installs it; ripgrep is the Debian package of rg): %v", name, err)
+			}
 			h, dir := cliBenchHost(b)
 			benchDecide(b, h, []byte(`{"version":1,"id":"b","action":"run_command","arguments":{"argv":`+argv+`,"cwd":"`+dir+`"}}`))
 		})
