@@ -27,7 +27,7 @@ func Check(src *Source) []Problem {
 	mods := map[string]*ast.Module{}
 	var probs []Problem
 	for name, text := range allModules(src) {
-		m, err := ast.ParseModuleWithOpts(name, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
+		m, err := ast.ParseModuleWithOpts(name, text, parserOptions(nil))
 		if err != nil {
 			probs = append(probs, problems(err)...)
 			continue

@@ -61,7 +61,7 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 // of a cold start). Every module's parse errors are returned, in name
 // order.
 func parseModules(src *Source, caps *ast.Capabilities) (map[string]*ast.Module, error) {
-	opts := ast.ParserOptions{RegoVersion: ast.RegoV1, Capabilities: caps}
+	opts := parserOptions(caps)
 	names := sortedKeys(src.Modules)
 	parsed := make([]*ast.Module, len(names))
 	errs := make([]error, len(names))
@@ -83,6 +83,15 @@ func parseModules(src *Source, caps *ast.Capabilities) (map[string]*ast.Module, 
 		mods[name] = parsed[i]
 	}
 	return mods, nil
+}
+
+// parserOptions are the options every module is parsed with, by the host
+// and by `policy check` and `policy test` alike (caps nil: OPA's own).
+// METADATA comments are read as OPA reads them, so that a set OPA's
+// command line refuses (an annotation that is not YAML, a package
+// annotated in two files) is refused here too, not first by `opa build`.
+func parserOptions(caps *ast.Capabilities) ast.ParserOptions {
+	return ast.ParserOptions{RegoVersion: ast.RegoV1, Capabilities: caps, ProcessAnnotation: true}
 }
 
 // hasPackage reports whether some module declares package path.

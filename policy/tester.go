@@ -70,7 +70,7 @@ func parseAll(src *Source) (map[string]*ast.Module, error) {
 	modules := map[string]*ast.Module{}
 	for _, set := range []map[string]string{src.Modules, src.Tests} {
 		for name, text := range set {
-			m, err := ast.ParseModuleWithOpts(name, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
+			m, err := ast.ParseModuleWithOpts(name, text, parserOptions(nil))
 			if err != nil {
 				return nil, err
 			}

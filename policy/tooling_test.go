@@ -30,6 +30,38 @@ func TestCheckReportsFileAndLine(t *testing.T) {
 	}
 }
 
+// TestAnnotationsAreReadAsOPAReadsThem: a package annotated in two files,
+// or an annotation that is not YAML, is refused by `policy check`, by the
+// host's compile and by `policy test`, as `opa build` refuses it.
+func TestAnnotationsAreReadAsOPAReadsThem(t *testing.T) {
+	for _, c := range []struct{ name, a, b, want string }{
+		{"package annotated twice",
+			"# METADATA\n# title: A\npackage deskbridge.policies.team\n\ndeny contains 1 if false\n",
+			"# METADATA\n# title: B\npackage deskbridge.policies.team\n\nx := 1\n",
+			"package annotation redeclared"},
+		{"annotation not YAML",
+			"# METADATA\n# title: [unclosed\npackage deskbridge.policies.team\n\ndeny contains 1 if false\n",
+			"package deskbridge.policies.team\n\nx := 1\n",
+			"yaml"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := Embedded()
+			s.Modules = clone(s.Modules)
+			s.Modules["team_a.rego"], s.Modules["team_b.rego"] = c.a, c.b
+			if probs := Check(s); len(probs) == 0 || !strings.Contains(probs[0].String(), c.want) {
+				t.Errorf("check: problems %v, want %q", probs, c.want)
+			}
+			if _, err := New(context.Background(), s, Options{Data: benchConfig}); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("New: %v, want %q", err, c.want)
+			}
+			var out strings.Builder
+			if _, err := RunTests(context.Background(), s, false, &out); err == nil || !strings.Contains(err.Error()+out.String(), c.want) {
+				t.Errorf("policy test: %v %s, want %q", err, out.String(), c.want)
+			}
+		})
+	}
+}
+
 func TestCheckRequiresTheDecision(t *testing.T) {
 	s := &Source{Name: "x", Modules: map[string]string{"a.rego": "package deskbridge.policies.a\n"}}
 	if probs := Check(s); len(probs) != 1 || !strings.Contains(probs[0].Message, Query) {
