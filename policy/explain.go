@@ -14,7 +14,7 @@ import (
 // Fired is one deny rule whose body held during a decision: the rule that
 // produced a denial.
 type Fired struct {
-	// Rule is the rule's full path, e.g. data.deskbridge.policies.workspace.deny.
+	// Rule is the rule's full path, e.g. data.deskbridge.policies.builtin.deny.
 	Rule string `json:"rule"`
 	// Location is the rule's file:line.
 	Location string `json:"location"`

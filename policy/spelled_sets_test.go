@@ -51,7 +51,7 @@ func TestSpelledOutSetsMatchNamedSets(t *testing.T) {
 			return false
 		})
 	}
-	ev, err := rego.New(rego.Query("x := data.deskbridge.policies.commands"), rego.ParsedModule(mod)).
+	ev, err := rego.New(rego.Query("x := data.deskbridge.policies.builtin"), rego.ParsedModule(mod)).
 		PrepareForEval(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -87,7 +87,7 @@ func TestExplainNamesTheDenyRulesThatFired(t *testing.T) {
 		rules = append(rules, f.Rule+" "+f.Location)
 	}
 	got := strings.Join(rules, "\n")
-	for _, want := range []string{"data.deskbridge.policies.origins.deny origins.rego:", "data.deskbridge.policies.workspace.deny workspace.rego:"} {
+	for _, want := range []string{"data.deskbridge.policies.builtin.deny origins.rego:", "data.deskbridge.policies.builtin.deny workspace.rego:"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("fired rules:\n%s\nwant %s", got, want)
 		}
@@ -112,8 +112,8 @@ func TestExplainNamesTheCommandRules(t *testing.T) {
 		argv []any
 		rule string
 	}{
-		{[]any{"git", "-c", "x=y", "log"}, "data.deskbridge.policies.commands.program_denials.git"},
-		{[]any{"python3", "-c", "print(1)"}, "data.deskbridge.policies.commands.interpreter_denials"},
+		{[]any{"git", "-c", "x=y", "log"}, "data.deskbridge.policies.builtin.program_denials.git"},
+		{[]any{"python3", "-c", "print(1)"}, "data.deskbridge.policies.builtin.interpreter_denials"},
 	} {
 		in := gitLogInput.(ast.Object).Copy()
 		cmd := in.Get(ast.StringTerm("command")).Value.(ast.Object).Copy()

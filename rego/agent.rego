@@ -5,9 +5,12 @@
 # The host fills input.run from its run store (docs/policy-input.md, "run")
 # and counts the round atomically after an allow, so two processes racing
 # for the last round cannot both get it.
-package deskbridge.policies.agent
+package deskbridge.policies.builtin
 
-priority := 60
+# The helpers are prefixed agent_: the built-in package is shared by every
+# default policy file (main.rego says why), and commands.rego has a denial
+# of its own.
+agent_priority := 60
 
 # Every deny rule begins with the action it concerns, written out
 # (input.request.action == "…" or in {…}), never through a helper rule:
@@ -22,7 +25,7 @@ deny contains d if {
 	input.request.action == "web_agent_start"
 	input.run.workspace_configured == false
 	d := object.union(
-		denial("workspace", "The workspace is not one of the configured workspaces; name one by its name or its exact root folder."),
+		agent_denial("workspace", "The workspace is not one of the configured workspaces; name one by its name or its exact root folder."),
 		{"code": "WORKSPACE_VIOLATION"},
 	)
 }
@@ -30,40 +33,40 @@ deny contains d if {
 deny contains d if {
 	input.request.action in {"web_agent_context", "web_agent_end"} # run_action
 	not input.run.exists
-	d := denial("unknown_run", "The agent run is unknown; start a new run with web_agent_start.")
+	d := agent_denial("unknown_run", "The agent run is unknown; start a new run with web_agent_start.")
 }
 
 deny contains d if {
 	input.request.action == "web_agent_context" # context_action
 	input.run.exists
 	input.run.ended
-	d := denial("ended_run", "The agent run has ended; start a new run with web_agent_start.")
+	d := agent_denial("ended_run", "The agent run has ended; start a new run with web_agent_start.")
 }
 
 deny contains d if {
 	input.request.action in {"web_agent_context", "web_agent_end"} # run_action
 	input.run.exists
 	input.run.origin != input.request.origin
-	d := denial("other_origin", "The agent run belongs to another extension; start a run of your own.")
+	d := agent_denial("other_origin", "The agent run belongs to another extension; start a run of your own.")
 }
 
 deny contains d if {
 	input.request.action == "web_agent_context" # context_action
 	input.run.exists
 	input.run.mode != "workspace-context"
-	d := denial("mode", "Only a workspace-context run may ask for workspace data; start one with mode workspace-context.")
+	d := agent_denial("mode", "Only a workspace-context run may ask for workspace data; start one with mode workspace-context.")
 }
 
 deny contains d if {
 	input.request.action == "web_agent_context" # context_action
 	input.run.exists
 	input.run.rounds_used >= input.run.max_rounds
-	d := denial("round_limit", "The agent run has used all its rounds; start a new run to continue.")
+	d := agent_denial("round_limit", "The agent run has used all its rounds; start a new run to continue.")
 }
 
-denial(rule, msg) := {
+agent_denial(rule, msg) := {
 	"code": "ACTION_NOT_ALLOWED",
 	"rule": concat(".", ["agent", rule]),
 	"message": msg,
-	"priority": priority,
+	"priority": agent_priority,
 }

@@ -1,6 +1,6 @@
 package deskbridge.policies.agent_test
 
-import data.deskbridge.policies.agent
+import data.deskbridge.policies.builtin as agent
 
 origin := "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 

@@ -1,11 +1,8 @@
-# METADATA
-# title: Assets
-# description: |
-#   import_asset copies only files that lie inside an allowed import
-#   location (the configuration's import_sources, canonical) after symlinks
-#   are resolved, and never a secret. input.import names the import source
-#   that contains the canonical source path (docs/policy-input.md, ## import).
-package deskbridge.policies.assets
+# Assets: import_asset copies only files that lie inside an allowed import
+# location (the configuration's import_sources, canonical) after symlinks
+# are resolved, and never a secret. input.import names the import source
+# that contains the canonical source path (docs/policy-input.md, ## import).
+package deskbridge.policies.builtin
 
 import rego.v1
 

@@ -3,7 +3,7 @@
 # (engine/cmdfacts) and input.paths.cwd; data.config.commands.allow extends
 # the default programs. Wrappers and shells are refused whatever the
 # configuration says, because they would run a program these rules never saw.
-package deskbridge.policies.commands
+package deskbridge.policies.builtin
 
 default_programs := {
 	"git", "go", "node", "npm", "python", "python3", "ls", "cat", "echo",

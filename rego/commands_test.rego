@@ -1,6 +1,6 @@
 package deskbridge.policies.commands_test
 
-import data.deskbridge.policies.commands
+import data.deskbridge.policies.builtin as commands
 
 run_input(argv) := {
 	"request": {"action": "run_command"},

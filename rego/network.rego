@@ -1,11 +1,8 @@
-# METADATA
-# title: Network
-# description: |
-#   URL actions (download_asset, open_in_browser, preview_web) may use http
-#   and https only, and may reach public addresses only, unless the
-#   configuration's network.allow_private names the range. input.url is
-#   described in docs/policy-input.md (## url).
-package deskbridge.policies.network
+# Network: URL actions (download_asset, open_in_browser, preview_web) may use http
+# and https only, and may reach public addresses only, unless the
+# configuration's network.allow_private names the range. input.url is
+# described in docs/policy-input.md (## url).
+package deskbridge.policies.builtin
 
 # The actions whose input carries input.url. Each deny rule spells the set
 # out in its first line, for OPA's rule index: it skips the rules for every

@@ -1,6 +1,6 @@
 package deskbridge.policies.network_test
 
-import data.deskbridge.policies.network
+import data.deskbridge.policies.builtin as network
 
 req(action, scheme, ips) := {"request": {"action": action}, "url": {"scheme": scheme, "ips": ips}}
 

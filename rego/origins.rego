@@ -1,7 +1,7 @@
 # Only the extension origins named in the configuration are served. Requests
 # from `deskbridge call` (channel "cli") come from the person at the
 # keyboard and have no origin.
-package deskbridge.policies.origins
+package deskbridge.policies.builtin
 
 import rego.v1
 

@@ -3,7 +3,7 @@
 # start-up files, autostart folders) are never written. The classes are
 # computed natively from the built-in patterns plus the configuration's
 # sensitivity.secret and sensitivity.executes.
-package deskbridge.policies.sensitivity
+package deskbridge.policies.builtin
 
 import rego.v1
 
@@ -23,7 +23,7 @@ deny contains {
 	"message": "The target is a file that runs code later (a hook, task, shell start-up or autostart file), which DeskBridge does not write; edit it by hand.",
 	"priority": 50,
 } if {
-	# data.deskbridge.policies.workspace.writes, spelled out for the rule index
+	# writes (workspace.rego), spelled out for the rule index
 	input.request.action in {
 		"write_file", "create_file", "create_folder", "patch_file",
 		"create_project", "update_project", "download_asset", "import_asset",

@@ -1,6 +1,6 @@
 # Skills switch whole areas of actions on and off. A skill the configuration
 # does not name is on; `"skills": {"commands": false}` turns one off.
-package deskbridge.policies.skills
+package deskbridge.policies.builtin
 
 import rego.v1
 

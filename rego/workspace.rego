@@ -1,6 +1,6 @@
 # Workspace confinement: every path a request acts on must lie inside an
 # allowed workspace after `..`, symlinks, junctions and case are resolved.
-package deskbridge.policies.workspace
+package deskbridge.policies.builtin
 
 import rego.v1
 

@@ -54,7 +54,7 @@ test_outside_wins_over_hard_link if {
 # The write rules spell workspace.writes out for the rule index; each
 # action of writes must reach both of them.
 test_every_write_action_is_checked_for_protected_and_executes if {
-	every a in data.deskbridge.policies.workspace.writes {
+	every a in data.deskbridge.policies.builtin.writes {
 		protected := object.union(f.inside_path, {"protected": true})
 		d := main.decision with input as f.request(a, "files", {"target": protected}) with data.config as f.config
 		"workspace.protected" in f.rules(d)
@@ -72,7 +72,7 @@ test_read_is_not_a_write if {
 
 # workspace.outside spells confined_roles out; each role must be checked.
 test_every_confined_role_is_checked if {
-	every r in data.deskbridge.policies.workspace.confined_roles {
+	every r in data.deskbridge.policies.builtin.confined_roles {
 		d := main.decision with input as f.request("read_file", "files", {r: outside}) with data.config as f.config
 		"workspace.outside" in f.rules(d)
 	}

@@ -61,7 +61,7 @@ func prepare(t *testing.T) rego.PreparedEvalQuery {
 	t.Helper()
 	mods := loadCommandModules(t, "commands.rego")
 	q, err := rego.New(
-		rego.Query("x := [d | some d in data.deskbridge.policies.commands.deny]"),
+		rego.Query("x := [d | some d in data.deskbridge.policies.builtin.deny]"),
 		rego.ParsedModule(mods["commands.rego"]),
 	).PrepareForEval(context.Background())
 	if err != nil {

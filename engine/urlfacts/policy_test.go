@@ -67,7 +67,7 @@ func denials(t *testing.T, action string, f Facts, config map[string]any) map[pr
 	json.Unmarshal(b, &urlDoc)
 	input := map[string]any{"request": map[string]any{"action": action}, "url": urlDoc}
 	rs, err := rego.New(
-		rego.Query("data.deskbridge.policies.network.deny"),
+		rego.Query("data.deskbridge.policies.builtin.deny"),
 		rego.Module("network.rego", string(src)),
 		rego.Store(inmem.NewFromObject(map[string]any{"config": config})),
 		rego.Input(input),
