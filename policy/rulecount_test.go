@@ -116,12 +116,12 @@ func withoutArgFacts(in ast.Value) ast.Value {
 // even when none of its rules applies (rego/main.rego), so a new default
 // policy file joins that package rather than adding one.
 func TestDefaultPoliciesShareOnePackage(t *testing.T) {
-	e, err := New(context.Background(), Embedded(), Options{Data: benchConfig})
+	mods, err := parseModules(Embedded(), Capabilities())
 	if err != nil {
 		t.Fatal(err)
 	}
 	pkgs := map[string][]string{}
-	for name, m := range e.q.c.modules {
+	for name, m := range mods {
 		if p := m.Package.Path.String(); strings.HasPrefix(p, "data.deskbridge.policies.") {
 			pkgs[p] = append(pkgs[p], name)
 		}
