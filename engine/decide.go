@@ -54,8 +54,7 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 	}
 	rec := record{entry: entry, logged: entry != nil, call: call}
 	if !dec.Allow {
-		h.outcome(rec, dec.Error(), start)
-		return record{}, dec.Error()
+		return rec, dec.Error() // the denial's outcome is the caller's to log
 	}
 	return rec, nil
 }
@@ -127,11 +126,12 @@ func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec po
 // outcome writes the result of an allowed or denied decision, with the
 // detail the executor left on the call (Call.Detail).
 func (h *Host) outcome(rec record, perr *protocol.Error, start time.Time) {
-	h.outcomeTook(rec, perr, h.now().Sub(start))
+	h.outcomeTook(rec, perr, h.now().Sub(start), false)
 }
 
-// outcomeTook is outcome for a request that took took.
-func (h *Host) outcomeTook(rec record, perr *protocol.Error, took time.Duration) {
+// outcomeTook is outcome for a request that took took; queue leaves the
+// line to go out with the log's next write (decisionlog.Log.QueueOutcome).
+func (h *Host) outcomeTook(rec record, perr *protocol.Error, took time.Duration, queue bool) {
 	if !rec.logged {
 		return
 	}
@@ -139,7 +139,12 @@ func (h *Host) outcomeTook(rec record, perr *protocol.Error, took time.Duration)
 	if perr != nil {
 		code = string(perr.Code)
 	}
-	err := h.log.WriteOutcome(&rec.entry.ev, code, took, rec.call.Detail)
+	var err error
+	if queue {
+		err = h.log.QueueOutcome(&rec.entry.ev, code, took, rec.call.Detail)
+	} else {
+		err = h.log.WriteOutcome(&rec.entry.ev, code, took, rec.call.Detail)
+	}
 	rec.entry.release()
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: decision log outcome: %v\n", err)

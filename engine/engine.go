@@ -75,7 +75,7 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	}
 	rec, perr = h.decide(ctx, call, start)
 	if perr != nil {
-		return protocol.Failure(req.ID, perr), pending{}
+		return protocol.Failure(req.ID, perr), h.pendingOutcome(&rec, perr, start)
 	}
 	data, perr := h.execute(ctx, call)
 	if perr != nil {
@@ -97,10 +97,15 @@ func (h *Host) pendingOutcome(rec *record, perr *protocol.Error, start time.Time
 	return pending{rec: rec.take(), perr: perr, took: h.now().Sub(start)}
 }
 
-// logOutcome writes a pending outcome (nothing when out holds none). A
+// logOutcome writes a pending outcome (nothing when out holds none); it
+// is in the log when logOutcome returns. queueOutcome leaves it to go out
+// with the log's next write, for a server that has sent the response. A
 // panic while writing it is reported to the host log, not raised: the
 // response has been sent.
-func (h *Host) logOutcome(out pending) {
+func (h *Host) logOutcome(out pending)   { h.finishOutcome(out, false) }
+func (h *Host) queueOutcome(out pending) { h.finishOutcome(out, true) }
+
+func (h *Host) finishOutcome(out pending, queue bool) {
 	if !out.rec.logged {
 		return
 	}
@@ -109,7 +114,7 @@ func (h *Host) logOutcome(out pending) {
 			fmt.Fprintf(h.hostLog, "deskbridge: internal error writing an outcome: %v\n%s", r, debug.Stack())
 		}
 	}()
-	h.outcomeTook(out.rec, out.perr, out.took)
+	h.outcomeTook(out.rec, out.perr, out.took, queue)
 }
 
 // execute runs an allowed call under the decision's timeout. The cause of
@@ -140,6 +145,15 @@ func (h *Host) recoverInto(resp **protocol.Response, req *protocol.Request, rec 
 		h.outcome(rec.take(), perr, start)
 		*resp = protocol.Failure(req.ID, perr)
 	}
+}
+
+// SyncLog writes the decision log's queued outcome lines and flushes it
+// to stable storage; it does nothing when the log is off.
+func (h *Host) SyncLog() error {
+	if h.log == nil {
+		return nil
+	}
+	return h.log.Sync()
 }
 
 // Close flushes and closes the decision log and the workspace handles.

@@ -111,11 +111,12 @@ func (p *port) serve(payload []byte) (holding bool) {
 }
 
 // answer serves one request: its response goes out first, then the
-// outcome of its decision is logged (see Host.handle).
+// outcome of its decision is queued for the log's next write (see
+// Host.handle and decisionlog.Log.QueueOutcome).
 func (p *port) answer(payload []byte) {
 	resp, out := p.h.handle(p.ctx, payload)
 	p.h.write(p.fw, resp)
-	p.h.logOutcome(out)
+	p.h.queueOutcome(out)
 }
 
 // handOn releases the read lock if it is lent: the port's timer calls it

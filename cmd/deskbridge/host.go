@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/engine/config"
@@ -36,6 +37,7 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 		return serveFailure(ctx, err, stdin, stdout)
 	}
 	defer h.Close()
+	defer syncOnTerminate(h, stderr)()
 	if stdout == os.Stdout {
 		widenOutput(os.Stdout)
 	}
@@ -45,6 +47,36 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	return 0
 }
+
+// syncOnTerminate makes SIGTERM end the host as it would by default, but
+// after the decision log's queued outcome lines are written and flushed
+// (decisionlog.Log.QueueOutcome: they go out with the next line, within
+// the log's grouped flush, or at exit). On Windows Go delivers a console
+// close, log-off or shut-down as SIGTERM. It returns the function that
+// stops it.
+func syncOnTerminate(h *engine.Host, stderr io.Writer) (stop func()) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-c:
+			if err := h.SyncLog(); err != nil {
+				fmt.Fprintf(stderr, "deskbridge: decision log at SIGTERM: %v\n", err)
+			}
+			os.Exit(terminatedStatus)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(c)
+		close(done)
+	}
+}
+
+// terminatedStatus is the exit status after SIGTERM, as a shell reports a
+// process it ended (128 + 15).
+const terminatedStatus = 143
 
 func startHost(ctx context.Context, configPath, origin string) (*engine.Host, error) {
 	cfg, _, err := config.Load(configPath)

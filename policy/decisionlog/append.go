@@ -18,14 +18,15 @@ const maxTailScan = 16 << 20
 // size of the active file after it. valid is false until it is known.
 type tailState struct {
 	valid bool
+	torn  bool // the file ends in a partial line, which the next line ends
 	size  int64
 	hash  string
 	seq   uint64
 }
 
-// append writes ev as the next line of the chain. The line is encoded
-// before the locks are taken; under them only the chain members and the
-// hash are added to it.
+// append writes ev as the next line of the chain, after the outcome lines
+// queued before it, in one write. The line is encoded before the locks are
+// taken; under them only the chain members and the hash are added to it.
 func (l *Log) append(ev *Event) error {
 	lb, err := newLine(ev)
 	if err != nil {
@@ -37,66 +38,116 @@ func (l *Log) append(ev *Event) error {
 	if l.closed {
 		return ErrClosed
 	}
+	return l.writeLocked(func() error {
+		ln, err := l.link(lb)
+		ev.Seq, ev.PrevHash, ev.FileStart, ev.Hash = ln.seq, ln.prevHash, ln.fileStart, ln.hash
+		return err
+	})
+}
+
+// writeLocked takes the file lock, links the queued lines and then
+// whatever more writes, and writes them out. l.mu is held. The queue is
+// emptied either way; a failure leaves the tail to be read again.
+func (l *Log) writeLocked(more func() error) (err error) {
+	defer l.dropQueue()
 	if err := lockFile(l.lock); err != nil {
 		return fmt.Errorf("decisionlog: lock: %w", err)
 	}
 	defer unlockFile(l.lock)
+	defer func() {
+		if err != nil {
+			l.tail.valid, l.out = false, l.out[:0]
+		}
+	}()
 	size, err := l.followRotation()
 	if err != nil {
 		return err
 	}
-	line, err := l.chain(ev, lb, size)
-	if err != nil {
+	if err := l.readTail(size); err != nil {
 		return err
 	}
-	if _, err := l.f.Write(line); err != nil {
-		l.tail.valid = false
-		return fmt.Errorf("decisionlog: write: %w", err)
+	for _, q := range l.queue {
+		if _, err := l.link(q); err != nil {
+			return err
+		}
 	}
-	l.tail = tailState{valid: true, size: l.tail.size + int64(len(line)), hash: ev.Hash, seq: ev.Seq}
+	if more != nil {
+		if err := more(); err != nil {
+			return err
+		}
+	}
+	if err := l.writeOut(); err != nil {
+		return err
+	}
 	return l.flush()
 }
 
-// chain links the line to the tail of the log, rotating first if it would
-// not fit, sets ev's chain members and returns the bytes to write. size is
-// the active file's size as just read under the lock.
-func (l *Log) chain(ev *Event, lb *lineBuf, size int64) ([]byte, error) {
-	torn, err := l.readTail(size)
-	if err != nil {
-		return nil, err
-	}
-	ev.Seq, ev.PrevHash, ev.FileStart = l.tail.seq+1, l.tail.hash, l.tail.size == 0
-	ev.Hash = lb.finish(ev.Seq, ev.FileStart, ev.PrevHash)
+// link is where one line joins the chain: its chain members and hash.
+type link struct {
+	seq       uint64
+	prevHash  string
+	hash      string
+	fileStart bool
+}
+
+// link chains lb to the tail, which readTail has made known, and adds it
+// to the lines to write, rotating first if it would not fit.
+func (l *Log) link(lb *lineBuf) (link, error) {
+	torn := l.tail.torn
+	ln := link{seq: l.tail.seq + 1, prevHash: l.tail.hash, fileStart: l.tail.size == 0}
+	ln.hash = lb.finish(ln.seq, ln.fileStart, ln.prevHash)
 	if l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(lb.line(false))) > l.opts.MaxBytes {
-		if err := l.rotate(); err != nil {
-			return nil, err
+		if err := l.writeOut(); err != nil { // the lines before belong to the file rotated
+			return link{}, err
 		}
-		torn, ev.FileStart = false, true
-		ev.Hash = lb.finish(ev.Seq, ev.FileStart, ev.PrevHash)
+		if err := l.rotate(); err != nil {
+			return link{}, err
+		}
+		torn, ln.fileStart = false, true
+		ln.hash = lb.finish(ln.seq, ln.fileStart, ln.prevHash)
 	}
 	// A line cut short by a crash is ended first, so that ours stands alone.
-	return lb.line(torn), nil
+	line := lb.line(torn)
+	l.out = append(l.out, line...)
+	l.tail = tailState{valid: true, size: l.tail.size + int64(len(line)), hash: ln.hash, seq: ln.seq}
+	return ln, nil
+}
+
+// writeOut writes the linked lines not yet in the file.
+func (l *Log) writeOut() error {
+	if len(l.out) == 0 {
+		return nil
+	}
+	_, err := l.f.Write(l.out)
+	if cap(l.out) > maxPooledLine {
+		l.out = nil
+	} else {
+		l.out = l.out[:0]
+	}
+	if err != nil {
+		return fmt.Errorf("decisionlog: write: %w", err)
+	}
+	return nil
 }
 
 // readTail makes l.tail describe the end of the chain, the active file
-// being size bytes long, and reports whether it ends in a partial line.
-// The cached tail stands while the size is the one it was taken at.
-func (l *Log) readTail(size int64) (torn bool, err error) {
+// being size bytes long, and whether it ends in a partial line. The
+// cached tail stands while the size is the one it was taken at.
+func (l *Log) readTail(size int64) error {
 	if l.tail.valid && l.tail.size == size {
-		return false, nil
+		return nil
 	}
 	rec, found, torn, err := lastRecord(l.f, size)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if !found {
-		rec, err = l.previousTail()
-		if err != nil {
-			return false, err
+		if rec, err = l.previousTail(); err != nil {
+			return err
 		}
 	}
-	l.tail = tailState{valid: true, size: size, hash: rec.stored, seq: rec.ev.Seq}
-	return torn, nil
+	l.tail = tailState{valid: true, size: size, hash: rec.stored, seq: rec.ev.Seq, torn: torn}
+	return nil
 }
 
 // previousTail is the last event of FILE.1, or the genesis when there is none.
@@ -261,6 +312,9 @@ func (l *Log) syncLoop() {
 
 func (l *Log) groupSync() {
 	l.mu.Lock()
+	if err := l.writeQueued(); err != nil {
+		l.syncErr = errors.Join(l.syncErr, err)
+	}
 	f, dirty := l.f, l.dirty
 	l.dirty = false
 	l.mu.Unlock()

@@ -98,23 +98,32 @@ func engineEvent() *Event {
 // BenchmarkRequest measures what logging costs one request: an
 // engine-shaped decision event and its outcome, fsync grouped.
 func BenchmarkRequest(b *testing.B) {
-	l, err := Open(filepath.Join(b.TempDir(), "d.jsonl"), Options{Labels: Labels{ID: "host", Version: "1.0.0"}})
-	if err != nil {
-		b.Fatal(err)
+	for _, outcome := range []string{"written", "queued"} {
+		b.Run("outcome="+outcome, func(b *testing.B) {
+			l, err := Open(filepath.Join(b.TempDir(), "d.jsonl"), Options{Labels: Labels{ID: "host", Version: "1.0.0"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close()
+			b.ReportAllocs()
+			cpu := processCPU()
+			for b.Loop() {
+				ev := engineEvent()
+				if err := l.WriteDecision(context.Background(), ev); err != nil {
+					b.Fatal(err)
+				}
+				if outcome == "queued" {
+					err = l.QueueOutcome(ev, OutcomeOK, time.Millisecond, nil)
+				} else {
+					err = l.WriteOutcome(ev, OutcomeOK, time.Millisecond, nil)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+		})
 	}
-	defer l.Close()
-	b.ReportAllocs()
-	cpu := processCPU()
-	for b.Loop() {
-		ev := engineEvent()
-		if err := l.Decision(context.Background(), ev); err != nil {
-			b.Fatal(err)
-		}
-		if err := l.OutcomeDetail(ev.DecisionID, OutcomeOK, time.Millisecond, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkEncodeLine measures encoding one engine-shaped decision event

@@ -73,6 +73,10 @@ type Log struct {
 	closed  bool
 	pending map[string]Event
 
+	queue  []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
+	queued int        // their bytes
+	out    []byte     // lines linked under the lock, not yet written
+
 	stopOnce sync.Once
 	stop     chan struct{}
 	done     chan struct{}
@@ -194,13 +198,80 @@ func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[
 	return l.writeOutcome(&ev, code, d, detail)
 }
 
+// QueueOutcome is WriteOutcome for a caller that need not wait for the
+// line, such as a server that has already sent its response: the outcome
+// is encoded now and written together with the next line this Log
+// appends, by the next grouped flush (within SyncInterval), or by Sync or
+// Close, whichever comes first, so that it costs no lock and no write of
+// its own. Lines keep the order of the calls. Under SyncAlways it is
+// written at once, as WriteOutcome. A failure to write it is returned by
+// the append that tried (a decision then fails) or, from a grouped flush,
+// by the next Sync or Close.
+func (l *Log) QueueOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
+	if err := checkCode(code); err != nil {
+		return err
+	}
+	ev := header(dec)
+	outcomeEvent(&ev, code, d, detail)
+	l.stamp(&ev)
+	if l.opts.SyncInterval == SyncAlways {
+		return l.append(&ev)
+	}
+	lb, err := newLine(&ev)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		lb.free()
+		return ErrClosed
+	}
+	l.queue = append(l.queue, lb)
+	l.queued += len(lb.b)
+	if len(l.queue) < maxQueuedLines && l.queued < maxQueuedBytes {
+		return nil
+	}
+	return l.writeLocked(nil)
+}
+
+// The most outcome lines, and bytes, QueueOutcome keeps before it writes
+// them at once: the requests in flight, not a backlog.
+const (
+	maxQueuedLines = 64
+	maxQueuedBytes = 256 << 10
+)
+
+// dropQueue empties the queue of outcome lines (written or not).
+func (l *Log) dropQueue() {
+	for _, lb := range l.queue {
+		lb.free()
+	}
+	clear(l.queue)
+	l.queue, l.queued = l.queue[:0], 0
+}
+
+// writeQueued writes the queued outcome lines, if any; l.mu is held.
+func (l *Log) writeQueued() error {
+	if len(l.queue) == 0 || l.closed {
+		return nil
+	}
+	return l.writeLocked(nil)
+}
+
 // writeOutcome completes ev, a decision's header, as its outcome event
 // and appends it.
 func (l *Log) writeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) error {
-	ev.Phase, ev.Outcome, ev.DurationNS, ev.Detail = PhaseOutcome, code, d.Nanoseconds(), detail
-	ev.Timestamp = time.Time{}
+	outcomeEvent(ev, code, d, detail)
 	l.stamp(ev)
 	return l.append(ev)
+}
+
+// outcomeEvent completes ev, a decision's header, as its outcome event
+// (timestamped by stamp).
+func outcomeEvent(ev *Event, code string, d time.Duration, detail map[string]any) {
+	ev.Phase, ev.Outcome, ev.DurationNS, ev.Detail = PhaseOutcome, code, d.Nanoseconds(), detail
+	ev.Timestamp = time.Time{}
 }
 
 // Head returns the hash of the last event this Log appended, or "" if none.
@@ -219,7 +290,8 @@ func (l *Log) Sync() error {
 	if l.closed {
 		return ErrClosed
 	}
-	err := errors.Join(l.syncErr, l.f.Sync())
+	errQueue := l.writeQueued()
+	err := errors.Join(l.syncErr, errQueue, l.f.Sync())
 	l.syncErr, l.dirty = nil, false
 	return err
 }
@@ -235,8 +307,9 @@ func (l *Log) Close() error {
 	if l.closed {
 		return ErrClosed
 	}
+	errQueue := l.writeQueued()
 	l.closed = true
-	return errors.Join(l.syncErr, l.f.Sync(), l.f.Close(), l.lock.Close())
+	return errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
 }
 
 func (l *Log) stamp(ev *Event) {

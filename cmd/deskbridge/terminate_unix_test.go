@@ -1,0 +1,59 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// outcomeOf reports whether the decision log at path holds an outcome line
+// for request id.
+func outcomeOf(t *testing.T, path, id string) bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, `"phase":"outcome"`) && strings.Contains(line, `"request_id":"`+id+`"`) {
+			return true
+		}
+	}
+	return false
+}
+
+// The host queues each outcome line to go out with its next log write;
+// SIGTERM, and the browser closing the port, must not lose it.
+func TestQueuedOutcomeSurvivesTheEndOfTheHost(t *testing.T) {
+	for _, end := range []string{"SIGTERM", "EOF"} {
+		t.Run(end, func(t *testing.T) {
+			cfg, ws := writeConfig(t, "")
+			if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p := start(t, []string{"--config", cfg, origin})
+			r := p.request("r1", "read_file", fmt.Sprintf(`{"path":%q}`, filepath.Join(ws, "a.txt")))
+			mustCode(t, r, "r1", "ok")
+			var status int
+			if end == "SIGTERM" {
+				p.cmd.Process.Signal(syscall.SIGTERM)
+				p.cmd.Wait()
+				status = p.cmd.ProcessState.ExitCode()
+			} else {
+				status = p.closeAndWait()
+			}
+			want := map[string]int{"SIGTERM": terminatedStatus, "EOF": 0}[end]
+			if status != want {
+				t.Errorf("exit status %d after %s; want %d\nstderr: %s", status, end, want, p.stderr)
+			}
+			if !outcomeOf(t, filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl"), "r1") {
+				t.Errorf("after %s the decision log has no outcome for the request", end)
+			}
+		})
+	}
+}

@@ -1,0 +1,202 @@
+package decisionlog
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// queuePair writes decision i with WriteDecision and queues its outcome.
+func queuePair(t testing.TB, l *Log, i int) *Event {
+	t.Helper()
+	ev := sampleEvent(i)
+	if err := l.WriteDecision(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.QueueOutcome(ev, OutcomeOK, time.Millisecond, map[string]any{"bytes": 3}); err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// phases lists the phase and request id of each line of path.
+func phases(t testing.TB, path string) string {
+	t.Helper()
+	var got []string
+	for _, line := range readLines(t, path) {
+		rec, err := parseLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, rec.ev.Phase+":"+rec.ev.RequestID)
+	}
+	return strings.Join(got, " ")
+}
+
+func TestQueuedOutcomeGoesOutWithTheNextLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	queuePair(t, l, 0)
+	if got := phases(t, path); got != "decision:req-0" {
+		t.Fatalf("after QueueOutcome the file holds %q; want the decision only, its outcome queued", got)
+	}
+	queuePair(t, l, 1)
+	if got, want := phases(t, path), "decision:req-0 outcome:req-0 decision:req-1"; got != want {
+		t.Fatalf("after the next decision the file holds %q; want %q", got, want)
+	}
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := phases(t, path), "decision:req-0 outcome:req-0 decision:req-1 outcome:req-1"; got != want {
+		t.Fatalf("after Sync the file holds %q; want %q", got, want)
+	}
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.LastSeq != 4 {
+		t.Errorf("VerifyFile = %+v, %v; want 4 events intact", rep, err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"detail":{"bytes":3}`)) {
+		t.Error("a queued outcome lost its detail")
+	}
+}
+
+func TestQueuedOutcomeIsWrittenByTheGroupedFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{SyncInterval: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	queuePair(t, l, 0)
+	for deadline := time.Now().Add(10 * time.Second); phases(t, path) != "decision:req-0 outcome:req-0"; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the grouped flush did not write the queued outcome: the file holds %q", phases(t, path))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestCloseWritesQueuedOutcomes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queuePair(t, l, 0)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := phases(t, path), "decision:req-0 outcome:req-0"; got != want {
+		t.Fatalf("after Close the file holds %q; want %q", got, want)
+	}
+	if err := l.QueueOutcome(sampleEvent(1), OutcomeOK, 0, nil); err != ErrClosed {
+		t.Errorf("QueueOutcome after Close = %v; want ErrClosed", err)
+	}
+}
+
+func TestQueueOutcomeUnderSyncAlwaysWritesAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{SyncInterval: SyncAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	queuePair(t, l, 0)
+	if got, want := phases(t, path), "decision:req-0 outcome:req-0"; got != want {
+		t.Fatalf("under SyncAlways the file holds %q; want %q", got, want)
+	}
+}
+
+func TestQueueIsBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	dec := sampleEvent(0)
+	if err := l.WriteDecision(context.Background(), dec); err != nil {
+		t.Fatal(err)
+	}
+	for range maxQueuedLines {
+		if err := l.QueueOutcome(dec, OutcomeOK, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(readLines(t, path)); n != 1+maxQueuedLines {
+		t.Errorf("%d lines after %d queued outcomes; want them written when the queue is full", n, maxQueuedLines)
+	}
+}
+
+// Queued lines linked in one write cross a rotation: the lines before it
+// go to the rotated file, and the chain holds across both.
+func TestQueuedOutcomesAcrossRotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{SyncInterval: time.Hour, MaxBytes: 4 << 10, Keep: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decs := make([]*Event, 12)
+	for i := range decs {
+		decs[i] = sampleEvent(i)
+		if err := l.WriteDecision(context.Background(), decs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dec := range decs {
+		if err := l.QueueOutcome(dec, OutcomeOK, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.WriteDecision(context.Background(), sampleEvent(99)); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	files, _, _ := Files(path)
+	if len(files) < 3 {
+		t.Fatalf("files %v; want the queued lines to rotate the log", files)
+	}
+	for _, name := range files {
+		if st, _ := os.Stat(name); st.Size() > 4<<10 {
+			t.Errorf("%s is %d bytes, over MaxBytes", name, st.Size())
+		}
+	}
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.LastSeq != 25 {
+		t.Errorf("VerifyFile = %+v, %v; want 25 events intact", rep, err)
+	}
+}
+
+// Two Logs queueing on one file: every line is chained once, in the order
+// written.
+func TestQueuedOutcomesOfTwoLogsChain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	a, err := Open(path, Options{SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path, Options{SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		l := a
+		if i%3 == 0 {
+			l = b
+		}
+		queuePair(t, l, i)
+	}
+	a.Close()
+	b.Close()
+	rep, err := VerifyFile(path)
+	if err != nil || !rep.OK() || rep.LastSeq != 20 {
+		t.Errorf("VerifyFile = %+v, %v; want intact with 20 events", rep, err)
+	}
+}
