@@ -155,7 +155,7 @@ func (w *lister) add(dir *os.Root, abs, name string, st entryStat, depth int) er
 		w.truncated = true
 		return errLimit
 	}
-	e := Entry{Name: name, Path: filepath.Join(abs, name), Type: w.o.TypeOf(st.mode), Modified: st.modified.UTC()}
+	e := Entry{Name: name, Path: childPath(abs, name), Type: w.o.TypeOf(st.mode), Modified: st.modified.UTC()}
 	if st.mode.IsRegular() {
 		e.Size = st.size
 	}
@@ -169,6 +169,16 @@ func (w *lister) add(dir *os.Root, abs, name string, st entryStat, depth int) er
 		return w.walk(sub, e.Path, depth+1)
 	}
 	return nil
+}
+
+// childPath is filepath.Join(abs, name) for a clean absolute path and a
+// name read from its folder (one component, never "." or ".."), without
+// Join's Clean: a tenth of a large listing's CPU went to it.
+func childPath(abs, name string) string {
+	if abs == "" || os.IsPathSeparator(abs[len(abs)-1]) { // a volume's root: "/", `C:\`
+		return abs + name
+	}
+	return abs + string(filepath.Separator) + name
 }
 
 // AppendEntries appends entries as a JSON array, as json.Marshal encodes it.

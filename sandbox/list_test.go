@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -126,6 +127,21 @@ func TestListAgreesWithReference(t *testing.T) {
 							rel, depth, limit, hidden, len(got), gotT, gotErr, len(want), wantT, wantErr)
 					}
 				}
+			}
+		}
+	}
+}
+
+func TestChildPathIsJoin(t *testing.T) {
+	sep := string(filepath.Separator)
+	bases := []string{sep, filepath.Join(sep, "home", "ann"), filepath.Join(sep, "a b", "ü")}
+	if runtime.GOOS == "windows" {
+		bases = append(bases, `C:\`, `C:\Users\ann`, `\\?\C:\x`, `\\server\share\d`)
+	}
+	for _, base := range bases {
+		for _, name := range []string{"a", ".env", "...", "f 1.txt", "é"} {
+			if got, want := childPath(base, name), filepath.Join(base, name); got != want {
+				t.Errorf("childPath(%q, %q) = %q; want %q", base, name, got, want)
 			}
 		}
 	}
