@@ -16,8 +16,18 @@ import (
 // thread's CPU time (RUSAGE_THREAD) is added up per host. Alternating
 // cancels most of the drift of a shared machine; the thread's CPU time
 // leaves out the background fsync and GC workers but keeps GC assists.
-// Reported: cpu-ns/op of each host and the logging host's extra in %.
+// outcome=written is Handle (`deskbridge call`), outcome=queued is what a
+// served port does (handle, then queueOutcome). Reported: cpu-ns/op of
+// each host and the logging host's extra in %.
 func BenchmarkLoggingCost(b *testing.B) {
+	for _, queue := range []bool{false, true} {
+		b.Run(map[bool]string{false: "outcome=written", true: "outcome=queued"}[queue], func(b *testing.B) {
+			loggingCost(b, queue)
+		})
+	}
+}
+
+func loggingCost(b *testing.B, queue bool) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	hosts := make([]*Host, 2) // 0 logs, 1 does not
@@ -41,8 +51,14 @@ func BenchmarkLoggingCost(b *testing.B) {
 	for b.Loop() {
 		i := (n[0] + n[1]) / batch % 2
 		start := threadCPU()
-		if resp := hosts[i].Handle(context.Background(), reqs[i]); !resp.Success {
+		resp, out := hosts[i].handle(context.Background(), reqs[i])
+		if !resp.Success {
 			b.Fatalf("%+v", resp.Error)
+		}
+		if queue {
+			hosts[i].queueOutcome(out)
+		} else {
+			hosts[i].logOutcome(out)
 		}
 		cpu[i] += threadCPU() - start
 		n[i]++
