@@ -52,6 +52,8 @@ func TestClassifierAgreesWithReference(t *testing.T) {
 		"/w/.vscode/tasks.json", "/w/.vscode/other.json", "/w/server.PEM", "/w/Start Menu/Programs/Startup/x",
 		"/w/.config/systemd/user/a.service", "/w/.config/systemd/system", "/w/id_rsa.pub", "/w/a.tfstate.backup",
 		"/w/.tfstate.", "/w/x.tfstate", "/w/tfstate.x", "/w/b.TFSTATE.1/c", "/w/a.tfstate.x.tfstate.y", "/w/a*b",
+		"/w/.git/modules/sub/config", "/w/.git/modules/config", "/w/a/.config/gh/hosts.yml", "/w/.config",
+		"/w/.cargo/credentials.toml", "/w/.cargo", "/w/data/data/keys/a.bin", "/w/data/keys", "/w/keys/data/keys/b.bin",
 	} {
 		t.Run(p, func(t *testing.T) {
 			if got, want := c.ClassifySlash(p), referenceClass(secret, executes, p); got != want {

@@ -60,10 +60,13 @@ type Classifier struct {
 
 // patternSet is a compiled list of patterns: one-component patterns
 // without glob characters are looked up in a set; the rest are matched
-// component by component, literal components by string comparison.
+// component by component, literal components by string comparison, those
+// whose first component is literal only where a path element equals it
+// (looked up by it), the others at every element.
 type patternSet struct {
-	names map[string]bool
-	runs  [][]component
+	names     map[string]bool
+	byFirst   map[string][][]component // runs by their literal first component
+	globFirst [][]component            // runs whose first component is a glob
 }
 
 // component is one slash-separated element of a pattern.
@@ -122,7 +125,7 @@ func NewClassifier(extraSecret, extraExecutes []string) *Classifier {
 }
 
 func (c *Classifier) compile(patterns []string) patternSet {
-	set := patternSet{names: map[string]bool{}}
+	set := patternSet{names: map[string]bool{}, byFirst: map[string][][]component{}}
 	for _, p := range patterns {
 		p = strings.ToLower(strings.Trim(filepath.ToSlash(p), "/"))
 		if p == "" {
@@ -132,10 +135,13 @@ func (c *Classifier) compile(patterns []string) patternSet {
 		for _, e := range strings.Split(p, "/") {
 			run = append(run, newComponent(e))
 		}
-		if len(run) == 1 && !run[0].glob {
+		switch {
+		case len(run) == 1 && !run[0].glob:
 			set.names[run[0].text] = true
-		} else {
-			set.runs = append(set.runs, run)
+		case !run[0].glob:
+			set.byFirst[run[0].text] = append(set.byFirst[run[0].text], run)
+		default:
+			set.globFirst = append(set.globFirst, run)
 		}
 	}
 	return set
@@ -159,14 +165,19 @@ func (c *Classifier) ClassifySlash(p string) string {
 	return ""
 }
 
+// anyMatch reports whether a pattern of set matches a run of elems
+// starting at any element.
 func anyMatch(set patternSet, elems []string) bool {
-	for _, e := range elems {
+	for start, e := range elems {
 		if set.names[e] {
 			return true
 		}
-	}
-	for _, pat := range set.runs {
-		for start := range elems {
+		for _, pat := range set.byFirst[e] {
+			if matchRun(pat[1:], elems[start+1:]) {
+				return true
+			}
+		}
+		for _, pat := range set.globFirst {
 			if matchRun(pat, elems[start:]) {
 				return true
 			}
