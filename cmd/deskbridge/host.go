@@ -12,6 +12,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
 
 // hostGCPercent is the host's GOGC unless the environment sets one. Its
@@ -36,8 +37,8 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return serveFailure(ctx, err, stdin, stdout)
 	}
+	defer syncOnTerminate(h, stderr)() // stopped after Close, which writes the queue too
 	defer h.Close()
-	defer syncOnTerminate(h, stderr)()
 	if stdout == os.Stdout {
 		widenOutput(os.Stdout)
 	}
@@ -61,7 +62,8 @@ func syncOnTerminate(h *engine.Host, stderr io.Writer) (stop func()) {
 	go func() {
 		select {
 		case <-c:
-			if err := h.SyncLog(); err != nil {
+			// ErrClosed: Close ran first and wrote the queue itself.
+			if err := h.SyncLog(); err != nil && !errors.Is(err, decisionlog.ErrClosed) {
 				fmt.Fprintf(stderr, "deskbridge: decision log at SIGTERM: %v\n", err)
 			}
 			os.Exit(terminatedStatus)
