@@ -55,11 +55,11 @@ func (h *Host) Handle(ctx context.Context, payload []byte) *protocol.Response {
 	return resp
 }
 
-// handle runs the pipeline up to the response. The outcome of an allowed
-// decision is returned for logOutcome instead of written, so that a server
-// can send the response first: the browser does not wait for the outcome's
-// line, which records the effect that has already happened (the decision's
-// line was written before it). Everything else is as Handle.
+// handle runs the pipeline up to the response. The outcome of a logged
+// decision is returned instead of written, for logOutcome or, in a
+// server, queueOutcome: the browser does not wait for the outcome's line,
+// which records the effect that has already happened (the decision's line
+// was written before it). Everything else is as Handle.
 func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Response, out pending) {
 	start := h.now()
 	var req protocol.Request

@@ -110,13 +110,15 @@ func (p *port) serve(payload []byte) (holding bool) {
 	return false
 }
 
-// answer serves one request: its response goes out first, then the
-// outcome of its decision is queued for the log's next write (see
-// Host.handle and decisionlog.Log.QueueOutcome).
+// answer serves one request: the outcome of its decision is queued for
+// the log's next write (see Host.handle and decisionlog.Log.QueueOutcome:
+// no system call), then the response goes out. Queued first, the outcome
+// of every response the browser has seen is in the queue when SIGTERM or
+// the end of the port writes it.
 func (p *port) answer(payload []byte) {
 	resp, out := p.h.handle(p.ctx, payload)
-	p.h.write(p.fw, resp)
 	p.h.queueOutcome(out)
+	p.h.write(p.fw, resp)
 }
 
 // handOn releases the read lock if it is lent: the port's timer calls it

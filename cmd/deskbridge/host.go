@@ -38,7 +38,11 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 		return serveFailure(ctx, err, stdin, stdout)
 	}
 	defer syncOnTerminate(h, stderr)() // stopped after Close, which writes the queue too
-	defer h.Close()
+	defer func() {
+		if err := h.Close(); err != nil { // a queued outcome line lost, for one
+			fmt.Fprintf(stderr, "deskbridge: closing: %v\n", err)
+		}
+	}()
 	if stdout == os.Stdout {
 		widenOutput(os.Stdout)
 	}

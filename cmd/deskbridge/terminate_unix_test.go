@@ -57,3 +57,30 @@ func TestQueuedOutcomeSurvivesTheEndOfTheHost(t *testing.T) {
 		})
 	}
 }
+
+// A queued outcome that cannot be written when the port closes (here the
+// log's path became a folder after the response) is reported on stderr,
+// not lost in silence.
+func TestLostQueuedOutcomeIsReported(t *testing.T) {
+	cfg, ws := writeConfig(t, "")
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl")
+	p := start(t, []string{"--config", cfg, origin})
+	mustCode(t, p.request("r1", "read_file", fmt.Sprintf(`{"path":%q}`, filepath.Join(ws, "a.txt"))), "r1", "ok")
+	moved := logPath + ".moved"
+	if err := os.Rename(logPath, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(logPath, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	status := p.closeAndWait()
+	if outcomeOf(t, moved, "r1") {
+		t.Skip("the grouped flush wrote the outcome before the path was replaced (it runs every 100 ms)")
+	}
+	if !strings.Contains(p.stderr.String(), "deskbridge: closing:") {
+		t.Errorf("the outcome of r1 is in no file, and the host said nothing (exit %d, stderr %q)", status, p.stderr)
+	}
+}

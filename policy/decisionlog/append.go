@@ -108,12 +108,13 @@ func (l *Log) link(lb *lineBuf) (link, error) {
 	}
 	// A line cut short by a crash is ended first, so that ours stands alone.
 	line := lb.line(torn)
-	l.out = append(l.out, line...)
+	l.out, l.outHead = append(l.out, line...), ln.hash
 	l.tail = tailState{valid: true, size: l.tail.size + int64(len(line)), hash: ln.hash, seq: ln.seq}
 	return ln, nil
 }
 
-// writeOut writes the linked lines not yet in the file.
+// writeOut writes the linked lines not yet in the file; once they are
+// written, the last of them is the head (Head).
 func (l *Log) writeOut() error {
 	if len(l.out) == 0 {
 		return nil
@@ -127,6 +128,7 @@ func (l *Log) writeOut() error {
 	if err != nil {
 		return fmt.Errorf("decisionlog: write: %w", err)
 	}
+	l.head = l.outHead
 	return nil
 }
 

@@ -73,9 +73,11 @@ type Log struct {
 	closed  bool
 	pending map[string]Event
 
-	queue  []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
-	queued int        // their bytes
-	out    []byte     // lines linked under the lock, not yet written
+	queue   []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
+	queued  int        // their bytes
+	out     []byte     // lines linked under the lock, not yet written
+	outHead string     // the hash of the last line in out
+	head    string     // the hash of the last line this Log wrote (Head)
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -199,14 +201,14 @@ func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[
 }
 
 // QueueOutcome is WriteOutcome for a caller that need not wait for the
-// line, such as a server that has already sent its response: the outcome
-// is encoded now and written together with the next line this Log
-// appends, by the next grouped flush (within SyncInterval), or by Sync or
-// Close, whichever comes first, so that it costs no lock and no write of
-// its own. Lines keep the order of the calls. Under SyncAlways it is
-// written at once, as WriteOutcome. A failure to write it is returned by
-// the append that tried (a decision then fails) or, from a grouped flush,
-// by the next Sync or Close.
+// line: the outcome is encoded now and written together with the next
+// line this Log appends, by the next grouped flush (within SyncInterval),
+// or by Sync or Close, whichever comes first, so that it costs no file
+// lock and no write of its own. Lines keep the order of the calls. Under
+// SyncAlways (or any SyncInterval below zero) it is written at once, as
+// WriteOutcome. A failure to write it is returned by the append that
+// tried (a decision then fails) or, from a grouped flush, by the next
+// Sync or Close.
 func (l *Log) QueueOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
 	if err := checkCode(code); err != nil {
 		return err
@@ -214,7 +216,7 @@ func (l *Log) QueueOutcome(dec *Event, code string, d time.Duration, detail map[
 	ev := header(dec)
 	outcomeEvent(&ev, code, d, detail)
 	l.stamp(&ev)
-	if l.opts.SyncInterval == SyncAlways {
+	if l.opts.SyncInterval < 0 { // SyncAlways, or no grouped flush to write the queue
 		return l.append(&ev)
 	}
 	lb, err := newLine(&ev)
@@ -279,7 +281,7 @@ func outcomeEvent(ev *Event, code string, d time.Duration, detail map[string]any
 func (l *Log) Head() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.tail.hash
+	return l.head
 }
 
 // Sync flushes appended lines to stable storage and returns the first error

@@ -200,3 +200,53 @@ func TestQueuedOutcomesOfTwoLogsChain(t *testing.T) {
 		t.Errorf("VerifyFile = %+v, %v; want intact with 20 events", rep, err)
 	}
 }
+
+// breakWrites makes the Log's writes fail while the path still names the
+// held file (no rotation is seen): the handle is swapped for a read-only
+// one. It returns the function that puts the writable handle back.
+func breakWrites(t *testing.T, l *Log, path string) func() {
+	t.Helper()
+	ro, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	good := l.f
+	l.f = ro
+	l.mu.Unlock()
+	return func() {
+		l.mu.Lock()
+		l.f = good
+		l.mu.Unlock()
+		ro.Close()
+	}
+}
+
+// Head is documented as the hash of the last event this Log appended, to
+// be kept and checked with Report.ExpectHead. After a failed write it must
+// not name a line that is not in the file.
+func TestHeadAfterFailedWriteNamesAWrittenLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, Options{SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.WriteDecision(context.Background(), sampleEvent(0)); err != nil {
+		t.Fatal(err)
+	}
+	restore := breakWrites(t, l, path)
+	if err := l.WriteDecision(context.Background(), sampleEvent(1)); err == nil {
+		t.Fatal("WriteDecision through a read-only handle succeeded")
+	}
+	head := l.Head()
+	restore()
+	rep, err := VerifyFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.ExpectHead(head)
+	if !rep.OK() {
+		t.Errorf("Head() after a failed write = %s, a line never written: %v", head, rep.Issues)
+	}
+}
