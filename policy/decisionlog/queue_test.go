@@ -23,6 +23,17 @@ func queuePair(t testing.TB, l *Log, i int) *Event {
 	return ev
 }
 
+// openTemp opens a Log on a fresh file and returns it with the file's path.
+func openTemp(t testing.TB, opts Options) (*Log, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	l, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, path
+}
+
 // phases lists the phase and request id of each line of path.
 func phases(t testing.TB, path string) string {
 	t.Helper()
@@ -38,11 +49,7 @@ func phases(t testing.TB, path string) string {
 }
 
 func TestQueuedOutcomeGoesOutWithTheNextLine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	l, err := Open(path, Options{SyncInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, path := openTemp(t, Options{SyncInterval: time.Hour})
 	defer l.Close()
 	queuePair(t, l, 0)
 	if got := phases(t, path); got != "decision:req-0" {
@@ -68,11 +75,7 @@ func TestQueuedOutcomeGoesOutWithTheNextLine(t *testing.T) {
 }
 
 func TestQueuedOutcomeIsWrittenByTheGroupedFlush(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	l, err := Open(path, Options{SyncInterval: 5 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, path := openTemp(t, Options{SyncInterval: 5 * time.Millisecond})
 	defer l.Close()
 	queuePair(t, l, 0)
 	for deadline := time.Now().Add(10 * time.Second); phases(t, path) != "decision:req-0 outcome:req-0"; {
@@ -84,11 +87,7 @@ func TestQueuedOutcomeIsWrittenByTheGroupedFlush(t *testing.T) {
 }
 
 func TestCloseWritesQueuedOutcomes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	l, err := Open(path, Options{SyncInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, path := openTemp(t, Options{SyncInterval: time.Hour})
 	queuePair(t, l, 0)
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
@@ -102,11 +101,7 @@ func TestCloseWritesQueuedOutcomes(t *testing.T) {
 }
 
 func TestQueueOutcomeUnderSyncAlwaysWritesAtOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	l, err := Open(path, Options{SyncInterval: SyncAlways})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, path := openTemp(t, Options{SyncInterval: SyncAlways})
 	defer l.Close()
 	queuePair(t, l, 0)
 	if got, want := phases(t, path), "decision:req-0 outcome:req-0"; got != want {
@@ -115,11 +110,7 @@ func TestQueueOutcomeUnderSyncAlwaysWritesAtOnce(t *testing.T) {
 }
 
 func TestQueueIsBounded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	l, err := Open(path, Options{SyncInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, path := openTemp(t, Options{SyncInterval: time.Hour})
 	defer l.Close()
 	dec := sampleEvent(0)
 	if err := l.WriteDecision(context.Background(), dec); err != nil {
@@ -138,11 +129,7 @@ func TestQueueIsBounded(t *testing.T) {
 // Queued lines linked in one write cross a rotation: the lines before it
 // go to the rotated file, and the chain holds across both.
 func TestQueuedOutcomesAcrossRotation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	l, err := Open(path, Options{SyncInterval: time.Hour, MaxBytes: 4 << 10, Keep: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, path := openTemp(t, Options{SyncInterval: time.Hour, MaxBytes: 4 << 10, Keep: 100})
 	decs := make([]*Event, 12)
 	for i := range decs {
 		decs[i] = sampleEvent(i)
@@ -177,11 +164,7 @@ func TestQueuedOutcomesAcrossRotation(t *testing.T) {
 // Two Logs queueing on one file: every line is chained once, in the order
 // written.
 func TestQueuedOutcomesOfTwoLogsChain(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	a, err := Open(path, Options{SyncInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, path := openTemp(t, Options{SyncInterval: time.Hour})
 	b, err := Open(path, Options{SyncInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -226,11 +209,7 @@ func breakWrites(t *testing.T, l *Log, path string) func() {
 // be kept and checked with Report.ExpectHead. After a failed write it must
 // not name a line that is not in the file.
 func TestHeadAfterFailedWriteNamesAWrittenLine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	l, err := Open(path, Options{SyncInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, path := openTemp(t, Options{SyncInterval: time.Hour})
 	defer l.Close()
 	if err := l.WriteDecision(context.Background(), sampleEvent(0)); err != nil {
 		t.Fatal(err)
