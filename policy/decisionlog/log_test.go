@@ -3,6 +3,7 @@ package decisionlog
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,28 +125,36 @@ func TestClosedLogRefusesAppends(t *testing.T) {
 	}
 }
 
+// Several Logs on one file chain every line once, in the order written,
+// with outcomes written at once or queued (QueueOutcome).
 func TestSeveralLogsOnOneFileChain(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "decisions.jsonl")
-	a, err := Open(path, Options{SyncInterval: SyncAlways})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 10 {
-		l := a
-		if i%3 == 0 {
-			l = b
-		}
-		writePairs(t, l, 1)
-	}
-	a.Close()
-	b.Close()
-	rep, err := VerifyFile(path)
-	if err != nil || !rep.OK() || rep.LastSeq != 20 {
-		t.Errorf("VerifyFile = %+v, %v; want intact with 20 events", rep, err)
+	for _, queued := range []bool{false, true} {
+		t.Run(fmt.Sprintf("queued=%v", queued), func(t *testing.T) {
+			optsA, optsB := Options{SyncInterval: SyncAlways}, Options{}
+			pair := func(l *Log, i int) { writePairs(t, l, 1) }
+			if queued {
+				optsA, optsB = Options{SyncInterval: time.Hour}, Options{SyncInterval: time.Hour}
+				pair = func(l *Log, i int) { queuePair(t, l, i) }
+			}
+			a, path := openTemp(t, optsA)
+			b, err := Open(path, optsB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 10 {
+				l := a
+				if i%3 == 0 {
+					l = b
+				}
+				pair(l, i)
+			}
+			a.Close()
+			b.Close()
+			rep, err := VerifyFile(path)
+			if err != nil || !rep.OK() || rep.LastSeq != 20 {
+				t.Errorf("VerifyFile = %+v, %v; want intact with 20 events", rep, err)
+			}
+		})
 	}
 }
 

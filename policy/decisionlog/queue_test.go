@@ -161,29 +161,6 @@ func TestQueuedOutcomesAcrossRotation(t *testing.T) {
 	}
 }
 
-// Two Logs queueing on one file: every line is chained once, in the order
-// written.
-func TestQueuedOutcomesOfTwoLogsChain(t *testing.T) {
-	a, path := openTemp(t, Options{SyncInterval: time.Hour})
-	b, err := Open(path, Options{SyncInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 10 {
-		l := a
-		if i%3 == 0 {
-			l = b
-		}
-		queuePair(t, l, i)
-	}
-	a.Close()
-	b.Close()
-	rep, err := VerifyFile(path)
-	if err != nil || !rep.OK() || rep.LastSeq != 20 {
-		t.Errorf("VerifyFile = %+v, %v; want intact with 20 events", rep, err)
-	}
-}
-
 // breakWrites makes the Log's writes fail while the path still names the
 // held file (no rotation is seen): the handle is swapped for a read-only
 // one. It returns the function that puts the writable handle back.
