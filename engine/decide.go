@@ -29,7 +29,8 @@ func (r *record) take() record {
 
 // decide evaluates the call's input document and writes the decision to
 // the log before anything happens. A denial is returned as the error of
-// the first denial; a failure to decide or to log refuses the request.
+// the first denial, with its record, whose outcome the caller logs; a
+// failure to decide or to log refuses the request (no record).
 func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (record, *protocol.Error) {
 	doc, err := buildInput(call, start)
 	if err != nil {
@@ -54,7 +55,7 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 	}
 	rec := record{entry: entry, logged: entry != nil, call: call}
 	if !dec.Allow {
-		return rec, dec.Error() // the denial's outcome is the caller's to log
+		return rec, dec.Error()
 	}
 	return rec, nil
 }

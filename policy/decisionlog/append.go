@@ -38,48 +38,47 @@ func (l *Log) append(ev *Event) error {
 	if l.closed {
 		return ErrClosed
 	}
-	return l.writeLocked(func() error {
-		ln, err := l.link(lb)
-		ev.Seq, ev.PrevHash, ev.FileStart, ev.Hash = ln.seq, ln.prevHash, ln.fileStart, ln.hash
-		return err
-	})
+	ln, err := l.writeLocked(lb)
+	ev.Seq, ev.PrevHash, ev.FileStart, ev.Hash = ln.seq, ln.prevHash, ln.fileStart, ln.hash
+	return err
 }
 
-// writeLocked takes the file lock, links the queued lines and then
-// whatever more writes, and writes them out. l.mu is held. The queue is
-// emptied either way; a failure leaves the tail to be read again.
-func (l *Log) writeLocked(more func() error) (err error) {
+// writeLocked takes the file lock, links the queued lines and then lb
+// (when not nil), writes them out and returns lb's link. l.mu is held.
+// The queue is emptied either way; a failure leaves the tail to be read
+// again and returns no link.
+func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 	defer l.dropQueue()
 	if err := lockFile(l.lock); err != nil {
-		return fmt.Errorf("decisionlog: lock: %w", err)
+		return link{}, fmt.Errorf("decisionlog: lock: %w", err)
 	}
 	defer unlockFile(l.lock)
 	defer func() {
 		if err != nil {
-			l.tail.valid, l.out = false, l.out[:0]
+			ln, l.tail.valid, l.out = link{}, false, l.out[:0]
 		}
 	}()
 	size, err := l.followRotation()
 	if err != nil {
-		return err
+		return link{}, err
 	}
 	if err := l.readTail(size); err != nil {
-		return err
+		return link{}, err
 	}
 	for _, q := range l.queue {
 		if _, err := l.link(q); err != nil {
-			return err
+			return link{}, err
 		}
 	}
-	if more != nil {
-		if err := more(); err != nil {
-			return err
+	if lb != nil {
+		if ln, err = l.link(lb); err != nil {
+			return link{}, err
 		}
 	}
 	if err := l.writeOut(); err != nil {
-		return err
+		return link{}, err
 	}
-	return l.flush()
+	return ln, l.flush()
 }
 
 // link is where one line joins the chain: its chain members and hash.
@@ -108,13 +107,13 @@ func (l *Log) link(lb *lineBuf) (link, error) {
 	}
 	// A line cut short by a crash is ended first, so that ours stands alone.
 	line := lb.line(torn)
-	l.out, l.outHead = append(l.out, line...), ln.hash
+	l.out = append(l.out, line...)
 	l.tail = tailState{valid: true, size: l.tail.size + int64(len(line)), hash: ln.hash, seq: ln.seq}
 	return ln, nil
 }
 
 // writeOut writes the linked lines not yet in the file; once they are
-// written, the last of them is the head (Head).
+// written, the last of them, the tail, is the head (Head).
 func (l *Log) writeOut() error {
 	if len(l.out) == 0 {
 		return nil
@@ -128,7 +127,7 @@ func (l *Log) writeOut() error {
 	if err != nil {
 		return fmt.Errorf("decisionlog: write: %w", err)
 	}
-	l.head = l.outHead
+	l.head = l.tail.hash
 	return nil
 }
 

@@ -73,11 +73,10 @@ type Log struct {
 	closed  bool
 	pending map[string]Event
 
-	queue   []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
-	queued  int        // their bytes
-	out     []byte     // lines linked under the lock, not yet written
-	outHead string     // the hash of the last line in out
-	head    string     // the hash of the last line this Log wrote (Head)
+	queue  []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
+	queued int        // their bytes
+	out    []byte     // lines linked under the lock, not yet written
+	head   string     // the hash of the last line this Log wrote (Head)
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -210,15 +209,14 @@ func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[
 // tried (a decision then fails) or, from a grouped flush, by the next
 // Sync or Close.
 func (l *Log) QueueOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
+	if l.opts.SyncInterval < 0 { // SyncAlways, or no grouped flush to write the queue
+		return l.WriteOutcome(dec, code, d, detail)
+	}
 	if err := checkCode(code); err != nil {
 		return err
 	}
 	ev := header(dec)
-	outcomeEvent(&ev, code, d, detail)
-	l.stamp(&ev)
-	if l.opts.SyncInterval < 0 { // SyncAlways, or no grouped flush to write the queue
-		return l.append(&ev)
-	}
+	l.completeOutcome(&ev, code, d, detail)
 	lb, err := newLine(&ev)
 	if err != nil {
 		return err
@@ -234,7 +232,8 @@ func (l *Log) QueueOutcome(dec *Event, code string, d time.Duration, detail map[
 	if len(l.queue) < maxQueuedLines && l.queued < maxQueuedBytes {
 		return nil
 	}
-	return l.writeLocked(nil)
+	_, err = l.writeLocked(nil)
+	return err
 }
 
 // The most outcome lines, and bytes, QueueOutcome keeps before it writes
@@ -253,27 +252,29 @@ func (l *Log) dropQueue() {
 	l.queue, l.queued = l.queue[:0], 0
 }
 
-// writeQueued writes the queued outcome lines, if any; l.mu is held.
+// writeQueued writes the queued outcome lines, if any, of an open Log;
+// l.mu is held.
 func (l *Log) writeQueued() error {
-	if len(l.queue) == 0 || l.closed {
+	if len(l.queue) == 0 {
 		return nil
 	}
-	return l.writeLocked(nil)
+	_, err := l.writeLocked(nil)
+	return err
 }
 
 // writeOutcome completes ev, a decision's header, as its outcome event
 // and appends it.
 func (l *Log) writeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) error {
-	outcomeEvent(ev, code, d, detail)
-	l.stamp(ev)
+	l.completeOutcome(ev, code, d, detail)
 	return l.append(ev)
 }
 
-// outcomeEvent completes ev, a decision's header, as its outcome event
-// (timestamped by stamp).
-func outcomeEvent(ev *Event, code string, d time.Duration, detail map[string]any) {
+// completeOutcome completes ev, a decision's header, as its outcome event,
+// timestamped now.
+func (l *Log) completeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) {
 	ev.Phase, ev.Outcome, ev.DurationNS, ev.Detail = PhaseOutcome, code, d.Nanoseconds(), detail
 	ev.Timestamp = time.Time{}
+	l.stamp(ev)
 }
 
 // Head returns the hash of the last event this Log appended, or "" if none.

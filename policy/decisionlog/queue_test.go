@@ -109,20 +109,34 @@ func TestQueueOutcomeUnderSyncAlwaysWritesAtOnce(t *testing.T) {
 	}
 }
 
+// The queue is written at once when it holds maxQueuedLines lines, or
+// maxQueuedBytes bytes of fewer, larger lines.
 func TestQueueIsBounded(t *testing.T) {
-	l, path := openTemp(t, Options{SyncInterval: time.Hour})
-	defer l.Close()
-	dec := sampleEvent(0)
-	if err := l.WriteDecision(context.Background(), dec); err != nil {
-		t.Fatal(err)
-	}
-	for range maxQueuedLines {
-		if err := l.QueueOutcome(dec, OutcomeOK, 0, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := len(readLines(t, path)); n != 1+maxQueuedLines {
-		t.Errorf("%d lines after %d queued outcomes; want them written when the queue is full", n, maxQueuedLines)
+	big := map[string]any{"note": strings.Repeat("x", maxQueuedBytes/3+1)}
+	for _, c := range []struct {
+		name   string
+		detail map[string]any
+		n      int
+	}{{"lines", nil, maxQueuedLines}, {"bytes", big, 3}} {
+		t.Run(c.name, func(t *testing.T) {
+			l, path := openTemp(t, Options{SyncInterval: time.Hour})
+			defer l.Close()
+			dec := sampleEvent(0)
+			if err := l.WriteDecision(context.Background(), dec); err != nil {
+				t.Fatal(err)
+			}
+			for i := range c.n {
+				if n := len(readLines(t, path)); n != 1 {
+					t.Fatalf("%d lines after %d queued outcomes; want the decision only", n, i)
+				}
+				if err := l.QueueOutcome(dec, OutcomeOK, 0, c.detail); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := len(readLines(t, path)); n != 1+c.n {
+				t.Errorf("%d lines after %d queued outcomes; want them written when the queue is full", n, c.n)
+			}
+		})
 	}
 }
 
@@ -188,8 +202,12 @@ func breakWrites(t *testing.T, l *Log, path string) func() {
 func TestHeadAfterFailedWriteNamesAWrittenLine(t *testing.T) {
 	l, path := openTemp(t, Options{SyncInterval: time.Hour})
 	defer l.Close()
-	if err := l.WriteDecision(context.Background(), sampleEvent(0)); err != nil {
+	first := sampleEvent(0)
+	if err := l.WriteDecision(context.Background(), first); err != nil {
 		t.Fatal(err)
+	}
+	if l.Head() != first.Hash {
+		t.Fatalf("Head() = %q after one line; want its hash %q", l.Head(), first.Hash)
 	}
 	restore := breakWrites(t, l, path)
 	if err := l.WriteDecision(context.Background(), sampleEvent(1)); err == nil {
