@@ -60,7 +60,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err := storePolicy(cfg, c.src, c.data); err != nil {
 		return nil, err
 	}
-	log, err := openLog(cfg, pe.Masker())
+	log, err := openLog(cfg, logMasker(cfg, pe))
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +139,15 @@ func decodeExact(b []byte) (map[string]any, error) {
 	d.UseNumber()
 	var m map[string]any
 	return m, d.Decode(&m)
+}
+
+// logMasker is what the decision log masks: URL secrets unless the
+// configuration keeps them, then the policy's own system.log.mask.
+func logMasker(cfg *config.Config, pe *policy.Engine) decisionlog.Masker {
+	if cfg.DecisionLog.KeepURLQueries {
+		return pe.Masker()
+	}
+	return decisionlog.Maskers(urlSecretMasker{}, pe.Masker())
 }
 
 func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error) {

@@ -134,7 +134,7 @@ func TestBinaryNetActions(t *testing.T) {
 		return fmt.Sprintf(`"action":%q,"arguments":%s`, action, b)
 	}
 	reqs := map[string]string{
-		"dl-ok":       q("download_asset", map[string]any{"url": srv.URL + "/a.png", "destination": filepath.Join(ws, "a.png")}),
+		"dl-ok":       q("download_asset", map[string]any{"url": srv.URL + "/a.png?sig=CANARY-sig#t=CANARY-frag", "destination": filepath.Join(ws, "a.png")}),
 		"dl-v6":       q("download_asset", map[string]any{"url": "http://[::1]:" + port + "/a.png", "destination": filepath.Join(ws, "b.png")}),
 		"dl-meta":     q("download_asset", map[string]any{"url": srv.URL + "/to-metadata", "destination": filepath.Join(ws, "c.png")}),
 		"dl-userinfo": q("download_asset", map[string]any{"url": "http://evil@127.0.0.1:" + port + "/", "destination": filepath.Join(ws, "d.png")}),
@@ -172,5 +172,9 @@ func TestBinaryNetActions(t *testing.T) {
 	}
 	if des, _ := os.ReadDir(ws); len(des) != 2 {
 		t.Errorf("workspace holds %d entries, want a.png and logo.png", len(des))
+	}
+	// The signed URL's secrets are masked in the log (engine/logmask.go).
+	if b, err := os.ReadFile(filepath.Join(base, "decisions.jsonl")); err != nil || bytes.Contains(b, []byte("CANARY")) || !bytes.Contains(b, []byte("/a.png?sig=xxxxx#xxxxx")) {
+		t.Errorf("decision log (%v) holds a URL secret or no masked URL:\n%s", err, b)
 	}
 }

@@ -85,6 +85,10 @@ type DecisionLog struct {
 	Keep int `json:"keep,omitempty"`
 	// Disabled turns decision logging off (not recommended).
 	Disabled bool `json:"disabled,omitempty"`
+	// KeepURLQueries logs URLs whole. By default the values of a URL's
+	// query and its fragment, where signed downloads and sign-ins carry
+	// their tokens, are masked in the log (the policy sees them).
+	KeepURLQueries bool `json:"keep_url_queries,omitempty"`
 }
 
 // Commands configures run_command.

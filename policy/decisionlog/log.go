@@ -151,7 +151,8 @@ func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 		ev.DecisionID = newID()
 	}
 	l.stamp(ev)
-	if l.opts.Masker == nil {
+	ops, maskErr := l.maskOps(ctx, ev)
+	if len(ops) == 0 && maskErr == nil {
 		// Nothing to mask: the caller's event is written as it is, and
 		// append sets its chain members.
 		if err := l.append(ev); err != nil {
@@ -163,7 +164,7 @@ func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	// Masking changes only the input and the result (and says so in
 	// erased and masked), so the header written is ev's.
 	e := *ev
-	l.mask(ctx, &e)
+	applyMask(&e, ops, maskErr)
 	if err := l.append(&e); err != nil {
 		return err
 	}

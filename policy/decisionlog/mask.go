@@ -244,14 +244,18 @@ func genericCopy(v map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-// mask applies the Masker's ops to ev. A masker that fails, or masks that
-// cannot be applied, erase the whole input: a decision is always logged,
-// and never with content the policy meant to hide.
-func (l *Log) mask(ctx context.Context, ev *Event) {
+// maskOps is what the Masker says to mask in ev, if there is a Masker.
+func (l *Log) maskOps(ctx context.Context, ev *Event) ([]MaskOp, error) {
 	if l.opts.Masker == nil {
-		return
+		return nil, nil
 	}
-	ops, err := l.opts.Masker.Mask(ctx, ev)
+	return l.opts.Masker.Mask(ctx, ev)
+}
+
+// applyMask applies a Masker's ops to ev. A masker that failed (err), or
+// masks that cannot be applied, erase the whole input: a decision is
+// always logged, and never with content the policy meant to hide.
+func applyMask(ev *Event, ops []MaskOp, err error) {
 	if err == nil {
 		err = ApplyMask(ev, ops)
 	}
@@ -259,4 +263,38 @@ func (l *Log) mask(ctx context.Context, ev *Event) {
 		ev.Input = nil
 		ev.Erased = append(ev.Erased, "/input")
 	}
+}
+
+// Maskers combines maskers into one that returns the operations of each,
+// in the order given (a later operation on the same path wins, as in
+// ApplyMask); nil maskers are skipped, and with none left it returns nil.
+func Maskers(ms ...Masker) Masker {
+	var kept maskers
+	for _, m := range ms {
+		if m != nil {
+			kept = append(kept, m)
+		}
+	}
+	switch len(kept) {
+	case 0:
+		return nil
+	case 1:
+		return kept[0]
+	}
+	return kept
+}
+
+// maskers is the Masker that Maskers builds.
+type maskers []Masker
+
+func (ms maskers) Mask(ctx context.Context, ev *Event) ([]MaskOp, error) {
+	var ops []MaskOp
+	for _, m := range ms {
+		more, err := m.Mask(ctx, ev)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, more...)
+	}
+	return ops, nil
 }

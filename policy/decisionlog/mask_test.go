@@ -215,3 +215,31 @@ func compact(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// Maskers runs each masker in order, so a later one's upsert of the same
+// path wins; nil maskers are skipped and a failure fails the whole.
+func TestMaskersRunInOrder(t *testing.T) {
+	upsert := func(v string) Masker {
+		return maskerFunc(func(context.Context, *Event) ([]MaskOp, error) {
+			return []MaskOp{{Op: MaskUpsert, Path: "/input/url", Value: v}}, nil
+		})
+	}
+	if Maskers(nil, nil) != nil {
+		t.Fatal("Maskers of nils is not nil")
+	}
+	ops, err := Maskers(upsert("first"), nil, upsert("second")).Mask(context.Background(), &Event{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &Event{Input: map[string]any{"url": "raw"}}
+	if err := ApplyMask(ev, ops); err != nil {
+		t.Fatal(err)
+	}
+	if got := ev.Input.(map[string]any)["url"]; got != "second" {
+		t.Fatalf("url = %v, want the later masker's value", got)
+	}
+	failing := maskerFunc(func(context.Context, *Event) ([]MaskOp, error) { return nil, errors.New("no") })
+	if _, err := Maskers(upsert("first"), failing).Mask(context.Background(), &Event{}); err == nil {
+		t.Fatal("a failing masker did not fail the combination")
+	}
+}

@@ -1,0 +1,131 @@
+package engine_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// queryRecorder is a loopback server that keeps the query of every request.
+type queryRecorder struct {
+	mu      sync.Mutex
+	queries []string
+	url     string
+}
+
+func newQueryRecorder(t *testing.T) *queryRecorder {
+	t.Helper()
+	q := &queryRecorder{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q.mu.Lock()
+		q.queries = append(q.queries, r.URL.RawQuery)
+		q.mu.Unlock()
+		w.Write(pngBytes)
+	}))
+	t.Cleanup(srv.Close)
+	q.url = srv.URL
+	return q
+}
+
+// urlSecretRequests are URL requests whose query values and fragment hold
+// canaries: a signed download, a denied download, a sign-in callback.
+func urlSecretRequests(f *netFixture, server string) []struct {
+	action string
+	args   map[string]any
+	want   protocol.Code // "" for success
+} {
+	return []struct {
+		action string
+		args   map[string]any
+		want   protocol.Code
+	}{
+		{"download_asset", map[string]any{"url": server + "/a.png?X-Amz-Signature=CANARY-sig&id=7&CANARY-bare#access_token=CANARY-frag", "destination": filepath.Join(f.ws, "a.png")}, ""},
+		{"download_asset", map[string]any{"url": "http://10.0.0.1/x.png?token=CANARY-denied", "destination": filepath.Join(f.ws, "x.png")}, protocol.PrivateNetworkBlocked},
+		{"open_in_browser", map[string]any{"url": "http://localhost:3000/callback?code=CANARY-code&state=s1"}, ""},
+		{"download_asset", map[string]any{"url": "http://bad host/x.png?token=CANARY-invalid", "destination": filepath.Join(f.ws, "y.png")}, protocol.InvalidURL},
+	}
+}
+
+// The values of a URL's query and its fragment never reach the decision
+// log, for allowed and denied requests alike, while the download itself
+// asks for the whole URL: the policy and the executor see it, only the
+// log's copy is masked (and says so under masked).
+func TestURLSecretsStayOutOfTheLog(t *testing.T) {
+	srv := newQueryRecorder(t)
+	f := newNetFixture(t, network{AllowPrivate: []string{"127.0.0.0/8"}, OpenLocalhost: true}, nil)
+	var ids []string
+	for _, c := range urlSecretRequests(f, srv.url) {
+		r := f.call(t, c.action, c.args)
+		if c.want == "" {
+			r.wantOK(t)
+		} else {
+			r.want(t, c.want)
+		}
+		ids = append(ids, r.id)
+	}
+	if len(srv.queries) != 1 || srv.queries[0] != "X-Amz-Signature=CANARY-sig&id=7&CANARY-bare" {
+		t.Fatalf("the server received queries %q, want the whole query once", srv.queries)
+	}
+	if got := f.opener.opened(); len(got) != 1 || !strings.Contains(got[0], "code=CANARY-code") {
+		t.Fatalf("opened %q, want the whole callback URL", got)
+	}
+	f.host.Close()
+	if b := readLog(t, f.log); bytes.Contains(b, []byte("CANARY")) {
+		t.Fatalf("a URL secret reached the decision log:\n%s", b)
+	}
+	ev := logged(t, f.log, ids[0])
+	in := ev["input"].(map[string]any)
+	if got, want := in["request"].(map[string]any)["arguments"].(map[string]any)["url"], srv.url+"/a.png?X-Amz-Signature=xxxxx&id=xxxxx&xxxxx#xxxxx"; got != want {
+		t.Errorf("logged url argument = %v, want %v", got, want)
+	}
+	if got, want := in["url"].(map[string]any)["normalized"], srv.url+"/a.png?X-Amz-Signature=xxxxx&id=xxxxx&xxxxx"; got != want {
+		t.Errorf("logged normalized url = %v, want %v", got, want)
+	}
+	masked := []string{}
+	for _, p := range ev["masked"].([]any) {
+		masked = append(masked, p.(string))
+	}
+	if want := []string{"/input/request/arguments/url", "/input/url/raw", "/input/url/normalized"}; !slices.Equal(masked, want) {
+		t.Errorf("masked = %v, want %v", masked, want)
+	}
+}
+
+// decision_log.keep_url_queries logs URLs whole (and proves that what
+// TestURLSecretsStayOutOfTheLog finds missing was masked).
+func TestKeepURLQueriesLogsURLsWhole(t *testing.T) {
+	srv := newQueryRecorder(t)
+	logFile := filepath.Join(t.TempDir(), "decisions.jsonl")
+	f := newNetFixtureWith(t, network{AllowPrivate: []string{"127.0.0.0/8"}, OpenLocalhost: true}, nil,
+		map[string]any{"decision_log": map[string]any{"path": logFile, "keep_url_queries": true}})
+	for _, c := range urlSecretRequests(f, srv.url) {
+		f.call(t, c.action, c.args)
+	}
+	f.host.Close()
+	b := readLog(t, logFile)
+	for _, canary := range []string{"CANARY-sig", "CANARY-bare", "CANARY-frag", "CANARY-denied", "CANARY-code"} {
+		if !bytes.Contains(b, []byte(canary)) {
+			t.Errorf("%s is not in the log", canary)
+		}
+	}
+	if bytes.Contains(b, []byte(`"masked"`)) {
+		t.Errorf("the log lists masked values:\n%s", b)
+	}
+}
+
+// readLog is the content of the decision log file.
+func readLog(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) == 0 {
+		t.Fatalf("decision log: %v (%d bytes)", err, len(b))
+	}
+	return b
+}
