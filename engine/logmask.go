@@ -2,74 +2,126 @@ package engine
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/deskbridge/deskbridge/engine/urlfacts"
+	"github.com/deskbridge/deskbridge/engine/redact"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
 
-// urlSecretMasker keeps the secrets URLs often carry out of the decision
-// log: before a decision event is written it replaces the request's url
-// argument and input.url's raw and normalized forms by urlfacts.Redact of
-// them (query values and fragment cut out), as upserts, so the event lists
-// them under masked. The policy decided on the whole URL; only the log's
-// copy is redacted. The configuration's decision_log.keep_url_queries
-// turns it off; the policy's own system.log.mask runs after it.
-type urlSecretMasker struct{}
+// secretMasker keeps the secrets requests commonly carry out of the
+// decision log. Before a decision event is written it replaces, as
+// upserts (so the event lists them under masked):
+//
+//   - the request's url argument and input.url's raw and normalized
+//     forms by redact.URL of them (user information, query values and
+//     fragment cut out);
+//   - every URL inside run_command's command line, argv, args and path
+//     arguments (a clone URL with a token in it) by redact.URLsIn;
+//   - the value of every environment variable run_command is given (a
+//     token is the usual reason to pass one) by redact.Mark; the names stay.
+//
+// The policy decided on the whole request; only the log's copy is masked.
+// The configuration's decision_log.unmasked turns it off; the policy's own
+// system.log.mask runs after it.
+type secretMasker struct{}
 
-// urlFields are the input members that hold a request's URL, as JSON
-// pointers and as paths into the input document.
-var urlFields = [...]struct {
-	pointer string
-	path    []*ast.Term
-}{
-	{"/input/request/arguments/url", keys("request", "arguments", "url")},
-	{"/input/url/raw", keys("url", "raw")},
-	{"/input/url/normalized", keys("url", "normalized")},
+// secretSite is where in the input document a secret may be, and how it
+// is masked there.
+type secretSite struct {
+	path []string    // members from the input's root; "*" is every element or member
+	keys []*ast.Term // path as terms, nil for "*"
+	mask func(string) string
 }
 
-// keys are the members of a path into an object, as terms.
-func keys(members ...string) []*ast.Term {
-	out := make([]*ast.Term, len(members))
-	for i, m := range members {
-		out[i] = ast.StringTerm(m)
+// site is a secretSite with its keys made.
+func site(mask func(string) string, path ...string) secretSite {
+	keys := make([]*ast.Term, len(path))
+	for i, p := range path {
+		if p != "*" {
+			keys[i] = ast.StringTerm(p)
+		}
 	}
-	return out
+	return secretSite{path: path, keys: keys, mask: mask}
+}
+
+// secretSites are the members secretMasker masks.
+var secretSites = []secretSite{
+	site(redact.URL, "request", "arguments", "url"),
+	site(redact.URL, "url", "raw"),
+	site(redact.URL, "url", "normalized"),
+	site(redact.URLsIn, "request", "arguments", "command"),
+	site(redact.URLsIn, "request", "arguments", "argv", "*"),
+	site(redact.URLsIn, "command", "argv", "*"),
+	site(redact.URLsIn, "command", "args", "*"),
+	site(redact.URLsIn, "command", "path_args", "*", "value"),
+	site(redact.URLsIn, "command", "path_args", "*", "canonical"),
+	site(func(string) string { return redact.Mark }, "request", "arguments", "env", "*"),
 }
 
 // Mask implements decisionlog.Masker.
-func (urlSecretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlog.MaskOp, error) {
+func (secretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlog.MaskOp, error) {
 	doc, ok := ev.Input.(*inputDoc)
 	if !ok {
 		return nil, nil
 	}
 	var ops []decisionlog.MaskOp
-	for _, f := range urlFields {
-		s, ok := stringAt(doc.value, f.path)
-		if !ok {
-			continue
-		}
-		if r := urlfacts.Redact(s); r != s {
-			ops = append(ops, decisionlog.MaskOp{Op: decisionlog.MaskUpsert, Path: f.pointer, Value: r})
-		}
+	var at [8]string // the wildcards' members and indexes on the way down
+	for _, st := range secretSites {
+		st.each(doc.value, 0, at[:0], func(wild []string, s string) {
+			if m := st.mask(s); m != s {
+				ops = append(ops, decisionlog.MaskOp{Op: decisionlog.MaskUpsert, Path: st.pointer(wild), Value: m})
+			}
+		})
 	}
 	return ops, nil
 }
 
-// stringAt is the string at path (object members) in v, if there is one.
-func stringAt(v ast.Value, path []*ast.Term) (string, bool) {
-	for _, key := range path {
-		obj, ok := v.(ast.Object)
-		if !ok {
-			return "", false
+// each calls fn with every string at st's path from depth on in v, and
+// the members or indexes the wildcards stood for.
+func (st secretSite) each(v ast.Value, depth int, wild []string, fn func(wild []string, s string)) {
+	if depth == len(st.keys) {
+		if s, ok := v.(ast.String); ok {
+			fn(wild, string(s))
 		}
-		t := obj.Get(key)
-		if t == nil {
-			return "", false
-		}
-		v = t.Value
+		return
 	}
-	s, ok := v.(ast.String)
-	return string(s), ok
+	key := st.keys[depth]
+	switch x := v.(type) {
+	case ast.Object:
+		if key != nil {
+			if t := x.Get(key); t != nil {
+				st.each(t.Value, depth+1, wild, fn)
+			}
+			return
+		}
+		x.Foreach(func(k, t *ast.Term) {
+			if name, ok := k.Value.(ast.String); ok {
+				st.each(t.Value, depth+1, append(wild, string(name)), fn)
+			}
+		})
+	case *ast.Array:
+		if key == nil {
+			for i := range x.Len() {
+				st.each(x.Elem(i).Value, depth+1, append(wild, strconv.Itoa(i)), fn)
+			}
+		}
+	}
+}
+
+// pointer is the JSON pointer (RFC 6901) of st's path with its wildcards
+// replaced by wild, below /input.
+func (st secretSite) pointer(wild []string) string {
+	var b strings.Builder
+	b.WriteString("/input")
+	for _, p := range st.path {
+		if p == "*" {
+			p, wild = wild[0], wild[1:]
+		}
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
 }

@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/engine"
+	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/protocol"
 )
 
@@ -98,13 +102,13 @@ func TestURLSecretsStayOutOfTheLog(t *testing.T) {
 	}
 }
 
-// decision_log.keep_url_queries logs URLs whole (and proves that what
+// decision_log.unmasked logs requests whole (and proves that what
 // TestURLSecretsStayOutOfTheLog finds missing was masked).
-func TestKeepURLQueriesLogsURLsWhole(t *testing.T) {
+func TestUnmaskedLogsRequestsWhole(t *testing.T) {
 	srv := newQueryRecorder(t)
 	logFile := filepath.Join(t.TempDir(), "decisions.jsonl")
 	f := newNetFixtureWith(t, network{AllowPrivate: []string{"127.0.0.0/8"}, OpenLocalhost: true}, nil,
-		map[string]any{"decision_log": map[string]any{"path": logFile, "keep_url_queries": true}})
+		map[string]any{"decision_log": map[string]any{"path": logFile, "unmasked": true}})
 	for _, c := range urlSecretRequests(f, srv.url) {
 		f.call(t, c.action, c.args)
 	}
@@ -128,4 +132,82 @@ func readLog(t *testing.T, path string) []byte {
 		t.Fatalf("decision log: %v (%d bytes)", err, len(b))
 	}
 	return b
+}
+
+// A run_command request's environment values and the URLs in its
+// command line never reach the decision log; the names stay.
+func TestCommandSecretsStayOutOfTheLog(t *testing.T) {
+	f := newNetFixture(t, network{}, nil)
+	argv := f.call(t, "run_command", map[string]any{
+		"argv": []string{"git", "ls-remote", "https://x-access-token:CANARY-user@127.0.0.1:1/r.git?token=CANARY-q"},
+		"cwd":  f.ws, "env": map[string]string{"GIT_TOKEN": "CANARY-env", "NPM_TOKEN": "CANARY-env2"},
+	})
+	line := f.call(t, "run_command", map[string]any{"command": "echo https://127.0.0.1/?t=CANARY-cmd#CANARY-frag", "cwd": f.ws})
+	f.host.Close()
+	if b := readLog(t, f.log); bytes.Contains(b, []byte("CANARY")) {
+		t.Fatalf("a command's secret reached the decision log:\n%s", b)
+	}
+	ev := logged(t, f.log, argv.id)
+	in := ev["input"].(map[string]any)
+	args := in["request"].(map[string]any)["arguments"].(map[string]any)
+	if got, want := args["argv"].([]any)[2], "https://xxxxx@127.0.0.1:1/r.git?token=xxxxx"; got != want {
+		t.Errorf("logged argv[2] = %v, want %v", got, want)
+	}
+	if env := args["env"].(map[string]any); env["GIT_TOKEN"] != "xxxxx" || env["NPM_TOKEN"] != "xxxxx" {
+		t.Errorf("logged env = %v, want the names with masked values", env)
+	}
+	masked := map[string]bool{}
+	for _, p := range ev["masked"].([]any) {
+		masked[p.(string)] = true
+	}
+	for _, p := range []string{"/input/request/arguments/argv/2", "/input/command/argv/2", "/input/command/args/1",
+		"/input/request/arguments/env/GIT_TOKEN", "/input/request/arguments/env/NPM_TOKEN"} {
+		if !masked[p] {
+			t.Errorf("%s is not listed as masked: %v", p, ev["masked"])
+		}
+	}
+	if got := logged(t, f.log, line.id)["input"].(map[string]any)["request"].(map[string]any)["arguments"].(map[string]any)["command"]; got != "echo https://127.0.0.1/?t=xxxxx#xxxxx" {
+		t.Errorf("logged command = %v", got)
+	}
+}
+
+// The host's own log (stderr) never quotes a URL's secrets either: a
+// download whose redirect leads to a port that refuses the connection
+// fails with net/http's error, which quotes the URL of that hop.
+func TestURLSecretsStayOutOfTheHostLog(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://127.0.0.1:1/next.png?token=CANARY-redirect#CANARY-frag", http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	base := t.TempDir()
+	ws := filepath.Join(base, "Demo")
+	os.Mkdir(ws, 0o755)
+	b, _ := json.Marshal(map[string]any{
+		"workspaces":      []map[string]string{{"name": "Demo", "path": ws}},
+		"allowed_origins": []string{testOrigin},
+		"decision_log":    map[string]string{"path": filepath.Join(base, "d.jsonl")},
+		"network":         network{AllowPrivate: []string{"127.0.0.0/8"}},
+	})
+	cfg, err := config.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hostLog bytes.Buffer
+	h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Origin: testOrigin, Channel: engine.ChannelNative, HostLog: &hostLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	args, _ := json.Marshal(map[string]any{"url": srv.URL + "/a.png?sig=CANARY-sig", "destination": filepath.Join(cfg.Workspaces[0].Path, "a.png")})
+	resp := h.Handle(context.Background(), []byte(`{"version":1,"id":"r","action":"download_asset","arguments":`+string(args)+`}`))
+	if resp.Success || resp.Error.Code != protocol.ExecutionFailed {
+		t.Fatalf("download: %+v", resp.Error)
+	}
+	got := hostLog.String()
+	if !strings.Contains(got, "127.0.0.1:1/next.png?token=xxxxx#xxxxx") {
+		t.Fatalf("the host log does not name the failed hop (redacted): %q", got)
+	}
+	if strings.Contains(got, "CANARY") {
+		t.Fatalf("a URL secret reached the host log: %q", got)
+	}
 }

@@ -141,13 +141,14 @@ func decodeExact(b []byte) (map[string]any, error) {
 	return m, d.Decode(&m)
 }
 
-// logMasker is what the decision log masks: URL secrets unless the
-// configuration keeps them, then the policy's own system.log.mask.
+// logMasker is what the decision log masks: the secrets requests
+// commonly carry (secretMasker) unless the configuration says unmasked,
+// then what the policy's own system.log.mask names.
 func logMasker(cfg *config.Config, pe *policy.Engine) decisionlog.Masker {
-	if cfg.DecisionLog.KeepURLQueries {
+	if cfg.DecisionLog.Unmasked {
 		return pe.Masker()
 	}
-	return decisionlog.Maskers(urlSecretMasker{}, pe.Masker())
+	return decisionlog.Maskers(secretMasker{}, pe.Masker())
 }
 
 func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error) {

@@ -85,10 +85,11 @@ type DecisionLog struct {
 	Keep int `json:"keep,omitempty"`
 	// Disabled turns decision logging off (not recommended).
 	Disabled bool `json:"disabled,omitempty"`
-	// KeepURLQueries logs URLs whole. By default the values of a URL's
-	// query and its fragment, where signed downloads and sign-ins carry
-	// their tokens, are masked in the log (the policy sees them).
-	KeepURLQueries bool `json:"keep_url_queries,omitempty"`
+	// Unmasked logs requests whole. By default the secrets requests
+	// commonly carry are masked in the log (the policy sees them): a URL's
+	// user information, query values and fragment, and the values of
+	// run_command's environment (docs/decision-log.md, "Masking").
+	Unmasked bool `json:"unmasked,omitempty"`
 }
 
 // Commands configures run_command.

@@ -1,0 +1,125 @@
+// Package redact cuts secrets out of text that is kept for people to read
+// later (the decision log, the host's own log): the parts of a URL that
+// commonly carry a token, wherever a URL appears. It is a leaf package, so
+// that both the engine and the sandbox's network code can use it.
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Mark is what stands in place of a redacted part. It is the text
+// net/url.URL.Redacted writes for a password.
+const Mark = "xxxxx"
+
+// URL returns raw with what commonly carries a secret in a URL cut out:
+// the user information before the host (a token is often the user name),
+// the value of every query parameter (a signed download's
+// X-Amz-Signature, an access token) and the whole fragment (an OAuth
+// implicit grant's #access_token=…). Parameter names with a value, their
+// order, the host and the path stay, so a reader still sees which resource
+// was asked for and how. A parameter without a value ("?s3cr3t",
+// "?dG9rZW4=") is replaced whole, as it may itself be the secret. raw is
+// returned unchanged when it has none of these parts.
+//
+// URL works on the text, not on a parse, so it also redacts a URL that
+// does not parse: the first "#" starts the fragment, the first "?" before
+// it starts the query (RFC 3986), and an "@" between "scheme:/" or "//"
+// and the next "/" ends the user information.
+func URL(raw string) string {
+	rest, fragment, hasFragment := strings.Cut(raw, "#")
+	base, query, hasQuery := strings.Cut(rest, "?")
+	base, hadUser := withoutUser(base)
+	if !hadUser && query == "" && fragment == "" {
+		return raw
+	}
+	var b strings.Builder
+	b.Grow(len(raw))
+	b.WriteString(base)
+	if hasQuery {
+		b.WriteByte('?')
+		writeQuery(&b, query)
+	}
+	if hasFragment {
+		b.WriteByte('#')
+		if fragment != "" {
+			b.WriteString(Mark)
+		}
+	}
+	return b.String()
+}
+
+// withoutUser replaces the user information of base (a URL without its
+// query and fragment) by Mark, reporting whether it had any.
+func withoutUser(base string) (string, bool) {
+	start := authorityStart(base)
+	if start < 0 {
+		return base, false
+	}
+	authority := base[start:]
+	if slash := strings.IndexByte(authority, '/'); slash >= 0 {
+		authority = authority[:slash]
+	}
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return base, false
+	}
+	return base[:start] + Mark + base[start+at:], true
+}
+
+// authorityStart is where the authority of base begins: after the
+// slashes that follow "scheme:" (one or more, so that a URL a path
+// cleaner made "https:/host/…" still counts; a scheme has two letters at
+// least, so that "C:/" is a drive), or after a leading "//"; -1 when base
+// has neither.
+func authorityStart(base string) int {
+	if strings.HasPrefix(base, "//") {
+		return 2
+	}
+	m := schemeSlashes.FindStringIndex(base)
+	if m == nil {
+		return -1
+	}
+	return m[1]
+}
+
+// schemeSlashes is a URL's "scheme:" and the slashes after it, at the
+// start.
+var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]+:/+`)
+
+// writeQuery writes query with each parameter's value replaced; a
+// parameter without a value is replaced whole, an empty one stays empty.
+func writeQuery(b *strings.Builder, query string) {
+	for i, param := range strings.Split(query, "&") {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		name, value, _ := strings.Cut(param, "=")
+		switch {
+		case value != "":
+			b.WriteString(name)
+			b.WriteByte('=')
+			b.WriteString(Mark)
+		case param != "":
+			b.WriteString(Mark)
+		}
+	}
+}
+
+// urlInText is a URL inside other text: a scheme (two characters at
+// least, not a drive letter), a colon and at least one slash, up to the
+// next white space or quote.
+var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]+:/+[^\s"'<>]*`)
+
+// URLsIn returns s with URL applied to every URL in it: an argument
+// ("https://x-access-token:…@github.com/o/r.git"), a command line, a path
+// made of a URL ("/ws/https:/host/r.git?token=…"), an error message
+// ("Get \"https://…?sig=…\": …"). s is returned unchanged when it holds
+// nothing to redact.
+func URLsIn(s string) string {
+	if !strings.Contains(s, ":/") {
+		return s
+	}
+	return urlInText.ReplaceAllStringFunc(s, URL)
+}
