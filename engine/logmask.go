@@ -69,51 +69,51 @@ func (secretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlo
 	}
 	var ops []decisionlog.MaskOp
 	var at [8]string // the wildcards' members and indexes on the way down
-	for _, st := range secretSites {
-		st.each(doc.value, 0, at[:0], func(wild []string, s string) {
-			if m := st.mask(s); m != s {
-				ops = append(ops, decisionlog.MaskOp{Op: decisionlog.MaskUpsert, Path: st.pointer(wild), Value: m})
-			}
-		})
+	for i := range secretSites {
+		ops = secretSites[i].collect(doc.value, 0, at[:0], ops)
 	}
 	return ops, nil
 }
 
-// each calls fn with every string at st's path from depth on in v, and
-// the members or indexes the wildcards stood for.
-func (st secretSite) each(v ast.Value, depth int, wild []string, fn func(wild []string, s string)) {
+// collect appends to ops an upsert for every string at st's path from
+// depth on in v that st's mask changes; wild holds the members or indexes
+// the wildcards stood for on the way.
+func (st *secretSite) collect(v ast.Value, depth int, wild []string, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
 	if depth == len(st.keys) {
 		if s, ok := v.(ast.String); ok {
-			fn(wild, string(s))
+			if m := st.mask(string(s)); m != string(s) {
+				ops = append(ops, decisionlog.MaskOp{Op: decisionlog.MaskUpsert, Path: st.pointer(wild), Value: m})
+			}
 		}
-		return
+		return ops
 	}
 	key := st.keys[depth]
 	switch x := v.(type) {
 	case ast.Object:
 		if key != nil {
 			if t := x.Get(key); t != nil {
-				st.each(t.Value, depth+1, wild, fn)
+				ops = st.collect(t.Value, depth+1, wild, ops)
 			}
-			return
+			return ops
 		}
-		x.Foreach(func(k, t *ast.Term) {
+		for _, k := range x.Keys() {
 			if name, ok := k.Value.(ast.String); ok {
-				st.each(t.Value, depth+1, append(wild, string(name)), fn)
+				ops = st.collect(x.Get(k).Value, depth+1, append(wild, string(name)), ops)
 			}
-		})
+		}
 	case *ast.Array:
 		if key == nil {
 			for i := range x.Len() {
-				st.each(x.Elem(i).Value, depth+1, append(wild, strconv.Itoa(i)), fn)
+				ops = st.collect(x.Elem(i).Value, depth+1, append(wild, strconv.Itoa(i)), ops)
 			}
 		}
 	}
+	return ops
 }
 
 // pointer is the JSON pointer (RFC 6901) of st's path with its wildcards
 // replaced by wild, below /input.
-func (st secretSite) pointer(wild []string) string {
+func (st *secretSite) pointer(wild []string) string {
 	var b strings.Builder
 	b.WriteString("/input")
 	for _, p := range st.path {
