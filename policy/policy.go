@@ -31,6 +31,7 @@ type Engine struct {
 	src  *Source
 	hash string
 	mask *masker
+	readsState
 }
 
 // Options configure New.

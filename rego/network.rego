@@ -58,7 +58,7 @@ deny contains {
 	"priority": 60,
 } if {
 	input.request.action in {"download_asset", "open_in_browser", "preview_web"} # url_actions
-	count(object.get(input, ["url", "ips"], [])) == 0
+	not input.url.ips[0] # no address; by path, not object.get(input, …): writing-policies.md, "Replay"
 }
 
 scheme_allowed if input.url.scheme in allowed_schemes

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"iter"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,8 +37,10 @@ const (
 	// Unreplayable: no policy to evaluate with (not in the store, or it
 	// does not compile) or the evaluation failed.
 	Unreplayable Kind = "unreplayable"
-	// Masked: masking changed the logged input, so it cannot be replayed
-	// faithfully. A masked decision is reported, not counted as different.
+	// Masked: masking changed a part of the logged input that the policy
+	// may read, so it cannot be replayed faithfully (masked only where no
+	// rule looks, a decision is replayed). A masked decision is reported,
+	// not counted as different.
 	Masked Kind = "masked"
 )
 
@@ -127,11 +130,16 @@ func (r *replayer) each(ctx context.Context, n int, f func(stringTable, int)) {
 func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs stringTable) Decision {
 	d := Decision{Seq: ev.Seq, DecisionID: ev.DecisionID, RequestID: ev.RequestID, Action: ev.Action,
 		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Before: ev.Outcome}
-	if len(ev.Erased) > 0 || len(ev.Masked) > 0 {
+	e, err := r.engine(ctx, ev.PolicyHash)
+	if err != nil {
+		d.Kind, d.Reason = Unreplayable, err.Error()
+		return d
+	}
+	if maskedWhereRead(e, ev) {
 		d.Kind = Masked
 		return d
 	}
-	dec, err := r.decide(ctx, ev, strs)
+	dec, err := r.decide(ctx, e, ev, strs)
 	if err != nil {
 		d.Kind, d.Reason = Unreplayable, err.Error()
 		return d
@@ -141,11 +149,21 @@ func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs strin
 	return d
 }
 
-func (r *replayer) decide(ctx context.Context, ev *decisionlog.Event, strs stringTable) (policy.Decision, error) {
-	e, err := r.engine(ctx, ev.PolicyHash)
-	if err != nil {
-		return policy.Decision{}, err
+// maskedWhereRead reports whether masking removed or replaced something
+// of ev that e's decision could depend on. A decision masked only where
+// no rule of the policy looks (the host's URL and environment masking,
+// under the default policy) evaluates as the original did, so it is
+// replayed; one masked where a rule may look cannot be, and is reported.
+func maskedWhereRead(e *policy.Engine, ev *decisionlog.Event) bool {
+	for _, p := range slices.Concat(ev.Erased, ev.Masked) {
+		if e.ReadsInput(p) {
+			return true
+		}
 	}
+	return false
+}
+
+func (r *replayer) decide(ctx context.Context, e *policy.Engine, ev *decisionlog.Event, strs stringTable) (policy.Decision, error) {
 	in, err := toValue(ev.Input, strs)
 	if err != nil {
 		return policy.Decision{}, fmt.Errorf("input: %w", err)

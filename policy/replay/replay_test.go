@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,7 @@ var requests = []struct{ action, args string }{
 	{"patch_file", `{"path":"OUT/secret.txt","edits":[{"old_text":"x","new_text":"y"}]}`},
 	{"download_asset", `{"url":"SRV/logo.png","destination":"WS/logo.png"}`},
 	{"download_asset", `{"url":"http://10.1.2.3/logo.png","destination":"WS/logo2.png"}`},
+	{"download_asset", `{"url":"SRV/signed.png?X-Amz-Signature=s1g#f","destination":"WS/signed.png"}`}, // masked in the log
 	{"import_asset", `{"source":"IMP/photo.png","destination":"WS/photo.png"}`},
 	{"import_asset", `{"source":"OUT/secret.txt","destination":"WS/secret.txt"}`},
 	{"open_in_browser", `{"url":"http://127.0.0.1:8080/"}`},
@@ -53,6 +55,7 @@ var requests = []struct{ action, args string }{
 	{"web_agent_context", `{"run_id":"no-such-run","requests":[{"type":"workspace_info"}]}`},
 	{"web_agent_end", `{"run_id":"RUN"}`},
 	{"run_command", `{"argv":["ls"],"cwd":"WS"}`},
+	{"run_command", `{"argv":["ls"],"cwd":"WS","env":{"TOKEN":"t0k"}}`}, // masked in the log
 	{"run_command", `{"argv":["sh","-c","true"],"cwd":"WS"}`},
 }
 
@@ -295,5 +298,30 @@ deny contains {"code": "PERMISSION_DENIED", "rule": "x.status", "message": "No."
 	}
 	if strings.Contains(html.String(), "http://") && !strings.Contains(html.String(), `xmlns="http://www.w3.org/2000/svg"`) {
 		t.Error("the HTML report refers to a remote resource")
+	}
+}
+
+// A decision masked where the policy reads is reported, not replayed: a
+// policy that looks at the URL's query cannot be replayed on the masked
+// URL, while the same log replays whole against the default policy
+// (TestReplayReproducesEveryDecision).
+func TestReplayReportsDecisionsMaskedWhereThePolicyReads(t *testing.T) {
+	logFile := producedLog(t)
+	src := withModule(t, "signed.rego", `package deskbridge.policies.signed
+
+deny contains {"code": "ACTION_NOT_ALLOWED", "rule": "signed.url", "message": "No signed URLs.", "priority": 70} if {
+	contains(input.url.raw, "X-Amz-Signature=s1g")
+}`)
+	rep := run(t, logFile, src)
+	var masked []string
+	for _, d := range rep.Masked {
+		masked = append(masked, d.Action)
+	}
+	// The signed download, from the allowed and the unknown origin.
+	if want := []string{"download_asset", "download_asset"}; !slices.Equal(masked, want) {
+		t.Fatalf("masked %v, want %v", masked, want)
+	}
+	if len(rep.Changed) != 0 || len(rep.Unreplayable) != 0 {
+		t.Fatalf("changed %v, unreplayable %v", rep.Changed, rep.Unreplayable)
 	}
 }

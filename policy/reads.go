@@ -1,0 +1,102 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// inputReads is what of the input document a compiled policy set can
+// read: the member path of every reference to input, up to its first
+// member that is not a constant string. A reference that stops at the
+// root (input passed whole to a function, walk(input, …), input[k]) makes
+// all true. It over-approximates what any one decision reads, which is
+// what ReadsInput needs: it may only answer false when no evaluation
+// could see the member.
+type inputReads struct {
+	all   bool
+	paths [][]string
+}
+
+// readsOf collects the references to input in every module of c,
+// whichever query they serve.
+func readsOf(c *ast.Compiler) inputReads {
+	var r inputReads
+	for _, m := range c.Modules {
+		ast.WalkRefs(m, func(ref ast.Ref) bool {
+			if !ref.HasPrefix(ast.InputRootRef) {
+				return false
+			}
+			var path []string
+			for _, t := range ref[1:] {
+				s, ok := t.Value.(ast.String)
+				if !ok {
+					break
+				}
+				path = append(path, string(s))
+			}
+			if len(path) == 0 {
+				r.all = true
+			}
+			r.paths = append(r.paths, path)
+			return false // a reference inside its keys is visited too
+		})
+	}
+	return r
+}
+
+// reads reports whether a reference of r reaches the member at tokens:
+// the member itself, something inside it, or something it is inside.
+func (r inputReads) reads(tokens []string) bool {
+	if r.all || len(tokens) == 0 {
+		return true
+	}
+	for _, p := range r.paths {
+		n := min(len(p), len(tokens))
+		if slices.Equal(p[:n], tokens[:n]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsInput reports whether some decision of e could depend on the
+// input member at pointer, a JSON pointer rooted at /input as the
+// decision log's erased and masked members are ("/input/url/raw"). It
+// answers false only when no rule of the policy set refers to that
+// member, to something inside it, or to something it is inside, so that
+// a decision whose logged input was masked only there evaluates as the
+// original did. A pointer not under /input, or not a valid pointer, is
+// read.
+func (e *Engine) ReadsInput(pointer string) bool {
+	tokens, ok := inputTokens(pointer)
+	if !ok {
+		return true
+	}
+	e.readsOnce.Do(func() { e.inputReads = readsOf(e.q.c.compiler) })
+	return e.inputReads.reads(tokens)
+}
+
+// inputTokens are pointer's reference tokens below /input, unescaped.
+func inputTokens(pointer string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(pointer, "/input")
+	if !ok || (rest != "" && rest[0] != '/') {
+		return nil, false
+	}
+	if rest == "" {
+		return nil, true
+	}
+	tokens := strings.Split(rest[1:], "/")
+	for i, t := range tokens {
+		tokens[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return tokens, true
+}
+
+// readsState is the part of Engine that ReadsInput fills on first use.
+type readsState struct {
+	readsOnce  sync.Once
+	inputReads inputReads
+}
