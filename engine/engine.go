@@ -22,7 +22,6 @@ import (
 	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/engine/redact"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
@@ -130,8 +129,7 @@ func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.E
 	defer cancel()
 	data, perr := spec.Run(ctx, h.env, call)
 	if perr != nil && perr.Err != nil && (perr.Code == protocol.ExecutionFailed || perr.Code == protocol.InternalError) {
-		// An error may quote a URL (net/http's do, with the failed hop's).
-		fmt.Fprintf(h.hostLog, "deskbridge: %s: %s\n", call.Request.Action, redact.URLsIn(perr.Err.Error()))
+		fmt.Fprintf(h.hostLog, "deskbridge: %s: %v\n", call.Request.Action, perr.Err) // redacted: see Start
 	}
 	return data, perr
 }

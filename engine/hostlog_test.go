@@ -8,15 +8,26 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // An executor's error that quotes a URL reaches the host's log with the
-// URL's secrets redacted, whichever executor it comes from.
+// URL's secrets redacted, whichever executor it comes from: Start wraps
+// the host log in redact.Writer.
 func TestHostLogRedactsURLsInErrors(t *testing.T) {
 	th := newTestHost(t, nil)
+	cfg, _, err := config.Load(th.cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.h.Close()
 	var hostLog bytes.Buffer
-	th.h.hostLog = &hostLog
+	if th.h, err = Start(context.Background(), Options{Config: cfg, Origin: testOrigin, Channel: ChannelNative, HostLog: &hostLog}); err != nil {
+		t.Fatal(err)
+	}
 	spec, ok := action.Lookup("get_status")
 	if !ok {
 		t.Fatal("get_status is not registered")
@@ -29,5 +40,24 @@ func TestHostLogRedactsURLsInErrors(t *testing.T) {
 	mustCode(t, th.call(t, "get_status", map[string]any{}), string(protocol.ExecutionFailed))
 	if got := hostLog.String(); strings.Contains(got, "CANARY") || !strings.Contains(got, `"https://xxxxx@h.example/a?t=xxxxx"`) {
 		t.Fatalf("host log: %q", got)
+	}
+}
+
+// Masking costs a request nothing when there is nothing to mask: no
+// allocation for a read, a command or a URL action without secrets.
+func TestSecretMaskerAllocatesNothingWhenNothingIsMasked(t *testing.T) {
+	for name, in := range map[string]map[string]any{
+		"read_file": {"request": map[string]any{"action": "read_file", "arguments": map[string]any{"path": "/ws/a.txt"}}},
+		"download_asset": {"request": map[string]any{"action": "download_asset", "arguments": map[string]any{"url": "https://example.com/a.png"}},
+			"url": map[string]any{"raw": "https://example.com/a.png", "normalized": "https://example.com/a.png"}},
+		"run_command": {"request": map[string]any{"action": "run_command", "arguments": map[string]any{"argv": []any{"git", "status"}, "command": ""}},
+			"command": map[string]any{"argv": []any{"git", "status"}, "args": []any{"status"}, "path_args": []any{}}},
+	} {
+		ev := &decisionlog.Event{Input: &inputDoc{value: ast.MustInterfaceToValue(in)}}
+		var ops []decisionlog.MaskOp
+		allocs := testing.AllocsPerRun(100, func() { ops, _ = secretMasker{}.Mask(context.Background(), ev) })
+		if allocs != 0 || len(ops) != 0 {
+			t.Errorf("%s: %v allocations, ops %v", name, allocs, ops)
+		}
 	}
 }

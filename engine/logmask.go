@@ -64,7 +64,7 @@ var secretSites = []secretSite{
 // Mask implements decisionlog.Masker.
 func (secretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlog.MaskOp, error) {
 	doc, ok := ev.Input.(*inputDoc)
-	if !ok {
+	if !ok { // every decision event the host writes has an *inputDoc
 		return nil, nil
 	}
 	var ops []decisionlog.MaskOp

@@ -15,6 +15,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/redact"
 	"github.com/deskbridge/deskbridge/install"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
@@ -47,6 +48,10 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if hostLog == nil {
 		hostLog = os.Stderr
 	}
+	// Errors and a policy's print output may quote a URL (net/http quotes
+	// the failed hop's, a redirect target among them): the host's log gets
+	// them with the URL's secrets cut out (redact.URLsIn).
+	hostLog = redact.Writer(hostLog)
 	compiled := make(chan compileResult, 1)
 	go func() { compiled <- compilePolicy(ctx, cfg, hostLog) }()
 	// The policy compiles on one core while the path resolver is built on

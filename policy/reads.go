@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ type inputReads struct {
 // whichever query they serve.
 func readsOf(c *ast.Compiler) inputReads {
 	var r inputReads
+	seen := map[string]bool{}
 	for _, m := range c.Modules {
 		ast.WalkRefs(m, func(ref ast.Ref) bool {
 			if !ref.HasPrefix(ast.InputRootRef) {
@@ -40,7 +42,10 @@ func readsOf(c *ast.Compiler) inputReads {
 			if len(path) == 0 {
 				r.all = true
 			}
-			r.paths = append(r.paths, path)
+			if key := fmt.Sprintf("%q", path); !seen[key] { // the same path is read in many rules
+				seen[key] = true
+				r.paths = append(r.paths, path)
+			}
 			return false // a reference inside its keys is visited too
 		})
 	}

@@ -5,6 +5,8 @@
 package redact
 
 import (
+	"bytes"
+	"io"
 	"regexp"
 	"strings"
 )
@@ -53,6 +55,9 @@ func URL(raw string) string {
 // withoutUser replaces the user information of base (a URL without its
 // query and fragment) by Mark, reporting whether it had any.
 func withoutUser(base string) (string, bool) {
+	if strings.IndexByte(base, '@') < 0 {
+		return base, false
+	}
 	start := authorityStart(base)
 	if start < 0 {
 		return base, false
@@ -122,4 +127,22 @@ func URLsIn(s string) string {
 		return s
 	}
 	return urlInText.ReplaceAllStringFunc(s, URL)
+}
+
+// Writer returns a writer that passes what is written to w with URLsIn
+// applied, for a log of lines written whole (a URL split across two
+// writes is not recognised). It reports len(p) written when w took the
+// redacted text.
+func Writer(w io.Writer) io.Writer { return writer{w} }
+
+type writer struct{ w io.Writer }
+
+func (x writer) Write(p []byte) (int, error) {
+	if !bytes.Contains(p, []byte(":/")) {
+		return x.w.Write(p)
+	}
+	if _, err := io.WriteString(x.w, URLsIn(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

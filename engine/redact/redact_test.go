@@ -100,3 +100,16 @@ func FuzzURLsIn(f *testing.F) {
 		}
 	})
 }
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := Writer(&b)
+	for _, line := range []string{"plain line\n", "deskbridge: Get \"https://h/?t=s3cr3t\": refused\n"} {
+		if n, err := w.Write([]byte(line)); n != len(line) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", line, n, err)
+		}
+	}
+	if got, want := b.String(), "plain line\ndeskbridge: Get \"https://h/?t=xxxxx\": refused\n"; got != want {
+		t.Fatalf("wrote %q, want %q", got, want)
+	}
+}
