@@ -87,8 +87,9 @@ type DecisionLog struct {
 	Disabled bool `json:"disabled,omitempty"`
 	// Unmasked logs requests whole. By default the secrets requests
 	// commonly carry are masked in the log (the policy sees them): a URL's
-	// user information, query values and fragment, and the values of
-	// run_command's environment (docs/decision-log.md, "Masking").
+	// user information, query values and fragment, in URL arguments and in
+	// commands, and the values of run_command's environment
+	// (docs/decision-log.md, "Masking").
 	Unmasked bool `json:"unmasked,omitempty"`
 }
 
