@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/policy"
 )
 
 // cli runs the deskbridge command line in-process.
@@ -92,4 +94,40 @@ decision := {"allow": false, "denials": [{"code": "PERMISSION_DENIED", "rule": "
 	if code, _ := cli(t, "replay"); code != 2 {
 		t.Fatalf("replay without --log: exit %d", code)
 	}
+}
+
+// Through the command line: a command's environment value is masked in
+// the log, and replay still reproduces the decision (the default policy
+// reads no environment value), while a policy that reads the environment
+// reports it as masked.
+func TestReplayOfAMaskedCommand(t *testing.T) {
+	cfg, ws, logFile := setup(t)
+	if code, out := cli(t, "--config", cfg, "call", "run_command", fmt.Sprintf(`{"argv":["ls"],"cwd":%q,"env":{"MY_TOKEN":"CANARY-s3cr3t"}}`, ws)); code != 0 {
+		t.Fatalf("call: %d\n%s", code, out)
+	}
+	if b, err := os.ReadFile(logFile); err != nil || bytes.Contains(b, []byte("CANARY")) || !bytes.Contains(b, []byte(`"/input/request/arguments/env/MY_TOKEN"`)) {
+		t.Fatalf("log (%v) holds the value or does not list it as masked:\n%s", err, b)
+	}
+	if code, out := cli(t, "replay", "--log", logFile); code != 0 || !strings.Contains(out, "1 same") || !strings.Contains(out, "0 masked") {
+		t.Fatalf("replay: %d\n%s", code, out)
+	}
+	reader := policyDirWith(t, "env.rego", `package deskbridge.policies.env
+
+deny contains {"code": "PERMISSION_DENIED", "rule": "env.token", "message": "No tokens.", "priority": 70} if {
+	input.request.arguments.env.MY_TOKEN == "CANARY-s3cr3t"
+}`)
+	if code, out := cli(t, "replay", "--log", logFile, "--policy", reader); !strings.Contains(out, "1 masked") || strings.Contains(out, "1 same") {
+		t.Fatalf("replay against a policy that reads the value: %d\n%s", code, out)
+	}
+}
+
+// policyDirWith writes the embedded policy and one more module to a folder.
+func policyDirWith(t *testing.T, name, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for n, m := range policy.Embedded().Modules {
+		os.WriteFile(filepath.Join(dir, n), []byte(m), 0o600)
+	}
+	os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600)
+	return dir
 }
