@@ -14,6 +14,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -201,21 +202,66 @@ func Digest(s string) map[string]any {
 // request payload, without deciding and without any effect: the envelope
 // is decoded, the arguments checked and the facts gathered as Handle does.
 func (h *Host) Input(ctx context.Context, payload []byte) (map[string]any, *protocol.Error) {
-	req, perr := envelope.Decode(payload)
+	doc, perr := h.inputOf(ctx, payload)
 	if perr != nil {
 		return nil, perr
-	}
-	call, perr := h.prepare(ctx, req)
-	if perr != nil {
-		return nil, perr
-	}
-	doc, err := buildInput(call, h.now())
-	if err != nil {
-		return nil, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
 	}
 	in, err := doc.raw()
 	if err != nil {
 		return nil, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
 	}
 	return in, nil
+}
+
+// LoggedInput returns the input document of the request payload as the
+// decision log would record it, and the members masking erased and
+// masked: the request is decided (without any effect, and without being
+// logged) so that the policy's own system.log.mask sees the event it
+// would see, then masked as the log masks it (secretMasker, then the
+// policy's mask). The input is nil when masking erased it whole.
+func (h *Host) LoggedInput(ctx context.Context, payload []byte) (input any, masked, erased []string, perr *protocol.Error) {
+	doc, perr := h.inputOf(ctx, payload)
+	if perr != nil {
+		return nil, nil, nil, perr
+	}
+	dec, err := h.policy.Decide(ctx, doc.value)
+	if err != nil {
+		return nil, nil, nil, protocol.Wrap(protocol.ActionNotAllowed, err, "The policy could not decide this request; run `deskbridge policy check` to find the fault.")
+	}
+	ev := decisionlog.Event{Path: "deskbridge/main/decision", Input: &doc, Result: dec.Result, Phase: decisionlog.PhaseDecision}
+	if m := logMasker(h.env.Config, h.policy); m != nil {
+		ops, err := m.Mask(ctx, &ev)
+		if err == nil {
+			err = decisionlog.ApplyMask(&ev, ops)
+		}
+		if err != nil { // as the log does: the whole input erased
+			return nil, nil, []string{"/input"}, nil
+		}
+	}
+	if d, ok := ev.Input.(*inputDoc); ok { // nothing was masked
+		in, err := d.raw()
+		if err != nil {
+			return nil, nil, nil, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
+		}
+		ev.Input = in
+	}
+	return ev.Input, ev.Masked, ev.Erased, nil
+}
+
+// inputOf decodes payload, gathers its facts and builds its input
+// document, as Handle does before deciding.
+func (h *Host) inputOf(ctx context.Context, payload []byte) (inputDoc, *protocol.Error) {
+	req, perr := envelope.Decode(payload)
+	if perr != nil {
+		return inputDoc{}, perr
+	}
+	call, perr := h.prepare(ctx, req)
+	if perr != nil {
+		return inputDoc{}, perr
+	}
+	doc, err := buildInput(call, h.now())
+	if err != nil {
+		return inputDoc{}, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
+	}
+	return doc, nil
 }

@@ -102,8 +102,9 @@ const usage = `usage:
   deskbridge policy test [DIR_OR_BUNDLE] [-v]            run the policy tests (default: the embedded policy)
   deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]
                                                          decide one input document; list the deny rules that fired
-  deskbridge [--config FILE] policy input [--origin O] ACTION [JSON]
+  deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
                                                          print the input document the host would build
+                                                         (--logged: as the decision log records it, masked)
   deskbridge log verify --log FILE                       check that the decision log is intact
   deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]
                                                          re-evaluate every logged decision; exit 1 if any differs

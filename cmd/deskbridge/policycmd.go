@@ -17,8 +17,9 @@ const policyUsage = `usage:
   deskbridge policy check [DIR_OR_BUNDLE]               compile errors, as file:line:column
   deskbridge policy test [DIR_OR_BUNDLE] [-v]           run the policy's _test.rego tests
   deskbridge policy eval --input FILE [DIR_OR_BUNDLE]   one decision and the deny rules that fired
-  deskbridge [--config FILE] policy input [--origin O] ACTION [JSON]
+  deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
                                                         the input document the host would build
+                                                        (--logged: as the decision log records it)
 `
 
 // policyCommand runs `deskbridge policy SUBCOMMAND …`.
@@ -160,6 +161,7 @@ func policyInput(configPath string, args []string, stdout, stderr io.Writer) int
 	flags := flag.NewFlagSet("deskbridge policy input", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	origin := flags.String("origin", "", "build the input for a request from this extension `ORIGIN` (channel native)")
+	logged := flags.Bool("logged", false, "print the input as the decision log would record it (decided, then masked), with what was masked")
 	if err := flags.Parse(args); err != nil || flags.NArg() < 1 || flags.NArg() > 2 {
 		fmt.Fprint(stderr, policyUsage)
 		return 2
@@ -185,6 +187,9 @@ func policyInput(configPath string, args []string, stdout, stderr io.Writer) int
 		arguments = flags.Arg(1)
 	}
 	req := fmt.Sprintf(`{"version":1,"id":"cli-1","action":%q,"arguments":%s}`, flags.Arg(0), arguments)
+	if *logged {
+		return printLoggedInput(h, []byte(req), stdout, stderr)
+	}
 	in, perr := h.Input(context.Background(), []byte(req))
 	if perr != nil {
 		fmt.Fprintf(stderr, "deskbridge: %s: %s\n", perr.Code, perr.Message)
@@ -192,6 +197,26 @@ func policyInput(configPath string, args []string, stdout, stderr io.Writer) int
 	}
 	printJSON(stdout, in)
 	return 0
+}
+
+// printLoggedInput prints {"input", "masked", "erased"} of req as the
+// decision log would record them.
+func printLoggedInput(h *engine.Host, req []byte, stdout, stderr io.Writer) int {
+	in, masked, erased, perr := h.LoggedInput(context.Background(), req)
+	if perr != nil {
+		fmt.Fprintf(stderr, "deskbridge: %s: %s\n", perr.Code, perr.Message)
+		return 1
+	}
+	printJSON(stdout, map[string]any{"input": in, "masked": orEmpty(masked), "erased": orEmpty(erased)})
+	return 0
+}
+
+// orEmpty is s, or an empty list for nil (printed [] rather than null).
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func printJSON(w io.Writer, v any) {

@@ -131,3 +131,17 @@ func policyDirWith(t *testing.T, name, text string) string {
 	os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600)
 	return dir
 }
+
+// policy input --logged prints the input as the decision log records it:
+// the environment value masked, and the pointer listed.
+func TestPolicyInputLogged(t *testing.T) {
+	cfg, ws, _ := setup(t)
+	req := fmt.Sprintf(`{"argv":["ls"],"cwd":%q,"env":{"MY_TOKEN":"CANARY-s3cr3t"}}`, ws)
+	code, out := cli(t, "--config", cfg, "policy", "input", "--logged", "run_command", req)
+	if code != 0 || strings.Contains(out, "CANARY") || !strings.Contains(out, `"MY_TOKEN": "xxxxx"`) || !strings.Contains(out, `"/input/request/arguments/env/MY_TOKEN"`) {
+		t.Fatalf("policy input --logged: %d\n%s", code, out)
+	}
+	if code, out := cli(t, "--config", cfg, "policy", "input", "run_command", req); code != 0 || !strings.Contains(out, "CANARY-s3cr3t") {
+		t.Fatalf("policy input (what the policy sees): %d\n%s", code, out)
+	}
+}
