@@ -174,3 +174,23 @@ func TestPolicyStoreIsWrittenAndProtected(t *testing.T) {
 		t.Fatalf("write into the policy store: ok=%v code=%s", ok, code)
 	}
 }
+
+// LoggedInput masks as the log does, the policy's mask seeing the event
+// the log would give it (here its action member).
+func TestLoggedInputMasksAsTheLog(t *testing.T) {
+	dir := policyDir(t, map[string]string{"mask.rego": `package system.log
+
+import rego.v1
+
+mask contains "/input/paths" if input.action == "read_file"
+`})
+	h, ws, _ := newLogHost(t, `,"policy":{"dir":`+jsonString(dir)+`}`)
+	req := `{"version":1,"id":"x","action":"read_file","arguments":{"path":` + jsonString(filepath.Join(ws, "a.txt")) + `}}`
+	in, masked, erased, perr := h.LoggedInput(context.Background(), []byte(req))
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if _, ok := in.(map[string]any)["paths"]; ok || len(masked) != 0 || len(erased) != 1 || erased[0] != "/input/paths" {
+		t.Fatalf("input %v, masked %v, erased %v", in, masked, erased)
+	}
+}

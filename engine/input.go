@@ -202,7 +202,7 @@ func Digest(s string) map[string]any {
 // request payload, without deciding and without any effect: the envelope
 // is decoded, the arguments checked and the facts gathered as Handle does.
 func (h *Host) Input(ctx context.Context, payload []byte) (map[string]any, *protocol.Error) {
-	doc, perr := h.inputOf(ctx, payload)
+	_, doc, perr := h.inputOf(ctx, payload)
 	if perr != nil {
 		return nil, perr
 	}
@@ -220,15 +220,24 @@ func (h *Host) Input(ctx context.Context, payload []byte) (map[string]any, *prot
 // would see, then masked as the log masks it (secretMasker, then the
 // policy's mask). The input is nil when masking erased it whole.
 func (h *Host) LoggedInput(ctx context.Context, payload []byte) (input any, masked, erased []string, perr *protocol.Error) {
-	doc, perr := h.inputOf(ctx, payload)
+	call, doc, perr := h.inputOf(ctx, payload)
 	if perr != nil {
 		return nil, nil, nil, perr
 	}
+	evalStart := h.now()
 	dec, err := h.policy.Decide(ctx, doc.value)
 	if err != nil {
 		return nil, nil, nil, protocol.Wrap(protocol.ActionNotAllowed, err, "The policy could not decide this request; run `deskbridge policy check` to find the fault.")
 	}
-	ev := decisionlog.Event{Path: "deskbridge/main/decision", Input: &doc, Result: dec.Result, Phase: decisionlog.PhaseDecision}
+	outcome := decisionlog.OutcomeOK
+	if !dec.Allow {
+		outcome = string(dec.Error().Code)
+	}
+	e := &logEntry{}
+	e.metrics = map[string]any{evalMetric: &e.evalNS}
+	h.fillDecision(e, call, doc, dec, outcome, evalStart) // the event the log would mask
+	ev := e.ev
+	ev.Phase = decisionlog.PhaseDecision
 	if m := logMasker(h.env.Config, h.policy); m != nil {
 		ops, err := m.Mask(ctx, &ev)
 		if err == nil {
@@ -250,18 +259,18 @@ func (h *Host) LoggedInput(ctx context.Context, payload []byte) (input any, mask
 
 // inputOf decodes payload, gathers its facts and builds its input
 // document, as Handle does before deciding.
-func (h *Host) inputOf(ctx context.Context, payload []byte) (inputDoc, *protocol.Error) {
+func (h *Host) inputOf(ctx context.Context, payload []byte) (*action.Call, inputDoc, *protocol.Error) {
 	req, perr := envelope.Decode(payload)
 	if perr != nil {
-		return inputDoc{}, perr
+		return nil, inputDoc{}, perr
 	}
 	call, perr := h.prepare(ctx, req)
 	if perr != nil {
-		return inputDoc{}, perr
+		return nil, inputDoc{}, perr
 	}
 	doc, err := buildInput(call, h.now())
 	if err != nil {
-		return inputDoc{}, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
+		return nil, inputDoc{}, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input.")
 	}
-	return doc, nil
+	return call, doc, nil
 }
