@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/engine/redact"
 )
 
 // sniffLen is how many leading bytes decide the sniffed content type.
@@ -166,7 +165,6 @@ func fetchError(ctx context.Context, err error) error {
 	if pe, ok := AsError(err); ok {
 		return pe
 	}
-	err = withoutURLSecrets(err)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return protocol.Wrap(protocol.DownloadTimeout, err, "The server did not answer in time; try again later or raise the download timeout.")
 	}
@@ -178,22 +176,10 @@ func bodyError(ctx context.Context, err error) error {
 	if pe, ok := AsError(err); ok {
 		return pe
 	}
-	err = withoutURLSecrets(err)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return protocol.Wrap(protocol.DownloadTimeout, err, "The download did not finish in time; try again later or raise the download timeout.")
 	}
 	return protocol.Wrap(protocol.ExecutionFailed, err, "The download broke off before it was complete; try again.")
-}
-
-// withoutURLSecrets redacts the URL that net/http's errors quote (the
-// URL of the hop that failed, a redirect target the person never saw
-// among them) before the error reaches the host's log.
-func withoutURLSecrets(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		ue.URL = redact.URL(ue.URL)
-	}
-	return err
 }
 
 func existsError(err error) error {
