@@ -250,4 +250,3 @@ func BenchmarkDownload1MB(b *testing.B) {
 		})
 	}
 }
-
