@@ -45,11 +45,7 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 			"The policy could not decide this request, so it is refused; run `deskbridge policy check` to find the fault.")
 	}
 	call.Limits = dec.Limits
-	outcome := decisionlog.OutcomeOK
-	if !dec.Allow {
-		outcome = string(dec.Error().Code)
-	}
-	entry, perr := h.logDecision(ctx, call, doc, dec, outcome, evalStart)
+	entry, perr := h.logDecision(ctx, call, doc, dec, outcomeOf(dec), evalStart)
 	if perr != nil {
 		return record{}, perr
 	}
@@ -74,11 +70,21 @@ type logEntry struct {
 	metrics map[string]any // {evalMetric: &evalNS}, made once
 }
 
-var logEntries = sync.Pool{New: func() any {
+var logEntries = sync.Pool{New: func() any { return newLogEntry() }}
+
+func newLogEntry() *logEntry {
 	e := &logEntry{}
 	e.metrics = map[string]any{evalMetric: &e.evalNS}
 	return e
-}}
+}
+
+// outcomeOf is the outcome a decision event records for dec.
+func outcomeOf(dec policy.Decision) string {
+	if !dec.Allow {
+		return string(dec.Error().Code)
+	}
+	return decisionlog.OutcomeOK
+}
 
 // release returns e to the pool, holding no request's documents.
 func (e *logEntry) release() {

@@ -229,23 +229,12 @@ func (h *Host) LoggedInput(ctx context.Context, payload []byte) (input any, mask
 	if err != nil {
 		return nil, nil, nil, protocol.Wrap(protocol.ActionNotAllowed, err, "The policy could not decide this request; run `deskbridge policy check` to find the fault.")
 	}
-	outcome := decisionlog.OutcomeOK
-	if !dec.Allow {
-		outcome = string(dec.Error().Code)
-	}
-	e := &logEntry{}
-	e.metrics = map[string]any{evalMetric: &e.evalNS}
-	h.fillDecision(e, call, doc, dec, outcome, evalStart) // the event the log would mask
+	e := newLogEntry()
+	h.fillDecision(e, call, doc, dec, outcomeOf(dec), evalStart) // the event the log would mask
 	ev := e.ev
 	ev.Phase = decisionlog.PhaseDecision
 	if m := logMasker(h.env.Config, h.policy); m != nil {
-		ops, err := m.Mask(ctx, &ev)
-		if err == nil {
-			err = decisionlog.ApplyMask(&ev, ops)
-		}
-		if err != nil { // as the log does: the whole input erased
-			return nil, nil, []string{"/input"}, nil
-		}
+		decisionlog.MaskEvent(ctx, m, &ev)
 	}
 	if d, ok := ev.Input.(*inputDoc); ok { // nothing was masked
 		in, err := d.raw()

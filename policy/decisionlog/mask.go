@@ -252,6 +252,14 @@ func (l *Log) maskOps(ctx context.Context, ev *Event) ([]MaskOp, error) {
 	return l.opts.Masker.Mask(ctx, ev)
 }
 
+// MaskEvent masks ev with m as the Log masks a decision event before it
+// writes it (a failure erases the whole input), for a caller that wants
+// to see what the Log would write.
+func MaskEvent(ctx context.Context, m Masker, ev *Event) {
+	ops, err := m.Mask(ctx, ev)
+	applyMask(ev, ops, err)
+}
+
 // applyMask applies a Masker's ops to ev. A masker that failed (err), or
 // masks that cannot be applied, erase the whole input: a decision is
 // always logged, and never with content the policy meant to hide.
