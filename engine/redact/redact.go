@@ -9,6 +9,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Mark is what stands in place of a redacted part. It is the text
@@ -82,7 +83,7 @@ func authorityStart(base string) int {
 	if strings.HasPrefix(base, "//") {
 		return 2
 	}
-	m := schemeSlashes.FindStringIndex(base)
+	m := schemeSlashes().FindStringIndex(base)
 	if m == nil {
 		return -1
 	}
@@ -90,8 +91,9 @@ func authorityStart(base string) int {
 }
 
 // schemeSlashes is a URL's "scheme:" and the slashes after it, at the
-// start.
-var schemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]+:/+`)
+// start. It and urlInText are compiled on first use, not at every start
+// of the host (each one-shot message starts a new process).
+var schemeSlashes = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]+:/+`) })
 
 // writeQuery writes query with each parameter's value replaced; a
 // parameter without a value is replaced whole, an empty one stays empty.
@@ -115,7 +117,7 @@ func writeQuery(b *strings.Builder, query string) {
 // urlInText is a URL inside other text: a scheme (two characters at
 // least, not a drive letter), a colon and at least one slash, up to the
 // next white space or quote.
-var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]+:/+[^\s"'<>]*`)
+var urlInText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]+:/+[^\s"'<>]*`) })
 
 // URLsIn returns s with URL applied to every URL in it: an argument
 // ("https://x-access-token:…@github.com/o/r.git"), a command line, a path
@@ -126,7 +128,7 @@ func URLsIn(s string) string {
 	if !strings.Contains(s, ":/") {
 		return s
 	}
-	return urlInText.ReplaceAllStringFunc(s, URL)
+	return urlInText().ReplaceAllStringFunc(s, URL)
 }
 
 // Writer returns a writer that passes what is written to w with URLsIn
