@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -31,7 +32,9 @@ type Engine struct {
 	src  *Source
 	hash string
 	mask *masker
-	readsState
+
+	readsOnce  sync.Once // fills inputReads on the first ReadsInput
+	inputReads inputReads
 }
 
 // Options configure New.

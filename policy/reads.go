@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -98,10 +97,4 @@ func inputTokens(pointer string) ([]string, bool) {
 		tokens[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
 	}
 	return tokens, true
-}
-
-// readsState is the part of Engine that ReadsInput fills on first use.
-type readsState struct {
-	readsOnce  sync.Once
-	inputReads inputReads
 }
