@@ -3,9 +3,10 @@ package policy
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
 
 // inputReads is what of the input document a compiled policy set can
@@ -75,26 +76,10 @@ func (r inputReads) reads(tokens []string) bool {
 // original did. A pointer not under /input, or not a valid pointer, is
 // read.
 func (e *Engine) ReadsInput(pointer string) bool {
-	tokens, ok := inputTokens(pointer)
-	if !ok {
+	tokens, err := decisionlog.ParsePointer(pointer)
+	if err != nil || tokens[0] != "input" {
 		return true
 	}
 	e.readsOnce.Do(func() { e.inputReads = readsOf(e.q.c.compiler) })
-	return e.inputReads.reads(tokens)
-}
-
-// inputTokens are pointer's reference tokens below /input, unescaped.
-func inputTokens(pointer string) ([]string, bool) {
-	rest, ok := strings.CutPrefix(pointer, "/input")
-	if !ok || (rest != "" && rest[0] != '/') {
-		return nil, false
-	}
-	if rest == "" {
-		return nil, true
-	}
-	tokens := strings.Split(rest[1:], "/")
-	for i, t := range tokens {
-		tokens[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return tokens, true
+	return e.inputReads.reads(tokens[1:])
 }

@@ -105,7 +105,7 @@ func checkOp(op MaskOp) ([]string, error) {
 	if op.Op != MaskRemove && op.Op != MaskUpsert {
 		return nil, fmt.Errorf("%w: op %q", ErrMask, op.Op)
 	}
-	tokens, err := parsePointer(op.Path)
+	tokens, err := ParsePointer(op.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -115,8 +115,9 @@ func checkOp(op MaskOp) ([]string, error) {
 	return tokens, nil
 }
 
-// parsePointer splits a JSON pointer into its unescaped reference tokens.
-func parsePointer(p string) ([]string, error) {
+// ParsePointer splits a JSON pointer (RFC 6901) into its unescaped
+// reference tokens, as masking reads the paths of its operations.
+func ParsePointer(p string) ([]string, error) {
 	if !strings.HasPrefix(p, "/") {
 		return nil, fmt.Errorf("%w: path %q is not a JSON pointer", ErrMask, p)
 	}
