@@ -237,11 +237,11 @@ func genRun(r *rand.Rand, action string) map[string]any {
 	return run
 }
 
-// decideJSON decides in and returns the decision document as JSON, or
-// the error's text.
+// decideJSON evaluates in (never from the memo) and returns the decision
+// document as JSON, or the error's text.
 func decideJSON(t testing.TB, e *Engine, in ast.Value) string {
 	t.Helper()
-	d, err := e.Decide(context.Background(), in)
+	d, err := e.Evaluate(context.Background(), in)
 	if err != nil {
 		return "error: " + err.Error()
 	}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -35,6 +36,10 @@ type Engine struct {
 
 	readsOnce  sync.Once // fills inputReads on the first ReadsInput
 	inputReads inputReads
+
+	memoOnce sync.Once // makes memo on the second Decide
+	decided  atomic.Bool
+	memo     *memo // nil: every input is evaluated
 }
 
 // Options configure New.
@@ -84,6 +89,11 @@ type Decision struct {
 	// a Document when the policy evaluated it, a map[string]any when it
 	// was read from JSON. Both encode to the same JSON.
 	Result any
+	// Memo is true when the decision is that of an equal input decided
+	// before by the same Engine, not evaluated again. Denials, Limits and
+	// Result may be shared between decisions: read them, never change
+	// them.
+	Memo bool
 }
 
 // Denial is one policy rule's refusal.
@@ -94,9 +104,40 @@ type Denial struct {
 	Priority int           `json:"priority"`
 }
 
-// Decide evaluates input, an input document as built by the engine.
+// Decide evaluates input, an input document as built by the engine, or
+// answers it with the decision of an equal input decided before (memo.go;
+// Decision.Memo says which).
 func (e *Engine) Decide(ctx context.Context, input ast.Value) (Decision, error) {
+	m := e.memoized()
+	if m == nil {
+		return e.Evaluate(ctx, input)
+	}
+	if dec, ok := m.get(input); ok {
+		dec.Memo = true
+		return dec, nil
+	}
+	dec, err := e.Evaluate(ctx, input)
+	if err == nil {
+		m.put(input, dec)
+	}
+	return dec, err
+}
+
+// Evaluate evaluates input as Decide does, always: it neither reads nor
+// fills the memo.
+func (e *Engine) Evaluate(ctx context.Context, input ast.Value) (Decision, error) {
 	return e.decide(ctx, input, nil)
+}
+
+// memoized returns e's memo from its second decision on: a process that
+// decides once (Chrome's one-shot messages) does not pay for it.
+func (e *Engine) memoized() *memo {
+	if !e.decided.Load() {
+		e.decided.Store(true)
+		return nil
+	}
+	e.memoOnce.Do(func() { e.memo = newMemo(e) })
+	return e.memo
 }
 
 func (e *Engine) decide(ctx context.Context, input ast.Value, tracer topdown.QueryTracer) (Decision, error) {
@@ -129,8 +170,9 @@ func (d Decision) Error() *protocol.Error {
 }
 
 // Capabilities returns OPA's capabilities for this version less every
-// builtin that reaches outside the decision: network, DNS, the clock,
-// randomness and runtime information.
+// builtin that reaches outside the decision: network, DNS, the clock
+// (certificate verification checks validity against it), randomness and
+// runtime information.
 func Capabilities() *ast.Capabilities {
 	c := ast.CapabilitiesForThisVersion()
 	kept := c.Builtins[:0:0]
@@ -148,6 +190,8 @@ var forbidden = map[string]bool{
 	"http.send": true, "net.lookup_ip_addr": true, "time.now_ns": true,
 	"rand.intn": true, "uuid.rfc4122": true, "opa.runtime": true,
 	"io.jwt.decode_verify": true, "providers.aws.sign_req": true,
+	"crypto.x509.parse_and_verify_certificates":              true,
+	"crypto.x509.parse_and_verify_certificates_with_options": true,
 }
 
 // sortDenials orders denials as First expects.
