@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/open-policy-agent/opa/v1/ast"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +14,8 @@ import (
 	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/policy"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // The benchmarks report p50 and p99 of each operation (a histogram over
@@ -82,8 +83,16 @@ func readRequest(root string) []byte {
 }
 
 // BenchmarkDecide is one policy decision of a read_file request with the
-// full default policy set: building the input document and evaluating it.
-func BenchmarkDecide(b *testing.B) {
+// full default policy set: building the input document and evaluating it
+// (policy.Engine.Evaluate: never answered from the memo).
+func BenchmarkDecide(b *testing.B) { benchDecideRead(b, (*policy.Engine).Evaluate) }
+
+// BenchmarkDecideMemo is BenchmarkDecide as the host decides a request it
+// has decided before: building the input document, and the decision from
+// the policy's memo (policy.Engine.Decide).
+func BenchmarkDecideMemo(b *testing.B) { benchDecideRead(b, (*policy.Engine).Decide) }
+
+func benchDecideRead(b *testing.B, decide func(*policy.Engine, context.Context, ast.Value) (policy.Decision, error)) {
 	h, root := benchHost(b, 0)
 	ctx := context.Background()
 	req, perr := envelope.Decode(readRequest(root))
@@ -99,7 +108,7 @@ func BenchmarkDecide(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		dec, err := h.policy.Decide(ctx, doc.value)
+		dec, err := decide(h.policy, ctx, doc.value)
 		if err != nil || !dec.Allow {
 			b.Fatal(err, dec.Denials)
 		}

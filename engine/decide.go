@@ -56,18 +56,24 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 	return rec, nil
 }
 
-// evalMetric is the decision event's metric for the policy evaluation time.
-const evalMetric = "timer_rego_query_eval_ns"
+// Metrics of the decision event: the policy evaluation time, and for a
+// decision the policy answered from its memo (policy.Decision.Memo), a
+// count of 1.
+const (
+	evalMetric = "timer_rego_query_eval_ns"
+	memoMetric = "counter_decision_memo_hit"
+)
 
 // logEntry is one request's decision event, kept from the decision until
 // its outcome is written (the outcome repeats its header) and then reused,
 // so that logging a request allocates no event, metrics map or boxed
 // input.
 type logEntry struct {
-	ev      decisionlog.Event
-	doc     inputDoc
-	evalNS  int64
-	metrics map[string]any // {evalMetric: &evalNS}, made once
+	ev          decisionlog.Event
+	doc         inputDoc
+	evalNS      int64
+	metrics     map[string]any // {evalMetric: &evalNS}, made once
+	memoMetrics map[string]any // the same and {memoMetric: 1}
 }
 
 var logEntries = sync.Pool{New: func() any { return newLogEntry() }}
@@ -75,6 +81,7 @@ var logEntries = sync.Pool{New: func() any { return newLogEntry() }}
 func newLogEntry() *logEntry {
 	e := &logEntry{}
 	e.metrics = map[string]any{evalMetric: &e.evalNS}
+	e.memoMetrics = map[string]any{evalMetric: &e.evalNS, memoMetric: 1}
 	return e
 }
 
@@ -113,13 +120,17 @@ func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc,
 // decision_id is left for the log to draw (a random UUID).
 func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec policy.Decision, outcome string, evalStart time.Time) {
 	e.doc, e.evalNS = doc, h.now().Sub(evalStart).Nanoseconds()
+	metrics := e.metrics
+	if dec.Memo {
+		metrics = e.memoMetrics
+	}
 	e.ev = decisionlog.Event{
 		Bundles:    h.policy.Bundles(),
 		Path:       "deskbridge/main/decision",
 		Input:      &e.doc,
 		Result:     dec.Result,
 		Timestamp:  evalStart.UTC(),
-		Metrics:    e.metrics,
+		Metrics:    metrics,
 		RequestID:  call.Request.ID,
 		Action:     call.Request.Action,
 		Origin:     call.Origin,
