@@ -6,7 +6,9 @@
 // data.deskbridge.main.decision. Builtins are restricted by Capabilities:
 // nothing reaches the network, looks up DNS, reads the clock or draws
 // random numbers, so a decision depends only on its input, the policy and
-// the configuration, and a logged decision can be replayed. `print` goes to
+// the configuration, and a logged decision can be replayed. For the same
+// reason an Engine answers an input equal to one it has decided, but for
+// the time and the request id, from a memo (memo.go). `print` goes to
 // stderr, never to stdout, which carries frames.
 package policy
 
