@@ -149,21 +149,49 @@ func memoEqual(a, b ast.Value) bool {
 		if k.Equal(memoRequestKey) {
 			return equalWithout(va, vb, memoIDKey, nil)
 		}
-		return ast.ValueEqual(va, vb)
+		return sameValue(va, vb)
 	})
 }
 
+// sameValue is ast.ValueEqual with numbers compared as written: OPA
+// takes 1 and 1.0 for equal, but json.marshal and sprintf tell them apart.
+func sameValue(a, b ast.Value) bool {
+	switch va := a.(type) {
+	case ast.Number:
+		vb, ok := b.(ast.Number)
+		return ok && va == vb
+	case *ast.Array:
+		vb, ok := b.(*ast.Array)
+		if !ok || va.Len() != vb.Len() {
+			return false
+		}
+		for i := range va.Len() {
+			if !sameValue(va.Elem(i).Value, vb.Elem(i).Value) {
+				return false
+			}
+		}
+		return true
+	case ast.Object:
+		return equalWithout(a, b, nil, nil)
+	}
+	return ast.ValueEqual(a, b)
+}
+
 // equalWithout reports whether objects a and b have the same members but
-// for skip, comparing values with same (ast.ValueEqual when nil).
+// for skip (none when nil), comparing values with same (sameValue when
+// nil).
 func equalWithout(a, b ast.Value, skip *ast.Term, same func(k *ast.Term, va, vb ast.Value) bool) bool {
 	oa, ok := a.(ast.Object)
 	ob, ok2 := b.(ast.Object)
-	if !ok || !ok2 || oa.Len() != ob.Len() || (oa.Get(skip) == nil) != (ob.Get(skip) == nil) {
+	if !ok || !ok2 || oa.Len() != ob.Len() {
+		return false
+	}
+	if skip != nil && (oa.Get(skip) == nil) != (ob.Get(skip) == nil) {
 		return false
 	}
 	equal := true
 	oa.Foreach(func(k, va *ast.Term) {
-		if !equal || k.Equal(skip) {
+		if !equal || (skip != nil && k.Equal(skip)) {
 			return
 		}
 		vb := ob.Get(k)
@@ -173,7 +201,7 @@ func equalWithout(a, b ast.Value, skip *ast.Term, same func(k *ast.Term, va, vb 
 		case same != nil:
 			equal = same(k, va.Value, vb.Value)
 		default:
-			equal = ast.ValueEqual(va.Value, vb.Value)
+			equal = sameValue(va.Value, vb.Value)
 		}
 	})
 	return equal

@@ -172,9 +172,9 @@ func (d Decision) Error() *protocol.Error {
 }
 
 // Capabilities returns OPA's capabilities for this version less every
-// builtin that reaches outside the decision: network, DNS, the clock
-// (certificate verification checks validity against it), randomness and
-// runtime information.
+// builtin that reaches outside the decision: network, DNS, files (a JSON
+// schema's $ref), the clock (certificate verification checks validity
+// against it), randomness (JWT signing) and runtime information.
 func Capabilities() *ast.Capabilities {
 	c := ast.CapabilitiesForThisVersion()
 	kept := c.Builtins[:0:0]
@@ -194,6 +194,11 @@ var forbidden = map[string]bool{
 	"io.jwt.decode_verify": true, "providers.aws.sign_req": true,
 	"crypto.x509.parse_and_verify_certificates":              true,
 	"crypto.x509.parse_and_verify_certificates_with_options": true,
+	// A schema's file:// $ref is opened at every evaluation, and the
+	// schema may come from the input.
+	"json.match_schema": true, "json.verify_schema": true,
+	// ECDSA and PSS signatures draw random numbers.
+	"io.jwt.encode_sign": true, "io.jwt.encode_sign_raw": true,
 }
 
 // sortDenials orders denials as First expects.
