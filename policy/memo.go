@@ -7,7 +7,7 @@ import (
 )
 
 // A decision depends only on its input, the policy and the configuration
-// (Capabilities leaves no builtin that reads the clock, the network or a
+// (Capabilities leaves no builtin that reads the clock, files, the network or a
 // random source), so an Engine may answer an input equal to one it has
 // decided with the decision it made then. Every request's input differs
 // from every other's in two members, the time and the request id; when no
