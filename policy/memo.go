@@ -101,41 +101,37 @@ func (m *memo) put(input ast.Value, dec Decision) {
 // memoHash hashes an input object without its time and its request's id;
 // ok is false for an input that is not an object.
 func memoHash(input ast.Value) (h uint64, ok bool) {
-	obj, ok := input.(ast.Object)
-	if !ok {
+	if _, ok := input.(ast.Object); !ok {
 		return 0, false
 	}
-	obj.Foreach(func(k, v *ast.Term) {
-		switch {
-		case k.Equal(memoTimeKey):
-		case k.Equal(memoRequestKey):
-			h += pairHash(k.Hash(), requestHash(v.Value))
-		default:
-			h += pairHash(k.Hash(), v.Hash())
-		}
-	})
-	return h, true
+	return hashWithout(input, memoTimeKey, memoRequestKey, memoIDKey), true
 }
 
-// requestHash hashes input.request without its id.
-func requestHash(v ast.Value) int {
-	req, ok := v.(ast.Object)
+// hashWithout hashes object v without its member skip, and its member
+// nested (when not nil) without that member's own member nestedSkip; a v
+// that is not an object hashes as itself.
+func hashWithout(v ast.Value, skip, nested, nestedSkip *ast.Term) uint64 {
+	obj, ok := v.(ast.Object)
 	if !ok {
-		return v.Hash()
+		return uint64(v.Hash())
 	}
 	var h uint64
-	req.Foreach(func(k, v *ast.Term) {
-		if !k.Equal(memoIDKey) {
-			h += pairHash(k.Hash(), v.Hash())
+	obj.Foreach(func(k, x *ast.Term) {
+		switch {
+		case k.Equal(skip):
+		case nested != nil && k.Equal(nested):
+			h += pairHash(k.Hash(), hashWithout(x.Value, nestedSkip, nil, nil))
+		default:
+			h += pairHash(k.Hash(), uint64(x.Hash()))
 		}
 	})
-	return int(h)
+	return h
 }
 
 // pairHash mixes a member's key and value hashes (members are summed, in
 // any order).
-func pairHash(k, v int) uint64 {
-	x := uint64(k)*0x9e3779b97f4a7c15 ^ uint64(v)
+func pairHash(k int, v uint64) uint64 {
+	x := uint64(k)*0x9e3779b97f4a7c15 ^ v
 	x ^= x >> 33
 	x *= 0xff51afd7ed558ccd
 	x ^= x >> 33

@@ -13,11 +13,16 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// withExtra is the embedded policy set plus one module.
-func withExtra(module string) *Source {
+// withExtra is the embedded policy set plus rules in a package extra.
+func withExtra(rules string) *Source {
+	return withModule("extra.rego", "package extra\n\nimport rego.v1\n\n"+rules+"\n")
+}
+
+// withModule is the embedded policy set plus the module name.
+func withModule(name, text string) *Source {
 	src := Embedded()
 	mods := maps.Clone(src.Modules)
-	mods["extra.rego"] = "package extra\n\nimport rego.v1\n\n" + module + "\n"
+	mods[name] = text
 	src.Modules = mods
 	return src
 }
@@ -187,12 +192,9 @@ func TestMemoIsOffWhereItWouldDiffer(t *testing.T) {
 
 // A policy that prints prints at every decision, not only the first.
 func TestPolicyThatPrintsPrintsEveryTime(t *testing.T) {
-	src := Embedded()
-	mods := maps.Clone(src.Modules)
-	mods["noisy.rego"] = "package deskbridge.policies.noisy\n\nimport rego.v1\n\n" +
-		"deny contains {\"code\": \"ACTION_NOT_ALLOWED\", \"rule\": \"noisy\", \"message\": \"m\", \"priority\": 1} if {\n" +
-		"\tprint(\"deciding\", input.request.action)\n\tfalse\n}\n"
-	src.Modules = mods
+	src := withModule("noisy.rego", "package deskbridge.policies.noisy\n\nimport rego.v1\n\n"+
+		"deny contains {\"code\": \"ACTION_NOT_ALLOWED\", \"rule\": \"noisy\", \"message\": \"m\", \"priority\": 1} if {\n"+
+		"\tprint(\"deciding\", input.request.action)\n\tfalse\n}\n")
 	var out strings.Builder
 	e, err := New(context.Background(), src, Options{Data: benchConfig, Print: &out})
 	if err != nil {

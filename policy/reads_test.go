@@ -45,13 +45,7 @@ func TestReadsInput(t *testing.T) {
 		"in a function":             {`f(y) := input.url.raw if y`, "/input/url/raw", true},
 		"as a with target":          {"x if {\n\tinput.request.action == \"a\" with input.url.raw as \"a\"\n}", "/input/url/raw", true},
 	} {
-		src := Embedded()
-		mods := map[string]string{"extra.rego": "package extra\n\nimport rego.v1\n\n" + c.module + "\n"}
-		for k, v := range src.Modules {
-			mods[k] = v
-		}
-		src.Modules = mods
-		e, err := New(context.Background(), src, Options{Data: benchConfig})
+		e, err := New(context.Background(), withExtra(c.module), Options{Data: benchConfig})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
