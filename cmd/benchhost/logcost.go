@@ -11,6 +11,7 @@ import (
 type logCost struct {
 	seqOn, seqOff           []float64
 	inflightOn, inflightOff []float64
+	cpuOn, cpuOff           []float64 // server CPU µs per sequential request
 }
 
 // compareLogging keeps one process of each running and, each round,
@@ -35,14 +36,14 @@ func compareLogging(on, off deskbridge, ws *workspace, rounds, n int) (*logCost,
 	}
 	c := &logCost{}
 	type run struct {
-		p             *proc
-		seq, inflight *[]float64
+		p                  *proc
+		seq, inflight, cpu *[]float64
 	}
-	runs := []run{{pOn, &c.seqOn, &c.inflightOn}, {pOff, &c.seqOff, &c.inflightOff}}
+	runs := []run{{pOn, &c.seqOn, &c.inflightOn, &c.cpuOn}, {pOff, &c.seqOff, &c.inflightOff, &c.cpuOff}}
 	for i := range rounds {
 		for k := range runs {
 			r := runs[(i+k)%2]
-			seq, err := sequential(on, r.p, n, small)
+			seq, cpu, err := sequentialCPU(on, r.p, n, small)
 			if err != nil {
 				return nil, err
 			}
@@ -51,6 +52,7 @@ func compareLogging(on, off deskbridge, ws *workspace, rounds, n int) (*logCost,
 				return nil, err
 			}
 			*r.seq, *r.inflight = append(*r.seq, seq), append(*r.inflight, flight)
+			*r.cpu = append(*r.cpu, float64(cpu.Nanoseconds())/1000)
 		}
 	}
 	return c, nil
@@ -65,6 +67,9 @@ func (c *logCost) report() {
 	}{{"sequential", c.seqOn, c.seqOff}, {"16 in flight", c.inflightOn, c.inflightOff}} {
 		on, off := median(row.on), median(row.off)
 		fmt.Printf("  %-14s %12.0f %12.0f %10.2f\n", row.name, on, off, on/off)
+	}
+	if on, off := median(c.cpuOn), median(c.cpuOff); off > 0 {
+		fmt.Printf("  %-14s %9.0f µs %9.0f µs %10.2f   (server CPU per sequential request)\n", "CPU/request", on, off, on/off)
 	}
 }
 

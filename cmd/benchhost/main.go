@@ -96,6 +96,7 @@ type result struct {
 	name             string
 	spawn, spawnP90  time.Duration
 	seq, inflight    float64
+	seqCPU           time.Duration // the server's CPU time per sequential request
 	page3MB, read1MB time.Duration
 	pages3MB         int
 	list1000         time.Duration
@@ -117,7 +118,7 @@ func measure(s server, ws *workspace, runs, n int, files bool) (result, error) {
 	if _, err := sequential(s, p, 200, small); err != nil { // warm up
 		return r, err
 	}
-	if r.seq, err = sequential(s, p, n, small); err != nil {
+	if r.seq, r.seqCPU, err = sequentialCPU(s, p, n, small); err != nil {
 		return r, err
 	}
 	if r.inflight, err = inFlight(s, p, n, 16, small); err != nil {
@@ -164,15 +165,15 @@ func measureFiles(s server, p *proc, ws *workspace, r *result) error {
 }
 
 func report(all []result) {
-	fmt.Printf("%-30s %12s %12s %12s %14s %16s %12s %12s\n", "server", "spawn p50", "spawn p90",
-		"seq 1KiB/s", "16-flight/s", "3 MB whole", "1 MiB whole", "list 1000")
+	fmt.Printf("%-30s %12s %12s %12s %10s %14s %16s %12s %12s\n", "server", "spawn p50", "spawn p90",
+		"seq 1KiB/s", "CPU/req", "16-flight/s", "3 MB whole", "1 MiB whole", "list 1000")
 	for _, r := range all {
 		page := "-"
 		if r.page3MB > 0 {
 			page = fmt.Sprintf("%s (%d)", ms(r.page3MB), r.pages3MB)
 		}
-		fmt.Printf("%-30s %12s %12s %12.0f %14.0f %16s %12s %12s\n", r.name, ms(r.spawn), ms(r.spawnP90),
-			r.seq, r.inflight, page, orDash(r.read1MB), orDash(r.list1000))
+		fmt.Printf("%-30s %12s %12s %12.0f %10s %14.0f %16s %12s %12s\n", r.name, ms(r.spawn), ms(r.spawnP90),
+			r.seq, us(r.seqCPU), r.inflight, page, orDash(r.read1MB), orDash(r.list1000))
 	}
 	fmt.Println("\nratios (deskbridge ÷ other; for rates >1 is better, for times <1 is better):")
 	db := all[0]

@@ -52,17 +52,26 @@ func started(s server, dir string) (*proc, error) {
 
 // sequential sends n requests one after another and returns requests/s.
 func sequential(s server, p *proc, n int, req func(id int) []byte) (float64, error) {
+	rate, _, err := sequentialCPU(s, p, n, req)
+	return rate, err
+}
+
+// sequentialCPU is sequential that also returns the server's CPU time
+// per request (zero where the system does not tell).
+func sequentialCPU(s server, p *proc, n int, req func(id int) []byte) (float64, time.Duration, error) {
+	cpu0 := p.cpuNow()
 	t0 := time.Now()
 	for i := range n {
 		resp, err := p.call(req(i + 1))
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if err := s.ok(resp); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	return float64(n) / time.Since(t0).Seconds(), nil
+	rate := float64(n) / time.Since(t0).Seconds()
+	return rate, p.perRequest(cpu0, n), nil
 }
 
 // inFlight keeps depth requests outstanding until n are answered and
