@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,8 +19,14 @@ import (
 //   - the request's url argument and input.url's raw and normalized
 //     forms by redact.URL of them (user information, query values and
 //     fragment cut out);
-//   - every URL inside run_command's command line, argv, args and path
-//     arguments (a clone URL with a token in it) by redact.URLsIn;
+//   - run_command's command line by redact.CommandLine, and its argv,
+//     input.command.argv and args by redact.Args, as whole lists (an
+//     option names the secret in the element after it): every URL in
+//     them (a clone URL with a token in it), the values of options and
+//     assignments named like a secret (--token=…, --password …,
+//     GITHUB_TOKEN=…), authorization headers, scp-style passwords and
+//     tokens of well-known shapes; a path argument that is a masked
+//     argument is masked with it, and every other one by redact.Path;
 //   - the value of every environment variable run_command is given (a
 //     token is the usual reason to pass one) by redact.Mark; the names stay.
 //
@@ -52,13 +59,36 @@ var secretSites = []secretSite{
 	site(redact.URL, "request", "arguments", "url"),
 	site(redact.URL, "url", "raw"),
 	site(redact.URL, "url", "normalized"),
-	site(redact.URLsIn, "request", "arguments", "command"),
-	site(redact.URLsIn, "request", "arguments", "argv", "*"),
-	site(redact.URLsIn, "command", "argv", "*"),
-	site(redact.URLsIn, "command", "args", "*"),
-	site(redact.URLsIn, "command", "path_args", "*", "value"),
-	site(redact.URLsIn, "command", "path_args", "*", "canonical"),
+	site(redact.CommandLine, "request", "arguments", "command"),
 	site(func(string) string { return redact.Mark }, "request", "arguments", "env", "*"),
+}
+
+// argvSites are the lists of command arguments secretMasker masks with
+// redact.Args; each is argv from its offset on (input.command.args has
+// no program).
+var argvSites = []struct {
+	path   []string
+	keys   []*ast.Term
+	offset int
+}{
+	{[]string{"request", "arguments", "argv"}, terms("request", "arguments", "argv"), 0},
+	{[]string{"command", "argv"}, terms("command", "argv"), 0},
+	{[]string{"command", "args"}, terms("command", "args"), 1},
+}
+
+// Members of a path argument and of the input, as terms.
+var (
+	pathArgsKeys                      = terms("command", "path_args")
+	indexKey, valueKey, canonicalKeys = terms("index"), terms("value"), terms("canonical")
+)
+
+// terms returns names as string terms.
+func terms(names ...string) []*ast.Term {
+	out := make([]*ast.Term, len(names))
+	for i, n := range names {
+		out[i] = ast.StringTerm(n)
+	}
+	return out
 }
 
 // Mask implements decisionlog.Masker.
@@ -72,7 +102,99 @@ func (secretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlo
 	for i := range secretSites {
 		ops = secretSites[i].collect(doc.value, 0, at[:0], ops)
 	}
-	return ops, nil
+	return maskArgv(doc.value, ops), nil
+}
+
+// maskArgv appends the upserts of argvSites and of input.command's path
+// arguments. It allocates nothing when nothing is masked.
+func maskArgv(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
+	for _, as := range argvSites {
+		list, ok := termAt(input, as.keys).(*ast.Array)
+		if !ok || list.Len() == 0 {
+			continue
+		}
+		masked := redact.ArgsFunc(list.Len()+as.offset, func(i int) string {
+			if i < as.offset { // the program in front of args, for Args to skip
+				return ""
+			}
+			return stringElem(list, i-as.offset)
+		})
+		for i := as.offset; i < len(masked); i++ {
+			if m := masked[i]; m != stringElem(list, i-as.offset) {
+				ops = append(ops, upsert(m, slices.Concat(as.path, []string{strconv.Itoa(i - as.offset)})...))
+			}
+		}
+	}
+	return maskPathArgs(input, ops)
+}
+
+// maskPathArgs appends the upserts of input.command.path_args: an
+// argument Args masks whole in input.command.argv is masked whole in
+// both value and canonical; every other value and canonical path gets
+// redact.Path.
+func maskPathArgs(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
+	list, ok := termAt(input, pathArgsKeys).(*ast.Array)
+	if !ok || list.Len() == 0 {
+		return ops
+	}
+	argv, _ := termAt(input, argvSites[1].keys).(*ast.Array)
+	var masked []string
+	if argv != nil {
+		masked = redact.ArgsFunc(argv.Len(), func(i int) string { return stringElem(argv, i) })
+	}
+	for i := range list.Len() {
+		pa := list.Elem(i).Value
+		whole := false
+		if n, ok := termAt(pa, indexKey).(ast.Number); ok && masked != nil {
+			if v, ok := n.Int(); ok && v >= 0 && v < len(masked) {
+				whole = masked[v] == redact.Mark && stringElem(argv, v) != redact.Mark
+			}
+		}
+		for _, key := range [][]*ast.Term{valueKey, canonicalKeys} {
+			s, ok := termAt(pa, key).(ast.String)
+			if !ok {
+				continue
+			}
+			m := redact.Path(string(s))
+			if whole {
+				m = redact.Mark
+			}
+			if m != string(s) {
+				ops = append(ops, upsert(m, "command", "path_args", strconv.Itoa(i), string(key[0].Value.(ast.String))))
+			}
+		}
+	}
+	return ops
+}
+
+// termAt is the value below v at the members keys, or nil.
+func termAt(v ast.Value, keys []*ast.Term) ast.Value {
+	for _, k := range keys {
+		obj, ok := v.(ast.Object)
+		if !ok {
+			return nil
+		}
+		t := obj.Get(k)
+		if t == nil {
+			return nil
+		}
+		v = t.Value
+	}
+	return v
+}
+
+// stringElem is the i-th element of list when it is a string, "" when
+// it is not.
+func stringElem(list *ast.Array, i int) string {
+	s, _ := list.Elem(i).Value.(ast.String)
+	return string(s)
+}
+
+// upsert is the mask operation that sets the member at path below
+// /input to value.
+func upsert(value string, path ...string) decisionlog.MaskOp {
+	st := secretSite{path: path}
+	return decisionlog.MaskOp{Op: decisionlog.MaskUpsert, Path: st.pointer(nil), Value: value}
 }
 
 // collect appends to ops an upsert for every string at st's path from

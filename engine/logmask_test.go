@@ -143,6 +143,8 @@ func TestCommandSecretsStayOutOfTheLog(t *testing.T) {
 		"cwd":  f.ws, "env": map[string]string{"GIT_TOKEN": "CANARY-env", "NPM_TOKEN": "CANARY-env2"},
 	})
 	line := f.call(t, "run_command", map[string]any{"command": "echo https://127.0.0.1/?t=CANARY-cmd#CANARY-frag", "cwd": f.ws})
+	named := f.call(t, "run_command", map[string]any{"argv": namedSecretArgv, "cwd": f.ws})
+	curl := f.call(t, "run_command", map[string]any{"command": `curl -H "Authorization: Bearer CANARY-hdr" --password 'CANARY quoted' https://hooks.slack.com/services/T0/B0/CANARYhook`, "cwd": f.ws})
 	f.host.Close()
 	if b := readLog(t, f.log); bytes.Contains(b, []byte("CANARY")) {
 		t.Fatalf("a command's secret reached the decision log:\n%s", b)
@@ -169,7 +171,29 @@ func TestCommandSecretsStayOutOfTheLog(t *testing.T) {
 	if got := logged(t, f.log, line.id)["input"].(map[string]any)["request"].(map[string]any)["arguments"].(map[string]any)["command"]; got != "echo https://127.0.0.1/?t=xxxxx#xxxxx" {
 		t.Errorf("logged command = %v", got)
 	}
+	in = logged(t, f.log, named.id)["input"].(map[string]any)
+	want := []any{"git", "log", "--password", "xxxxx", "--token=xxxxx", "GITHUB_TOKEN=xxxxx", "xxxxx@gitlab.example:g/r.git", "xxxxx", "README.md"}
+	if got := in["command"].(map[string]any)["argv"]; !slices.Equal(got.([]any), want) {
+		t.Errorf("logged input.command.argv = %v, want %v", got, want)
+	}
+	if got := in["command"].(map[string]any)["args"]; !slices.Equal(got.([]any), want[1:]) {
+		t.Errorf("logged input.command.args = %v, want %v", got, want[1:])
+	}
+	for _, pa := range in["command"].(map[string]any)["path_args"].([]any) {
+		if v := pa.(map[string]any)["value"]; v == "README.md" && !strings.HasSuffix(pa.(map[string]any)["canonical"].(string), "README.md") {
+			t.Errorf("an ordinary path argument was masked: %v", pa)
+		}
+	}
+	if got := logged(t, f.log, curl.id)["input"].(map[string]any)["request"].(map[string]any)["arguments"].(map[string]any)["command"]; got != "curl -H 'Authorization: xxxxx' --password xxxxx https://hooks.slack.com/services/xxxxx" {
+		t.Errorf("logged command = %v", got)
+	}
 }
+
+// namedSecretArgv holds canaries that no URL carries: an option's value
+// in the next argument and after "=", an assignment, an scp-style
+// password, a GitHub token, and an ordinary path argument that stays.
+var namedSecretArgv = []string{"git", "log", "--password", "CANARY-pair", "--token=CANARY-eq", "GITHUB_TOKEN=CANARY-assign",
+	"oauth2:CANARY-scp@gitlab.example:g/r.git", "ghp_CANARY0123456789abcdefghij", "README.md"}
 
 // The host's own log (stderr) never quotes a URL's secrets either: a
 // download whose redirect leads to a port that refuses the connection

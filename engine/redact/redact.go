@@ -18,11 +18,13 @@ const Mark = "xxxxx"
 
 // URL returns raw with what commonly carries a secret in a URL cut out:
 // the user information before the host (a token is often the user name),
+// the value of every path parameter (";jsessionid=…"), every token of a
+// well-known shape in the path (Tokens: a webhook's secret, a bot token),
 // the value of every query parameter (a signed download's
 // X-Amz-Signature, an access token) and the whole fragment (an OAuth
 // implicit grant's #access_token=…). Parameter names with a value, their
-// order, the host and the path stay, so a reader still sees which resource
-// was asked for and how. A parameter without a value ("?s3cr3t",
+// order, the host and the rest of the path stay, so a reader still sees
+// which resource was asked for and how. A parameter without a value ("?s3cr3t",
 // "?dG9rZW4=") is replaced whole, as it may itself be the secret. raw is
 // returned unchanged when it has none of these parts.
 //
@@ -33,10 +35,12 @@ const Mark = "xxxxx"
 func URL(raw string) string {
 	rest, fragment, hasFragment := strings.Cut(raw, "#")
 	base, query, hasQuery := strings.Cut(rest, "?")
-	base, hadUser := withoutUser(base)
-	if !hadUser && query == "" && fragment == "" {
+	masked, hadUser := withoutUser(base)
+	masked = Tokens(withoutPathParams(masked))
+	if !hadUser && masked == base && query == "" && fragment == "" {
 		return raw
 	}
+	base = masked
 	var b strings.Builder
 	b.Grow(len(raw))
 	b.WriteString(base)
@@ -52,6 +56,17 @@ func URL(raw string) string {
 	}
 	return b.String()
 }
+
+// withoutPathParams replaces the value of every path parameter of base
+// (";jsessionid=…", RFC 3986's ";name=value" in a segment) by Mark.
+func withoutPathParams(base string) string {
+	if strings.IndexByte(base, ';') < 0 {
+		return base
+	}
+	return pathParam().ReplaceAllString(base, ";${1}="+Mark)
+}
+
+var pathParam = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`;([^/;=]*)=[^/;]+`) })
 
 // withoutUser replaces the user information of base (a URL without its
 // query and fragment) by Mark, reporting whether it had any.

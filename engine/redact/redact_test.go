@@ -1,8 +1,11 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/shlex"
 )
 
 func TestURL(t *testing.T) {
@@ -28,6 +31,12 @@ func TestURL(t *testing.T) {
 		{"https://example.com/a@b", "https://example.com/a@b"}, // "@" in the path
 		{"git@github.com:o/r.git", "git@github.com:o/r.git"},   // scp-like: no token in it
 		{"C:/Users/ann@corp/a.txt", "C:/Users/ann@corp/a.txt"}, // a drive, not a scheme
+		{"https://shop.example/cart;jsessionid=0AB12C;v=2/item", "https://shop.example/cart;jsessionid=xxxxx;v=xxxxx/item"},
+		{"https://hooks.slack.com/services/T0001/B0001/XXXXxxxxXXXX", "https://hooks.slack.com/services/xxxxx"},
+		{"https://discord.com/api/webhooks/123456/AbC-dEf_123", "https://discord.com/api/webhooks/123456/xxxxx"},
+		{"https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage", "https://api.telegram.org/botxxxxx/sendMessage"},
+		{"https://example.com/raw/ghp_0123456789abcdefghijABCDEFGHIJ/a.txt", "https://example.com/raw/xxxxx/a.txt"},
+		{"https://example.com/task-0123456789abcdefghijklmnop", "https://example.com/task-0123456789abcdefghijklmnop"}, // "sk-" inside a word
 		{"", ""},
 	} {
 		if got := URL(c.raw); got != c.want {
@@ -52,7 +61,8 @@ func TestURLsIn(t *testing.T) {
 }
 
 // FuzzURL holds URL's promises for any text: the part before the query
-// stays unless it has user information, every query parameter is a name
+// stays unless it has user information, path parameters or a token of a
+// well-known shape, every query parameter is a name
 // with Mark, Mark or empty, the fragment is Mark or empty, the number of
 // parameters stays, and redacting twice changes nothing more.
 func FuzzURL(f *testing.F) {
@@ -71,7 +81,7 @@ func FuzzURL(f *testing.F) {
 		}
 		rawBase, rawQuery, _ := strings.Cut(rawRest, "?")
 		base, query, _ := strings.Cut(rest, "?")
-		if _, hadUser := withoutUser(rawBase); !hadUser && base != rawBase {
+		if _, hadUser := withoutUser(rawBase); !hadUser && !strings.Contains(rawBase, ";") && Tokens(rawBase) == rawBase && base != rawBase {
 			t.Fatalf("URL(%q) = %q: %q before the query, want %q", raw, got, base, rawBase)
 		}
 		params, rawParams := strings.Split(query, "&"), strings.Split(rawQuery, "&")
@@ -97,6 +107,100 @@ func FuzzURLsIn(f *testing.F) {
 		got := URLsIn(s)
 		if URLsIn(got) != got {
 			t.Fatalf("URLsIn(%q) = %q, which URLsIn changes again", s, got)
+		}
+	})
+}
+
+func TestArgs(t *testing.T) {
+	const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+	for _, c := range []struct{ argv, want []string }{
+		{[]string{"git", "log", "--oneline", "-n", "5"}, nil}, // nothing to mask: argv itself
+		{[]string{"git", "log", "--author=ann", "--author", "ann"}, nil},
+		{[]string{"tool", "--token=s3cr3t", "--api-key", "s3cr3t", "--password", "-s3cr3t"}, []string{"tool", "--token=xxxxx", "--api-key", "xxxxx", "--password", "xxxxx"}},
+		{[]string{"tool", "--password-file", "/ws/p.txt", "--password-stdin", "registry.example"}, nil},
+		{[]string{"make", "GITHUB_TOKEN=s3cr3t", "DB_PASSWORD=s3cr3t", "V=1"}, []string{"make", "GITHUB_TOKEN=xxxxx", "DB_PASSWORD=xxxxx", "V=1"}},
+		{[]string{"curl", "-H", "Authorization: Bearer s3cr3t", "-u", "ann:s3cr3t", "--user=ann:s3cr3t", "https://h/"}, []string{"curl", "-H", "Authorization: xxxxx", "-u", "ann:xxxxx", "--user=ann:xxxxx", "https://h/"}},
+		{[]string{"git", "-c", "http.extraHeader=AUTHORIZATION: basic s3cr3t", "fetch"}, []string{"git", "-c", "http.extraHeader=AUTHORIZATION: xxxxx", "fetch"}},
+		{[]string{"git", "clone", "oauth2:s3cr3t@gitlab.example:group/r.git"}, []string{"git", "clone", "xxxxx@gitlab.example:group/r.git"}},
+		{[]string{"git", "clone", "git@github.com:o/r.git"}, nil},
+		{[]string{"echo", "ghp_0123456789abcdefghijABCDEFGHIJ", "AKIAIOSFODNN7EXAMPLE", "xoxb-1234-5678-abcdefgh", jwt}, []string{"echo", "xxxxx", "xxxxx", "xxxxx", "xxxxx"}},
+		{[]string{"echo", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----"}, []string{"echo", "xxxxx"}},
+		{[]string{"git", "clone", "https://x-access-token:s3cr3t@github.com/o/r.git"}, []string{"git", "clone", "https://xxxxx@github.com/o/r.git"}},
+		{[]string{"tool", "--", "--password", "file"}, nil}, // operands after "--"
+		{[]string{"--password", "x"}, nil},                  // the program itself is no option
+	} {
+		got := Args(c.argv)
+		want := c.want
+		if want == nil {
+			want = c.argv
+			if &got[0] != &c.argv[0] {
+				t.Errorf("Args(%q) made a copy though nothing changed: %q", c.argv, got)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Args(%q)\n = %q\nwant %q", c.argv, got, want)
+		}
+	}
+}
+
+func TestPath(t *testing.T) {
+	for _, c := range []struct{ p, want string }{
+		{"/ws/README.md", "/ws/README.md"},
+		{"/ws/GITHUB_TOKEN=s3cr3t", "/ws/GITHUB_TOKEN=xxxxx"},
+		{"/ws/sub/--token=s3cr3t/x", "/ws/sub/--token=xxxxx/x"},
+		{`C:\ws\GITHUB_TOKEN=s3cr3t\a`, `C:\ws\GITHUB_TOKEN=xxxxx\a`},
+		{"/ws/https:/u:p@h/r.git?token=t", "/ws/https:/xxxxx@h/r.git?token=xxxxx"},
+		{"/ws/oauth2:s3cr3t@gitlab.example:g/r.git", "/ws/xxxxx@gitlab.example:g/r.git"},
+		{"", ""},
+	} {
+		if got := Path(c.p); got != c.want {
+			t.Errorf("Path(%q) = %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"git status --short", "git status --short"},
+		{`  git   log "--author=ann b"  `, `  git   log "--author=ann b"  `}, // unchanged lines stay as written
+		{`tool --password "a b c" --token='x y'`, "tool --password xxxxx --token=xxxxx"},
+		{`curl -H "Authorization: Bearer s3cr3t" https://h/?k=v`, "curl -H 'Authorization: xxxxx' 'https://h/?k=xxxxx'"},
+		{"echo  https://127.0.0.1/?t=s3cr3t#frag", "echo  https://127.0.0.1/?t=xxxxx#xxxxx"}, // URLs masked in place
+		{`echo "it's" GITHUB_TOKEN=s3cr3t`, `echo 'it'\''s' GITHUB_TOKEN=xxxxx`},
+		{`curl -H "Authorization: Bearer s3cr3t`, `curl -H "Authorization: xxxxx`}, // does not split: masked as text
+	} {
+		if got := CommandLine(c.line); got != c.want {
+			t.Errorf("CommandLine(%q)\n = %q\nwant %q", c.line, got, c.want)
+		}
+	}
+}
+
+// FuzzArgs: masking is stable (masking again changes nothing more) and
+// never changes the number of arguments; CommandLine of any line does not
+// panic and is stable too.
+func FuzzArgs(f *testing.F) {
+	for _, s := range []string{"tool --password x --token=y", "curl -u a:b -H 'Authorization: c'", "make T=1 GITHUB_TOKEN=z", "a:b@c:d ghp_0123456789abcdefghijABCDEFGHIJ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		argv := strings.Fields(line)
+		got := Args(argv)
+		if len(got) != len(argv) {
+			t.Fatalf("Args(%q) = %q: %d arguments, want %d", argv, got, len(got), len(argv))
+		}
+		if again := Args(got); !slices.Equal(again, got) {
+			t.Fatalf("Args(%q) = %q, which Args changes again to %q", argv, got, again)
+		}
+		masked := CommandLine(line)
+		if again := CommandLine(masked); again != masked {
+			t.Fatalf("CommandLine(%q) = %q, which CommandLine changes again to %q", line, masked, again)
+		}
+		// Split as the host splits it, the masked line holds nothing
+		// more that Args would mask (the quick check let nothing by).
+		if split, err := shlex.Split(masked); err == nil {
+			if again := Args(split); !slices.Equal(again, split) {
+				t.Fatalf("CommandLine(%q) = %q, whose arguments %q Args masks further to %q", line, masked, split, again)
+			}
 		}
 	})
 }

@@ -1,0 +1,329 @@
+package redact
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/google/shlex"
+)
+
+// This file masks the secrets a command line commonly carries besides
+// URLs: an option or an assignment named like a secret (--token=…,
+// --password …, GITHUB_TOKEN=…), an authorization header (curl -H
+// "Authorization: Bearer …", git's http.extraHeader), curl's --user
+// user:password, an scp-style address with a password
+// (user:password@host:path), and tokens in the well-known shapes of
+// GitHub, GitLab, Slack, AWS, Google, Stripe, OpenAI, npm, JWTs, webhook
+// URLs and PEM private keys, wherever they appear. These are heuristics:
+// they mask what is named or shaped like a secret, not every secret.
+
+// Arg returns one command argument with the secrets in it masked: every
+// URL (URLsIn), the value of an option or assignment named like a secret
+// ("--token=xxxxx", "GITHUB_TOKEN=xxxxx"), the password of --user=ann:…,
+// the value of an authorization header, the password of an scp-style
+// address, and every token of a well-known shape.
+func Arg(s string) string {
+	s = URLsIn(s)
+	if name, value, ok := assignmentIn(s); ok {
+		switch {
+		case secretName(strings.TrimLeft(name, "-")):
+			s = name + "=" + Mark
+		case name == "--user":
+			if user, _, ok := strings.Cut(value, ":"); ok {
+				s = name + "=" + user + ":" + Mark
+			}
+		}
+	}
+	if strings.Contains(s, ":") {
+		if mayHoldHeader(s) {
+			s = header().ReplaceAllString(s, "${1}"+Mark)
+		}
+		if strings.Contains(s, "@") {
+			s = scpPassword().ReplaceAllString(s, Mark+"@")
+		}
+	}
+	return Tokens(s)
+}
+
+// assignmentIn splits an argument "NAME=VALUE" or "--NAME=VALUE" (one
+// or two dashes; a name of letters, digits, "_", "." and "-" that does
+// not begin with a digit, "." or "-"; a value of one byte at least) into
+// the name with its dashes and the value.
+func assignmentIn(s string) (name, value string, ok bool) {
+	eq := strings.IndexByte(s, '=')
+	if eq < 0 || eq == len(s)-1 {
+		return "", "", false
+	}
+	name = s[:eq]
+	bare := strings.TrimPrefix(name, "-")
+	bare = strings.TrimPrefix(bare, "-")
+	if bare == "" || bare[0] == '.' || bare[0] == '-' || '0' <= bare[0] && bare[0] <= '9' {
+		return "", "", false
+	}
+	for i := range len(bare) {
+		c := bare[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return "", "", false
+		}
+	}
+	return name, s[eq+1:], true
+}
+
+// mayHoldHeader reports whether s holds a part of every header name that
+// header matches, in any case.
+func mayHoldHeader(s string) bool {
+	lower := strings.ToLower(s)
+	for _, part := range []string{"authorization", "api-key", "-token", "cookie"} {
+		if strings.Contains(lower, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// Path returns a path made from an argument (a path argument's
+// canonical form, the argument joined to a folder) with Arg applied to
+// the whole of it, for a URL that became a path, and then to each of its
+// elements between "/" or "\\" ("/ws/GITHUB_TOKEN=xxxxx").
+func Path(p string) string {
+	p = Arg(p)
+	var b strings.Builder
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' && p[i] != '\\' {
+			continue
+		}
+		elem := p[start:i]
+		if m := Arg(elem); m != elem || b.Len() > 0 {
+			if b.Len() == 0 {
+				b.WriteString(p[:start])
+			}
+			b.WriteString(m)
+			if i < len(p) {
+				b.WriteByte(p[i])
+			}
+		}
+		start = i + 1
+	}
+	if b.Len() == 0 {
+		return p
+	}
+	return b.String()
+}
+
+// Args returns argv with Arg applied to every element and, as a pair,
+// the element after an option named like a secret masked whole
+// ("--password", "xxxxx"; not after one naming a file, a variable, a
+// helper or stdin, such as --password-file or --password-stdin), and the
+// password after curl's -u or --user ("ann:xxxxx"). Pairs end at "--".
+// It returns argv itself when nothing changed, a new slice otherwise.
+func Args(argv []string) []string {
+	if out := ArgsFunc(len(argv), func(i int) string { return argv[i] }); out != nil {
+		return out
+	}
+	return argv
+}
+
+// ArgsFunc is Args of the n arguments at returns; it returns nil, having
+// allocated nothing, when nothing is masked.
+func ArgsFunc(n int, at func(i int) string) []string {
+	var out []string
+	set := func(i int, v string) {
+		if out == nil {
+			if v == at(i) {
+				return
+			}
+			out = make([]string, n)
+			for j := range out {
+				out[j] = at(j)
+			}
+		}
+		out[i] = v
+	}
+	for i := range n {
+		set(i, Arg(at(i)))
+	}
+	for i := 1; i+1 < n && at(i) != "--"; i++ {
+		switch a := at(i); {
+		case a == "-u" || a == "--user":
+			if user, _, ok := strings.Cut(at(i+1), ":"); ok {
+				set(i+1, user+":"+Mark)
+			}
+		case secretOption(a):
+			set(i+1, Mark)
+		}
+	}
+	return out
+}
+
+// CommandLine returns a command line, as run_command's command argument
+// holds it, with what Args masks masked. Its URLs are masked in place
+// (URLsIn); then the line is split as the host splits it
+// (github.com/google/shlex), and when Args changes nothing more the line
+// is returned so, otherwise the masked arguments joined again,
+// single-quoted where needed ("curl -H 'Authorization: xxxxx' …"). A line
+// that does not split (an unclosed quote) has URLsIn, the header values
+// and Tokens applied to it as text.
+func CommandLine(s string) string {
+	s = URLsIn(s)
+	if !mayHoldArgSecret(s) {
+		return s
+	}
+	argv, err := shlex.Split(s)
+	if err != nil {
+		if mayHoldHeader(s) {
+			s = lineHeader().ReplaceAllString(s, "${1}"+Mark)
+		}
+		return Tokens(s)
+	}
+	masked := Args(argv)
+	if slices.Equal(masked, argv) {
+		return s
+	}
+	var b strings.Builder
+	for i, a := range masked {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(quote(a))
+	}
+	return b.String()
+}
+
+// mayHoldArgSecret reports whether a text could hold something Args
+// masks besides a URL: a part of a secret-like name, curl's -u, an "@"
+// (scp), a header name or a token's hint. A text it turns down is left
+// as it is without being split.
+func mayHoldArgSecret(s string) bool {
+	if strings.Contains(s, "@") || strings.Contains(s, "-u") || mayHoldHeader(s) {
+		return true
+	}
+	lower := strings.ToLower(s)
+	for _, part := range []string{"token", "pass", "secret", "credential", "bearer", "cookie", "key", "pw", "pat", "auth"} {
+		if strings.Contains(lower, part) {
+			return true
+		}
+	}
+	for _, t := range tokenShapes() {
+		if t.possible(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// quote returns a as one word of a command line: unchanged when it holds
+// only characters no splitter treats specially, single-quoted otherwise.
+func quote(a string) string {
+	if a != "" && strings.Trim(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-") == "" {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
+// Tokens returns s with every token of a well-known shape replaced by
+// Mark (for a webhook URL, the part of its path that is the secret).
+func Tokens(s string) string {
+	for _, t := range tokenShapes() {
+		if t.possible(s) {
+			s = t.re.ReplaceAllString(s, t.repl)
+		}
+	}
+	return s
+}
+
+// secretOption reports whether a is an option (one or two dashes, no
+// value attached) whose name says its value is a secret.
+func secretOption(a string) bool {
+	if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+		return false
+	}
+	name := strings.TrimLeft(a, "-")
+	if name == "" {
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, suffix := range []string{"file", "path", "dir", "env", "stdin", "cmd", "command", "helper"} {
+		if strings.HasSuffix(lower, suffix) {
+			return false
+		}
+	}
+	return secretName(name)
+}
+
+// secretName reports whether an option or variable name says its value
+// is a secret: it contains token, password, passwd, passphrase, secret,
+// credential, bearer, cookie, api-key or access-key, private-key (with or
+// without a separator), or is pass, pw, pat or auth, or has auth as one of
+// its parts ("--auth-header", not "--author").
+func secretName(name string) bool {
+	return secretWords().MatchString(name)
+}
+
+var secretWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)token|passw(?:or)?d|passphrase|secret|credential|bearer|cookie|(?:api|access|private|secret)[-_.]?key|^(?:pass|pw|pat|auth)$|(?:^|[-_.])auth(?:[-_.]|$)|authorization`)
+})
+
+// header is an authorization-like header inside an argument, up to its
+// end: group 1 is the name, the colon and the space after it.
+var header = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-auth-token|private-token|x-access-token|set-cookie|cookie)\s*:\s*)\S.*`)
+})
+
+// lineHeader is header inside a command line: the value ends at a quote
+// (the end of the quoted argument) or the end of the line.
+var lineHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-auth-token|private-token|x-access-token|set-cookie|cookie)\s*:\s*)[^\s"'][^"'\n]*`)
+})
+
+// scpPassword is the "user:password@" of an scp-style address
+// ("ann:s3cr3t@host:path"); URLs were masked before, so it does not meet
+// one.
+var scpPassword = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b[A-Za-z0-9._~-]+:[^\s/@:'"]+@`)
+})
+
+// tokenShape is a token format and what replaces a match; a text
+// without hint in it cannot hold one, so the expression is not run.
+type tokenShape struct {
+	hints []string // one of them is in every match
+	re    *regexp.Regexp
+	repl  string
+}
+
+// possible reports whether s holds one of t's hints.
+func (t *tokenShape) possible(s string) bool {
+	for _, h := range t.hints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenShapes are the well-known token formats Tokens masks. Each begins
+// at a word boundary so that a word merely containing a prefix ("task-…")
+// is not taken for one.
+var tokenShapes = sync.OnceValue(func() []tokenShape {
+	shape := func(hints, expr, repl string) tokenShape {
+		return tokenShape{strings.Split(hints, " "), regexp.MustCompile(expr), repl}
+	}
+	whole := func(hints, expr string) tokenShape { return shape(hints, expr, Mark) }
+	return []tokenShape{
+		whole("ghp_ gho_ ghu_ ghs_ ghr_ github_pat_", `\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`), // GitHub
+		whole("glpat-", `\bglpat-[A-Za-z0-9_-]{20,}`),                                                                  // GitLab
+		whole("xox", `\bxox[abeoprs]-[A-Za-z0-9-]{10,}`),                                                               // Slack
+		whole("AKIA ASIA", `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),                                                            // AWS access key id
+		whole("AIza", `\bAIza[0-9A-Za-z_-]{35}`),                                                                       // Google API key
+		whole("k_live_ k_test_", `\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`),                                             // Stripe
+		whole("sk-", `\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`),                                                         // OpenAI, Anthropic
+		whole("npm_", `\bnpm_[A-Za-z0-9]{36}`),                                                                         // npm
+		whole("eyJ", `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),                                   // JWT
+		whole("PRIVATE", `-----BEGIN [A-Z ]*PRIVATE KEY-----[^-]*(?:-----END [A-Z ]*PRIVATE KEY-----)?`),
+		shape("hooks.slack.com", `(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`, "${1}"+Mark),
+		shape("/api/webhooks/", `(discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]+`, "${1}"+Mark),
+		shape("/bot", `(/bot)[0-9]{6,12}:[A-Za-z0-9_-]{30,}`, "${1}"+Mark), // Telegram bot API
+	}
+})
