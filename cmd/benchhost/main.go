@@ -152,10 +152,11 @@ func measureFiles(s server, p *proc, ws *workspace, r *result) error {
 	ds, err = repeat(30, func() (time.Duration, error) {
 		t0 := time.Now()
 		resp, err := p.call(s.list(1, ws.many))
+		took := time.Since(t0) // the round trip; decoding the answer here is not the server's time
 		if err == nil {
 			err = s.ok(resp)
 		}
-		return time.Since(t0), err
+		return took, err
 	})
 	if err != nil {
 		return err

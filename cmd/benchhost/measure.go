@@ -106,12 +106,17 @@ func inFlight(s server, p *proc, n, depth int, req func(id int) []byte) (float64
 	return rate, werr
 }
 
-// readWhole reads path to its end, page by page, and returns the time.
+// readWhole reads path to its end, page by page, and returns the time:
+// the sum of the round trips, each from sending a request to having its
+// whole response, so that decoding the response here (to learn the next
+// offset) is not counted as the server's time.
 func readWhole(s server, p *proc, path string) (time.Duration, int, error) {
-	t0 := time.Now()
+	var took time.Duration
 	var off int64
 	for pages := 1; ; pages++ {
+		t0 := time.Now()
 		resp, err := p.call(s.read(pages, path, off))
+		took += time.Since(t0)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -119,7 +124,7 @@ func readWhole(s server, p *proc, path string) (time.Duration, int, error) {
 			return 0, 0, err
 		}
 		if off == 0 {
-			return time.Since(t0), pages, nil
+			return took, pages, nil
 		}
 	}
 }
