@@ -17,16 +17,18 @@ import (
 // upserts (so the event lists them under masked):
 //
 //   - the request's url argument and input.url's raw and normalized
-//     forms by redact.URL of them (user information, query values and
-//     fragment cut out);
+//     forms and its path by redact.URL of them (user information, path
+//     parameters, tokens of well-known shapes, query values and fragment
+//     cut out);
 //   - run_command's command line by redact.CommandLine, and its argv,
 //     input.command.argv and args by redact.Args, as whole lists (an
 //     option names the secret in the element after it): every URL in
 //     them (a clone URL with a token in it), the values of options and
 //     assignments named like a secret (--token=…, --password …,
 //     GITHUB_TOKEN=…), authorization headers, scp-style passwords and
-//     tokens of well-known shapes; a path argument that is a masked
-//     argument is masked with it, and every other one by redact.Path;
+//     tokens of well-known shapes, and the program's name and path; a
+//     path argument that is a masked argument is masked with it (its
+//     canonical path whole), and every other one by redact.Path;
 //   - the value of every environment variable run_command is given (a
 //     token is the usual reason to pass one) by redact.Mark; the names stay.
 //
@@ -59,6 +61,10 @@ var secretSites = []secretSite{
 	site(redact.URL, "request", "arguments", "url"),
 	site(redact.URL, "url", "raw"),
 	site(redact.URL, "url", "normalized"),
+	site(redact.URL, "url", "path"),
+	site(redact.Arg, "command", "program"),
+	site(redact.Arg, "command", "program_name"),
+	site(redact.Path, "command", "resolved"),
 	site(redact.CommandLine, "request", "arguments", "command"),
 	site(func(string) string { return redact.Mark }, "request", "arguments", "env", "*"),
 }
@@ -128,10 +134,10 @@ func maskArgv(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
 	return maskPathArgs(input, ops)
 }
 
-// maskPathArgs appends the upserts of input.command.path_args: an
-// argument Args masks whole in input.command.argv is masked whole in
-// both value and canonical; every other value and canonical path gets
-// redact.Path.
+// maskPathArgs appends the upserts of input.command.path_args: a path
+// argument whose argument masking changed in input.command.argv takes
+// the masked argument as its value and xxxxx as its canonical path; every
+// other value and canonical path gets redact.Path.
 func maskPathArgs(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
 	list, ok := termAt(input, pathArgsKeys).(*ast.Array)
 	if !ok || list.Len() == 0 {
@@ -144,10 +150,10 @@ func maskPathArgs(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskO
 	}
 	for i := range list.Len() {
 		pa := list.Elem(i).Value
-		whole := false
+		arg, changed := "", false // the argument as masked, when masking changed it
 		if n, ok := termAt(pa, indexKey).(ast.Number); ok && masked != nil {
-			if v, ok := n.Int(); ok && v >= 0 && v < len(masked) {
-				whole = masked[v] == redact.Mark && stringElem(argv, v) != redact.Mark
+			if v, ok := n.Int(); ok && v >= 0 && v < len(masked) && masked[v] != stringElem(argv, v) {
+				arg, changed = masked[v], true
 			}
 		}
 		for _, key := range [][]*ast.Term{valueKey, canonicalKeys} {
@@ -156,7 +162,10 @@ func maskPathArgs(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskO
 				continue
 			}
 			m := redact.Path(string(s))
-			if whole {
+			switch {
+			case changed && key[0] == valueKey[0]:
+				m = arg
+			case changed: // the canonical path of a masked argument
 				m = redact.Mark
 			}
 			if m != string(s) {

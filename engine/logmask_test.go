@@ -51,7 +51,7 @@ func urlSecretRequests(f *netFixture, server string) []struct {
 		args   map[string]any
 		want   protocol.Code
 	}{
-		{"download_asset", map[string]any{"url": server + "/a.png?X-Amz-Signature=CANARY-sig&id=7&CANARY-bare#access_token=CANARY-frag", "destination": filepath.Join(f.ws, "a.png")}, ""},
+		{"download_asset", map[string]any{"url": server + "/a.png;jsessionid=CANARY-path?X-Amz-Signature=CANARY-sig&id=7&CANARY-bare#access_token=CANARY-frag", "destination": filepath.Join(f.ws, "a.png")}, ""},
 		{"download_asset", map[string]any{"url": "http://10.0.0.1/x.png?token=CANARY-denied", "destination": filepath.Join(f.ws, "x.png")}, protocol.PrivateNetworkBlocked},
 		{"open_in_browser", map[string]any{"url": "http://localhost:3000/callback?code=CANARY-code&state=s1"}, ""},
 		{"download_asset", map[string]any{"url": "http://bad host/x.png?token=CANARY-invalid", "destination": filepath.Join(f.ws, "y.png")}, protocol.InvalidURL},
@@ -87,17 +87,17 @@ func TestURLSecretsStayOutOfTheLog(t *testing.T) {
 	}
 	ev := logged(t, f.log, ids[0])
 	in := ev["input"].(map[string]any)
-	if got, want := in["request"].(map[string]any)["arguments"].(map[string]any)["url"], srv.url+"/a.png?X-Amz-Signature=xxxxx&id=xxxxx&xxxxx#xxxxx"; got != want {
+	if got, want := in["request"].(map[string]any)["arguments"].(map[string]any)["url"], srv.url+"/a.png;jsessionid=xxxxx?X-Amz-Signature=xxxxx&id=xxxxx&xxxxx#xxxxx"; got != want {
 		t.Errorf("logged url argument = %v, want %v", got, want)
 	}
-	if got, want := in["url"].(map[string]any)["normalized"], srv.url+"/a.png?X-Amz-Signature=xxxxx&id=xxxxx&xxxxx"; got != want {
+	if got, want := in["url"].(map[string]any)["normalized"], srv.url+"/a.png;jsessionid=xxxxx?X-Amz-Signature=xxxxx&id=xxxxx&xxxxx"; got != want {
 		t.Errorf("logged normalized url = %v, want %v", got, want)
 	}
 	masked := []string{}
 	for _, p := range ev["masked"].([]any) {
 		masked = append(masked, p.(string))
 	}
-	if want := []string{"/input/request/arguments/url", "/input/url/raw", "/input/url/normalized"}; !slices.Equal(masked, want) {
+	if want := []string{"/input/request/arguments/url", "/input/url/raw", "/input/url/normalized", "/input/url/path"}; !slices.Equal(masked, want) {
 		t.Errorf("masked = %v, want %v", masked, want)
 	}
 }
@@ -145,6 +145,11 @@ func TestCommandSecretsStayOutOfTheLog(t *testing.T) {
 	line := f.call(t, "run_command", map[string]any{"command": "echo https://127.0.0.1/?t=CANARY-cmd#CANARY-frag", "cwd": f.ws})
 	named := f.call(t, "run_command", map[string]any{"argv": namedSecretArgv, "cwd": f.ws})
 	curl := f.call(t, "run_command", map[string]any{"command": `curl -H "Authorization: Bearer CANARY-hdr" --password 'CANARY quoted' https://hooks.slack.com/services/T0/B0/CANARYhook`, "cwd": f.ws})
+	// Found by review: a password as a path argument, a secret as the
+	// program, an assignment whose value holds separators.
+	f.call(t, "run_command", map[string]any{"argv": []string{"curl", "-u", "ann:CANARY-u", "--user=ann:CANARY/u2", "https://h.example/"}, "cwd": f.ws})
+	f.call(t, "run_command", map[string]any{"command": "GITHUB_TOKEN=CANARY-prog gh pr list", "cwd": f.ws})
+	f.call(t, "run_command", map[string]any{"argv": []string{"env", "AWS_SECRET_ACCESS_KEY=wJalr/CANARY/x", "aws"}, "cwd": f.ws})
 	f.host.Close()
 	if b := readLog(t, f.log); bytes.Contains(b, []byte("CANARY")) {
 		t.Fatalf("a command's secret reached the decision log:\n%s", b)

@@ -20,31 +20,73 @@ import (
 // they mask what is named or shaped like a secret, not every secret.
 
 // Arg returns one command argument with the secrets in it masked: every
-// URL (URLsIn), the value of an option or assignment named like a secret
+// URL (argURLs), the value of an option or assignment named like a secret
 // ("--token=xxxxx", "GITHUB_TOKEN=xxxxx"), the password of --user=ann:…,
 // the value of an authorization header, the password of an scp-style
 // address, and every token of a well-known shape.
 func Arg(s string) string {
-	s = URLsIn(s)
-	if name, value, ok := assignmentIn(s); ok {
-		switch {
-		case secretName(strings.TrimLeft(name, "-")):
-			s = name + "=" + Mark
-		case name == "--user":
-			if user, _, ok := strings.Cut(value, ":"); ok {
-				s = name + "=" + user + ":" + Mark
-			}
-		}
+	s = argURLs(s)
+	s = maskAssignment(s)
+	if user, ok := attachedUser(s); ok {
+		s = user + ":" + Mark
 	}
 	if strings.Contains(s, ":") {
 		if mayHoldHeader(s) {
 			s = header().ReplaceAllString(s, "${1}"+Mark)
 		}
 		if strings.Contains(s, "@") {
-			s = scpPassword().ReplaceAllString(s, Mark+"@")
+			s = scpPassword().ReplaceAllString(s, Mark+"@${1}")
 		}
 	}
 	return Tokens(s)
+}
+
+// argURLs applies URL to the URLs in one argument: an argument that
+// begins with one is that URL to its end, white space and quotes
+// included (they are part of it once the line is split); a URL later in
+// an argument runs to the next white space.
+func argURLs(s string) string {
+	if !strings.Contains(s, ":/") {
+		return s
+	}
+	if schemeSlashes().MatchString(s) || strings.HasPrefix(s, "//") {
+		return URL(s)
+	}
+	return urlInArg().ReplaceAllStringFunc(s, URL)
+}
+
+var urlInArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]+:/+\S*`) })
+
+// maskAssignment masks the value of an assignment named like a secret
+// ("--token=xxxxx", "GITHUB_TOKEN=xxxxx"), the password of --user=ann:…
+// and --proxy-user=…, and an assignment inside the value of another
+// ("--env=MYSQL_ROOT_PASSWORD=xxxxx", "--set=db.password=xxxxx").
+func maskAssignment(s string) string {
+	name, value, ok := assignmentIn(s)
+	switch {
+	case !ok:
+		return s
+	case secretName(strings.TrimLeft(name, "-")):
+		return name + "=" + Mark
+	case name == "--user" || name == "--proxy-user":
+		if user, _, ok := strings.Cut(value, ":"); ok {
+			return name + "=" + user + ":" + Mark
+		}
+	}
+	if inner := maskAssignment(value); inner != value {
+		return name + "=" + inner
+	}
+	return s
+}
+
+// attachedUser reports a curl-style -uUSER:PASSWORD or -UUSER:PASSWORD
+// (the value attached to the option) and returns it up to the colon.
+func attachedUser(s string) (string, bool) {
+	if len(s) < 4 || s[0] != '-' || s[1] != 'u' && s[1] != 'U' {
+		return "", false
+	}
+	user, _, ok := strings.Cut(s, ":")
+	return user, ok && len(user) > 2
 }
 
 // assignmentIn splits an argument "NAME=VALUE" or "--NAME=VALUE" (one
@@ -71,11 +113,12 @@ func assignmentIn(s string) (name, value string, ok bool) {
 	return name, s[eq+1:], true
 }
 
-// mayHoldHeader reports whether s holds a part of every header name that
-// header matches, in any case.
+// mayHoldHeader reports whether s, in any case, holds a part that every
+// header name header matches has ("auth", "api-key", "-token",
+// "cookie"), so that s without one is not searched.
 func mayHoldHeader(s string) bool {
 	lower := strings.ToLower(s)
-	for _, part := range []string{"authorization", "api-key", "-token", "cookie"} {
+	for _, part := range []string{"auth", "api-key", "-token", "cookie"} {
 		if strings.Contains(lower, part) {
 			return true
 		}
@@ -86,7 +129,9 @@ func mayHoldHeader(s string) bool {
 // Path returns a path made from an argument (a path argument's
 // canonical form, the argument joined to a folder) with Arg applied to
 // the whole of it, for a URL that became a path, and then to each of its
-// elements between "/" or "\\" ("/ws/GITHUB_TOKEN=xxxxx").
+// elements between "/" or "\\" ("/ws/GITHUB_TOKEN=xxxxx"; an assignment
+// masked so is masked to the end of the path, as its value may hold a
+// separator).
 func Path(p string) string {
 	p = Arg(p)
 	var b strings.Builder
@@ -96,7 +141,16 @@ func Path(p string) string {
 			continue
 		}
 		elem := p[start:i]
-		if m := Arg(elem); m != elem || b.Len() > 0 {
+		m := Arg(elem)
+		if m != elem && strings.Contains(elem, "=") {
+			// An assignment's value may hold separators itself
+			// ("KEY=wJalr/K7MDENG"): mask to the end of the path.
+			if b.Len() == 0 {
+				b.WriteString(p[:start])
+			}
+			return b.String() + maskAssignment(p[start:])
+		}
+		if m != elem || b.Len() > 0 {
 			if b.Len() == 0 {
 				b.WriteString(p[:start])
 			}
@@ -117,7 +171,8 @@ func Path(p string) string {
 // the element after an option named like a secret masked whole
 // ("--password", "xxxxx"; not after one naming a file, a variable, a
 // helper or stdin, such as --password-file or --password-stdin), and the
-// password after curl's -u or --user ("ann:xxxxx"). Pairs end at "--".
+// password after curl's -u, --user, -U or --proxy-user ("ann:xxxxx").
+// Pairs end at "--", and "--" is never taken for a value.
 // It returns argv itself when nothing changed, a new slice otherwise.
 func Args(argv []string) []string {
 	if out := ArgsFunc(len(argv), func(i int) string { return argv[i] }); out != nil {
@@ -146,8 +201,11 @@ func ArgsFunc(n int, at func(i int) string) []string {
 		set(i, Arg(at(i)))
 	}
 	for i := 1; i+1 < n && at(i) != "--"; i++ {
+		if at(i+1) == "--" {
+			continue
+		}
 		switch a := at(i); {
-		case a == "-u" || a == "--user":
+		case a == "-u" || a == "--user" || a == "-U" || a == "--proxy-user":
 			if user, _, ok := strings.Cut(at(i+1), ":"); ok {
 				set(i+1, user+":"+Mark)
 			}
@@ -159,28 +217,29 @@ func ArgsFunc(n int, at func(i int) string) []string {
 }
 
 // CommandLine returns a command line, as run_command's command argument
-// holds it, with what Args masks masked. Its URLs are masked in place
-// (URLsIn); then the line is split as the host splits it
-// (github.com/google/shlex), and when Args changes nothing more the line
-// is returned so, otherwise the masked arguments joined again,
-// single-quoted where needed ("curl -H 'Authorization: xxxxx' …"). A line
-// that does not split (an unclosed quote) has URLsIn, the header values
-// and Tokens applied to it as text.
+// holds it, with what Args masks masked. The line is split as the host
+// splits it (github.com/google/shlex) and its words masked with Args.
+// When masking its URLs in place (URLsIn) gives a line that splits into
+// exactly the masked words, that line is returned, so that a command
+// whose only secret is in a URL keeps its form; otherwise the masked
+// words joined again, single-quoted where needed
+// ("curl -H 'Authorization: xxxxx' …"). A comment ("# …", which the
+// split drops and no program sees) is dropped from a line whose words
+// change, and masked as text (Tokens, header values) in one whose words
+// do not. A line that does not split (an unclosed quote) is masked as
+// text.
 func CommandLine(s string) string {
-	s = URLsIn(s)
-	if !mayHoldArgSecret(s) {
+	if strings.TrimSpace(s) == "" {
 		return s
 	}
 	argv, err := shlex.Split(s)
 	if err != nil {
-		if mayHoldHeader(s) {
-			s = lineHeader().ReplaceAllString(s, "${1}"+Mark)
-		}
-		return Tokens(s)
+		return maskText(URLsIn(s))
 	}
 	masked := Args(argv)
-	if slices.Equal(masked, argv) {
-		return s
+	inPlace := URLsIn(s)
+	if again, err := shlex.Split(inPlace); err == nil && slices.Equal(again, masked) {
+		return maskText(inPlace)
 	}
 	var b strings.Builder
 	for i, a := range masked {
@@ -192,26 +251,13 @@ func CommandLine(s string) string {
 	return b.String()
 }
 
-// mayHoldArgSecret reports whether a text could hold something Args
-// masks besides a URL: a part of a secret-like name, curl's -u, an "@"
-// (scp), a header name or a token's hint. A text it turns down is left
-// as it is without being split.
-func mayHoldArgSecret(s string) bool {
-	if strings.Contains(s, "@") || strings.Contains(s, "-u") || mayHoldHeader(s) {
-		return true
+// maskText masks, in any text, the values of credential headers and the
+// tokens of well-known shapes.
+func maskText(s string) string {
+	if mayHoldHeader(s) {
+		s = lineHeader().ReplaceAllString(s, "${1}"+Mark)
 	}
-	lower := strings.ToLower(s)
-	for _, part := range []string{"token", "pass", "secret", "credential", "bearer", "cookie", "key", "pw", "pat", "auth"} {
-		if strings.Contains(lower, part) {
-			return true
-		}
-	}
-	for _, t := range tokenShapes() {
-		if t.possible(s) {
-			return true
-		}
-	}
-	return false
+	return Tokens(s)
 }
 
 // quote returns a as one word of a command line: unchanged when it holds
@@ -234,21 +280,16 @@ func Tokens(s string) string {
 	return s
 }
 
-// secretOption reports whether a is an option (one or two dashes, no
-// value attached) whose name says its value is a secret.
+// secretOption reports whether a is an option (one or two dashes and a
+// name of letters, digits, "_", "." and "-"; no value attached) whose
+// name says its value is a secret.
 func secretOption(a string) bool {
-	if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+	if !strings.HasPrefix(a, "-") {
 		return false
 	}
 	name := strings.TrimLeft(a, "-")
-	if name == "" {
+	if name == "" || strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
 		return false
-	}
-	lower := strings.ToLower(name)
-	for _, suffix := range []string{"file", "path", "dir", "env", "stdin", "cmd", "command", "helper"} {
-		if strings.HasSuffix(lower, suffix) {
-			return false
-		}
 	}
 	return secretName(name)
 }
@@ -257,44 +298,68 @@ func secretOption(a string) bool {
 // is a secret: it contains token, password, passwd, passphrase, secret,
 // credential, bearer, cookie, api-key or access-key, private-key (with or
 // without a separator), or is pass, pw, pat or auth, or has auth as one of
-// its parts ("--auth-header", not "--author").
+// its parts ("--auth-header", not "--author"). A name that says its value
+// is something else is not: one that ends naming a file, a folder, a
+// variable, a helper, stdin, a URL, a kind, a name, an id, a count, a
+// size or a mode (--password-file, --token-url, --auth-type,
+// --secret-name), one that begins with no-, max-, min- or num-
+// (--no-password, --max-tokens), a tokenizer, and an authentication
+// setting (PasswordAuthentication=no).
 func secretName(name string) bool {
-	return secretWords().MatchString(name)
+	return secretWords().MatchString(name) && !notSecret().MatchString(name)
 }
+
+var notSecret = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:file|path|dir|folder|env|stdin|cmd|command|helper|url|uri|type|kind|name|id|count|size|length|limit|jar|izer|authentication|method|mode)$|^(?:no|max|min|num)[-_.]`)
+})
 
 var secretWords = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)token|passw(?:or)?d|passphrase|secret|credential|bearer|cookie|(?:api|access|private|secret)[-_.]?key|^(?:pass|pw|pat|auth)$|(?:^|[-_.])auth(?:[-_.]|$)|authorization`)
 })
 
-// header is an authorization-like header inside an argument, up to its
-// end: group 1 is the name, the colon and the space after it.
+// headerNames are the names of headers that carry a credential: the
+// authorizations, a cookie, and every name ending in -token or api-key
+// or holding -auth ("X-Vault-Token", "X-Amz-Security-Token").
+const headerNames = `(?:(?:proxy-)?authorization|[a-z0-9-]*api-key|[a-z0-9-]*-token|[a-z0-9-]*-auth[a-z0-9-]*|set-cookie|cookie)`
+
+// header is a credential header inside an argument, up to its end: group
+// 1 is the name, the colon and the space after it. No word boundary is
+// asked before the name, so that curl's -HAuthorization:… and git's
+// http.extraHeader=Authorization:… are found.
 var header = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-auth-token|private-token|x-access-token|set-cookie|cookie)\s*:\s*)\S.*`)
+	return regexp.MustCompile(`(?i)(` + headerNames + `\s*:\s*)\S.*`)
 })
 
 // lineHeader is header inside a command line: the value ends at a quote
 // (the end of the quoted argument) or the end of the line.
 var lineHeader = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-auth-token|private-token|x-access-token|set-cookie|cookie)\s*:\s*)[^\s"'][^"'\n]*`)
+	return regexp.MustCompile(`(?i)(` + headerNames + `\s*:\s*)[^\s"'][^"'\n]*`)
 })
 
 // scpPassword is the "user:password@" of an scp-style address
-// ("ann:s3cr3t@host:path"); URLs were masked before, so it does not meet
-// one.
+// ("ann:s3cr3t@host:path"), group 1 the "host:" after it. The password
+// may hold "/" and "@" (it runs to the last "@" before "host:"), but does
+// not begin with "/", so that a URL ("https://…@host:443/") is not taken
+// for one.
 var scpPassword = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b[A-Za-z0-9._~-]+:[^\s/@:'"]+@`)
+	return regexp.MustCompile(`\b[A-Za-z0-9._~-]+:[^\s/'"][^\s'"]*@([^\s@/:'"]+:)`)
 })
 
 // tokenShape is a token format and what replaces a match; a text
 // without hint in it cannot hold one, so the expression is not run.
 type tokenShape struct {
-	hints []string // one of them is in every match
-	re    *regexp.Regexp
-	repl  string
+	hints    []string // one of them is in every match
+	foldCase bool     // hints are lower case, matches in any case
+	re       *regexp.Regexp
+	repl     string
 }
 
-// possible reports whether s holds one of t's hints.
+// possible reports whether s holds one of t's hints (in any case for a
+// shape that ignores case).
 func (t *tokenShape) possible(s string) bool {
+	if t.foldCase {
+		s = strings.ToLower(s)
+	}
 	for _, h := range t.hints {
 		if strings.Contains(s, h) {
 			return true
@@ -308,7 +373,7 @@ func (t *tokenShape) possible(s string) bool {
 // is not taken for one.
 var tokenShapes = sync.OnceValue(func() []tokenShape {
 	shape := func(hints, expr, repl string) tokenShape {
-		return tokenShape{strings.Split(hints, " "), regexp.MustCompile(expr), repl}
+		return tokenShape{hints: strings.Split(hints, " "), foldCase: strings.HasPrefix(expr, "(?i)"), re: regexp.MustCompile(expr), repl: repl}
 	}
 	whole := func(hints, expr string) tokenShape { return shape(hints, expr, Mark) }
 	return []tokenShape{
@@ -322,8 +387,8 @@ var tokenShapes = sync.OnceValue(func() []tokenShape {
 		whole("npm_", `\bnpm_[A-Za-z0-9]{36}`),                                                                         // npm
 		whole("eyJ", `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),                                   // JWT
 		whole("PRIVATE", `-----BEGIN [A-Z ]*PRIVATE KEY-----[^-]*(?:-----END [A-Z ]*PRIVATE KEY-----)?`),
-		shape("hooks.slack.com", `(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`, "${1}"+Mark),
-		shape("/api/webhooks/", `(discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]+`, "${1}"+Mark),
-		shape("/bot", `(/bot)[0-9]{6,12}:[A-Za-z0-9_-]{30,}`, "${1}"+Mark), // Telegram bot API
+		shape("hooks.slack.com", `(?i)(hooks\.slack\.com(?::[0-9]+)?/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`, "${1}"+Mark),
+		shape("/webhooks/", `(?i)(discord(?:app)?\.com(?::[0-9]+)?/api/(?:v[0-9]+/)?webhooks/[0-9]+/)[A-Za-z0-9_-]+`, "${1}"+Mark),
+		shape("/bot", `(?i)(/bot)[0-9]{6,12}:[A-Za-z0-9_-]{30,}`, "${1}"+Mark), // Telegram bot API
 	}
 })

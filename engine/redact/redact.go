@@ -78,15 +78,38 @@ func withoutUser(base string) (string, bool) {
 	if start < 0 {
 		return base, false
 	}
-	authority := base[start:]
-	if slash := strings.IndexByte(authority, '/'); slash >= 0 {
-		authority = authority[:slash]
+	rest := base[start:]
+	end := strings.IndexByte(rest, '/')
+	if end < 0 {
+		end = len(rest)
 	}
-	at := strings.LastIndexByte(authority, '@')
+	at := strings.LastIndexByte(rest[:end], '@')
+	if at < 0 && passwordBefore(rest[:end]) {
+		// "ann:s3/cr3t@host/…": a password with a "/" in it, which RFC
+		// 3986 does not allow but a person types; the user information
+		// runs to the last "@" before the "/" that follows the first one.
+		first := strings.IndexByte(rest[end:], '@')
+		if first < 0 {
+			return base, false
+		}
+		after := rest[end+first:]
+		if slash := strings.IndexByte(after, '/'); slash >= 0 {
+			after = after[:slash]
+		}
+		at = end + first + strings.LastIndexByte(after, '@')
+	}
 	if at < 0 {
 		return base, false
 	}
 	return base[:start] + Mark + base[start+at:], true
+}
+
+// passwordBefore reports whether the start of an authority (up to its
+// first "/") looks like "user:password" cut short: a colon followed by
+// something other than a port number.
+func passwordBefore(s string) bool {
+	_, after, ok := strings.Cut(s, ":")
+	return ok && after != "" && strings.Trim(after, "0123456789") != ""
 }
 
 // authorityStart is where the authority of base begins: after the

@@ -37,6 +37,10 @@ func TestURL(t *testing.T) {
 		{"https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage", "https://api.telegram.org/botxxxxx/sendMessage"},
 		{"https://example.com/raw/ghp_0123456789abcdefghijABCDEFGHIJ/a.txt", "https://example.com/raw/xxxxx/a.txt"},
 		{"https://example.com/task-0123456789abcdefghijklmnop", "https://example.com/task-0123456789abcdefghijklmnop"}, // "sk-" inside a word
+		{"https://Hooks.Slack.com:443/services/T0/B0/s3cr3t", "https://Hooks.Slack.com:443/services/xxxxx"},
+		{"https://DISCORD.COM/api/v10/webhooks/123/s3cr3t", "https://DISCORD.COM/api/v10/webhooks/123/xxxxx"},
+		{"https://ann:s3/cr3t@h/r.git", "https://xxxxx@h/r.git"},         // a "/" in the password
+		{"https://example.com:8080/a@b", "https://example.com:8080/a@b"}, // a port, and "@" in the path
 		{"", ""},
 	} {
 		if got := URL(c.raw); got != c.want {
@@ -128,6 +132,17 @@ func TestArgs(t *testing.T) {
 		{[]string{"git", "clone", "https://x-access-token:s3cr3t@github.com/o/r.git"}, []string{"git", "clone", "https://xxxxx@github.com/o/r.git"}},
 		{[]string{"tool", "--", "--password", "file"}, nil}, // operands after "--"
 		{[]string{"--password", "x"}, nil},                  // the program itself is no option
+		// Found by review: attached values, nested assignments, wider header names.
+		{[]string{"curl", "-HAuthorization: Bearer s3cr3t", "-uann:s3cr3t", "-U", "p:s3cr3t", "https://h/"}, []string{"curl", "-HAuthorization: xxxxx", "-uann:xxxxx", "-U", "p:xxxxx", "https://h/"}},
+		{[]string{"docker", "run", "--env=MYSQL_ROOT_PASSWORD=s3cr3t", "-e", "NPM_TOKEN=s3cr3t", "--set=db.password=s3cr3t"}, []string{"docker", "run", "--env=MYSQL_ROOT_PASSWORD=xxxxx", "-e", "NPM_TOKEN=xxxxx", "--set=db.password=xxxxx"}},
+		{[]string{"curl", "-H", "X-Vault-Token: s3cr3t", "-H", "X-Amz-Security-Token: s3cr3t"}, []string{"curl", "-H", "X-Vault-Token: xxxxx", "-H", "X-Amz-Security-Token: xxxxx"}},
+		{[]string{"git", "clone", "oauth2:s3/cr3t@gitlab.example:g/r.git", "ann:p@s3cr3t@host:r"}, []string{"git", "clone", "xxxxx@gitlab.example:g/r.git", "xxxxx@host:r"}},
+		{[]string{"tool", "--password", "--", "x"}, nil}, // "--" is no value
+		// Found by review: ordinary arguments that must stay.
+		{[]string{"llm", "--max-tokens", "512", "--tokenizer=bert", "--auth-type=legacy", "--secret-name", "prod"}, nil},
+		{[]string{"psql", "--no-password", "-h", "db"}, nil},
+		{[]string{"curl", "--cookie-jar", "jar.txt"}, nil},
+		{[]string{"ssh", "-o", "PasswordAuthentication=no", "host"}, nil},
 	} {
 		got := Args(c.argv)
 		want := c.want
@@ -147,8 +162,11 @@ func TestPath(t *testing.T) {
 	for _, c := range []struct{ p, want string }{
 		{"/ws/README.md", "/ws/README.md"},
 		{"/ws/GITHUB_TOKEN=s3cr3t", "/ws/GITHUB_TOKEN=xxxxx"},
-		{"/ws/sub/--token=s3cr3t/x", "/ws/sub/--token=xxxxx/x"},
-		{`C:\ws\GITHUB_TOKEN=s3cr3t\a`, `C:\ws\GITHUB_TOKEN=xxxxx\a`},
+		{"/ws/sub/--token=s3cr3t/x", "/ws/sub/--token=xxxxx"}, // the value may hold separators: masked to the end
+		{`C:\ws\GITHUB_TOKEN=s3cr3t\a`, `C:\ws\GITHUB_TOKEN=xxxxx`},
+		{"/ws/AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "/ws/AWS_SECRET_ACCESS_KEY=xxxxx"},
+		{"/ws/ann:s3/cr3t@gitlab.example:g/r.git", "/ws/xxxxx@gitlab.example:g/r.git"},
+		{"/ws/https:/u:p@h/GITHUB_TOKEN=s3/cr3t", "/ws/https:/xxxxx@h/GITHUB_TOKEN=xxxxx"},
 		{"/ws/https:/u:p@h/r.git?token=t", "/ws/https:/xxxxx@h/r.git?token=xxxxx"},
 		{"/ws/oauth2:s3cr3t@gitlab.example:g/r.git", "/ws/xxxxx@gitlab.example:g/r.git"},
 		{"", ""},
@@ -168,6 +186,14 @@ func TestCommandLine(t *testing.T) {
 		{"echo  https://127.0.0.1/?t=s3cr3t#frag", "echo  https://127.0.0.1/?t=xxxxx#xxxxx"}, // URLs masked in place
 		{`echo "it's" GITHUB_TOKEN=s3cr3t`, `echo 'it'\''s' GITHUB_TOKEN=xxxxx`},
 		{`curl -H "Authorization: Bearer s3cr3t`, `curl -H "Authorization: xxxxx`}, // does not split: masked as text
+		// Found by review: URL masking that would break the quoting, comments, quotes inside names.
+		{`curl https://h/api?filter={\"name\":\"x\"} -u ann:s3cr3t`, `curl 'https://h/api?filter=xxxxx' -u ann:xxxxx`},
+		{`curl https://h.example/x?a=1\' --password s3cr3t`, "curl 'https://h.example/x?a=xxxxx' --password xxxxx"},
+		{`echo https://h/?a=b\ c --token=s`, "echo 'https://h/?a=xxxxx' --token=xxxxx"}, // the word is the URL, to its end
+		{"echo ok # --password s3cr3t ghp_0123456789abcdefghijABCDEFGHIJ", "echo ok # --password s3cr3t xxxxx"},
+		{"git push # Authorization: Bearer s3cr3t", "git push # Authorization: xxxxx"},
+		{`tool --to''ken=s3cr3t GITHUB_TO""KEN=s3cr3t --pa\ssword s3cr3t`, "tool --token=xxxxx GITHUB_TOKEN=xxxxx --password xxxxx"},
+		{"curl https://h/?token=''s3cr3t", "curl 'https://h/?token=xxxxx'"},
 	} {
 		if got := CommandLine(c.line); got != c.want {
 			t.Errorf("CommandLine(%q)\n = %q\nwant %q", c.line, got, c.want)
