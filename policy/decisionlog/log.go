@@ -73,6 +73,9 @@ type Log struct {
 	closed  bool
 	pending map[string]Event
 
+	leased   bool        // the file lock is held across appends (lease)
+	leaseEnd *time.Timer // releases it when the lease ends
+
 	queue  []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
 	queued int        // their bytes
 	out    []byte     // lines linked under the lock, not yet written
@@ -313,6 +316,10 @@ func (l *Log) Close() error {
 	}
 	errQueue := l.writeQueued()
 	l.closed = true
+	if l.leaseEnd != nil {
+		l.leaseEnd.Stop()
+	}
+	l.leased = false // closing the lock file releases the lock
 	return errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
 }
 

@@ -1,0 +1,91 @@
+//go:build unix
+
+package decisionlog
+
+import (
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A Log keeps the file lock for a lease after an append, and gives it up
+// when the lease ends: another process can then take it.
+func TestLockLeaseEnds(t *testing.T) {
+	l, path := openTemp(t, Options{SyncInterval: time.Hour})
+	defer l.Close()
+	writePairs(t, l, 3)
+	other, err := os.OpenFile(path+".lock", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	// Liveness, not a timing: the lock must become free while l is idle.
+	deadline := time.Now().Add(10 * time.Second)
+	for unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("an idle Log still holds the file lock")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// Held by another, the lock keeps the Log waiting; its append goes
+	// through once it is released, and the chain stays whole.
+	done := make(chan error, 1)
+	go func() {
+		ev := sampleEvent(9)
+		done <- l.Decision(t.Context(), ev)
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the append did not wait for the lock another held: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	unix.Flock(int(other.Fd()), unix.LOCK_UN)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if rep, err := VerifyFile(path); err != nil || !rep.OK() || rep.LastSeq != 7 {
+		t.Errorf("VerifyFile = %+v, %v; want intact with 7 events", rep, err)
+	}
+}
+
+// A Log that appends without pause still ends its lease: another Log on
+// the file, waiting for the lock, gets on while the first goes on
+// appending, and the chain they make together verifies.
+func TestLeasesDoNotStarve(t *testing.T) {
+	a, path := openTemp(t, Options{SyncInterval: time.Hour})
+	b, err := Open(path, Options{SyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bDone := make(chan struct{})
+	var aPairs int
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		// Liveness, not a timing: give up after a long while.
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); aPairs++ {
+			select {
+			case <-bDone:
+				return
+			default:
+			}
+			ev := sampleEvent(aPairs)
+			if err := a.Decision(t.Context(), ev); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+		t.Error("a Log appending without pause kept the other waiting")
+	})
+	writePairs(t, b, 50)
+	close(bDone)
+	wg.Wait()
+	a.Close()
+	b.Close()
+	if rep, err := VerifyFile(path); err != nil || !rep.OK() || rep.LastSeq != uint64(aPairs+100) {
+		t.Errorf("VerifyFile = %+v, %v; want intact with %d events", rep, err, aPairs+100)
+	}
+}
