@@ -61,3 +61,35 @@ func TestSecretMaskerAllocatesNothingWhenNothingIsMasked(t *testing.T) {
 		}
 	}
 }
+
+// What the masker knows only from another member: a webhook's secret in
+// input.url.path is found by the host in the normalized URL, and a
+// masked program takes its name and resolved path with it.
+func TestSecretMaskerMasksFromOtherMembers(t *testing.T) {
+	in := map[string]any{
+		"url": map[string]any{"normalized": "https://hooks.slack.com/services/T0/B0/CANARY", "path": "/services/T0/B0/CANARY"},
+		"command": map[string]any{"program": "GITHUB_TOKEN=CANARYa/CANARYb", "program_name": "CANARYb", "resolved": "/ws/CANARYb",
+			"argv": []any{"GITHUB_TOKEN=CANARYa/CANARYb", "pr"}},
+	}
+	ev := &decisionlog.Event{Input: &inputDoc{value: ast.MustInterfaceToValue(in)}}
+	ops, err := secretMasker{}.Mask(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, op := range ops {
+		got[op.Path] = op.Value
+	}
+	for path, want := range map[string]string{
+		"/input/url/normalized":       "https://hooks.slack.com/services/xxxxx",
+		"/input/url/path":             "/services/xxxxx",
+		"/input/command/program":      "GITHUB_TOKEN=xxxxx",
+		"/input/command/program_name": "xxxxx",
+		"/input/command/resolved":     "xxxxx",
+		"/input/command/argv/0":       "GITHUB_TOKEN=xxxxx",
+	} {
+		if got[path] != want {
+			t.Errorf("%s masked as %v, want %q (ops %v)", path, got[path], want, ops)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,16 +18,17 @@ import (
 // upserts (so the event lists them under masked):
 //
 //   - the request's url argument and input.url's raw and normalized
-//     forms and its path by redact.URL of them (user information, path
-//     parameters, tokens of well-known shapes, query values and fragment
-//     cut out);
+//     forms by redact.URL of them (user information, path parameters,
+//     tokens of well-known shapes, query values and fragment cut out),
+//     and input.url.path by the path of the masked normalized URL;
 //   - run_command's command line by redact.CommandLine, and its argv,
 //     input.command.argv and args by redact.Args, as whole lists (an
 //     option names the secret in the element after it): every URL in
 //     them (a clone URL with a token in it), the values of options and
 //     assignments named like a secret (--token=…, --password …,
 //     GITHUB_TOKEN=…), authorization headers, scp-style passwords and
-//     tokens of well-known shapes, and the program's name and path; a
+//     tokens of well-known shapes, and the program (its name and
+//     resolved path whole when it was masked); a
 //     path argument that is a masked argument is masked with it (its
 //     canonical path whole), and every other one by redact.Path;
 //   - the value of every environment variable run_command is given (a
@@ -61,10 +63,6 @@ var secretSites = []secretSite{
 	site(redact.URL, "request", "arguments", "url"),
 	site(redact.URL, "url", "raw"),
 	site(redact.URL, "url", "normalized"),
-	site(redact.URL, "url", "path"),
-	site(redact.Arg, "command", "program"),
-	site(redact.Arg, "command", "program_name"),
-	site(redact.Path, "command", "resolved"),
 	site(redact.CommandLine, "request", "arguments", "command"),
 	site(func(string) string { return redact.Mark }, "request", "arguments", "env", "*"),
 }
@@ -108,7 +106,65 @@ func (secretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlo
 	for i := range secretSites {
 		ops = secretSites[i].collect(doc.value, 0, at[:0], ops)
 	}
+	ops = maskURLPath(doc.value, ops)
+	ops = maskProgram(doc.value, ops)
 	return maskArgv(doc.value, ops), nil
+}
+
+// Members of input.url and input.command, as terms.
+var (
+	urlPathKeys, urlNormalizedKeys             = terms("url", "path"), terms("url", "normalized")
+	programKeys, programNameKeys, resolvedKeys = terms("command", "program"), terms("command", "program_name"), terms("command", "resolved")
+)
+
+// maskURLPath appends the upsert of input.url.path: the path of the
+// masked normalized URL when masking changed it (a webhook's secret is
+// known by its host, which the path alone does not show), or else
+// redact.URL of the path itself (path parameters, token shapes).
+func maskURLPath(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
+	path, ok := termAt(input, urlPathKeys).(ast.String)
+	if !ok {
+		return ops
+	}
+	m := redact.URL(string(path))
+	if norm, ok := termAt(input, urlNormalizedKeys).(ast.String); ok {
+		if masked := redact.URL(string(norm)); masked != string(norm) {
+			before, err1 := url.Parse(string(norm))
+			after, err2 := url.Parse(masked)
+			if err1 == nil && err2 == nil && after.Path != before.Path {
+				m = after.Path
+			}
+		}
+	}
+	if m != string(path) {
+		ops = append(ops, upsert(m, "url", "path"))
+	}
+	return ops
+}
+
+// maskProgram appends the upserts of input.command's program: masked as
+// an argument (a command line that begins "GITHUB_TOKEN=… gh" names
+// one), and when it was, its name and resolved path replaced whole (they
+// are cut from it).
+func maskProgram(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
+	program, ok := termAt(input, programKeys).(ast.String)
+	if !ok {
+		return ops
+	}
+	m := redact.Arg(string(program))
+	if m == string(program) {
+		return ops
+	}
+	ops = append(ops, upsert(m, "command", "program"))
+	for _, at := range []struct {
+		keys   []*ast.Term
+		member string
+	}{{programNameKeys, "program_name"}, {resolvedKeys, "resolved"}} {
+		if v, ok := termAt(input, at.keys).(ast.String); ok && v != "" && string(v) != redact.Mark {
+			ops = append(ops, upsert(redact.Mark, "command", at.member))
+		}
+	}
+	return ops
 }
 
 // maskArgv appends the upserts of argvSites and of input.command's path

@@ -53,6 +53,7 @@ func urlSecretRequests(f *netFixture, server string) []struct {
 	}{
 		{"download_asset", map[string]any{"url": server + "/a.png;jsessionid=CANARY-path?X-Amz-Signature=CANARY-sig&id=7&CANARY-bare#access_token=CANARY-frag", "destination": filepath.Join(f.ws, "a.png")}, ""},
 		{"download_asset", map[string]any{"url": "http://10.0.0.1/x.png?token=CANARY-denied", "destination": filepath.Join(f.ws, "x.png")}, protocol.PrivateNetworkBlocked},
+		{"download_asset", map[string]any{"url": "http://10.0.0.1/services/T0/B0/x.png;CANARY-bare", "destination": filepath.Join(f.ws, "z.png")}, protocol.PrivateNetworkBlocked},
 		{"open_in_browser", map[string]any{"url": "http://localhost:3000/callback?code=CANARY-code&state=s1"}, ""},
 		{"download_asset", map[string]any{"url": "http://bad host/x.png?token=CANARY-invalid", "destination": filepath.Join(f.ws, "y.png")}, protocol.InvalidURL},
 	}
@@ -150,6 +151,11 @@ func TestCommandSecretsStayOutOfTheLog(t *testing.T) {
 	f.call(t, "run_command", map[string]any{"argv": []string{"curl", "-u", "ann:CANARY-u", "--user=ann:CANARY/u2", "https://h.example/"}, "cwd": f.ws})
 	f.call(t, "run_command", map[string]any{"command": "GITHUB_TOKEN=CANARY-prog gh pr list", "cwd": f.ws})
 	f.call(t, "run_command", map[string]any{"argv": []string{"env", "AWS_SECRET_ACCESS_KEY=wJalr/CANARY/x", "aws"}, "cwd": f.ws})
+	// Found by a second review: the program's name cut from a masked
+	// program, an npm token, -u in a cluster, a list of settings.
+	f.call(t, "run_command", map[string]any{"command": "GITHUB_TOKEN=CANARYa/CANARYb gh pr list", "cwd": f.ws})
+	f.call(t, "run_command", map[string]any{"argv": []string{"npm", "config", "set", "//registry.npmjs.org/:_authToken=CANARY-npm"}, "cwd": f.ws})
+	f.call(t, "run_command", map[string]any{"command": "curl -sSu ann:CANARY-cluster --set a=1,db.password=CANARY-list https://h.example/", "cwd": f.ws})
 	f.host.Close()
 	if b := readLog(t, f.log); bytes.Contains(b, []byte("CANARY")) {
 		t.Fatalf("a command's secret reached the decision log:\n%s", b)

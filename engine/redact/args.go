@@ -58,41 +58,109 @@ func argURLs(s string) string {
 var urlInArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]+:/+\S*`) })
 
 // maskAssignment masks the value of an assignment named like a secret
-// ("--token=xxxxx", "GITHUB_TOKEN=xxxxx"), the password of --user=ann:…
-// and --proxy-user=…, and an assignment inside the value of another
-// ("--env=MYSQL_ROOT_PASSWORD=xxxxx", "--set=db.password=xxxxx").
+// ("--token=xxxxx", "GITHUB_TOKEN=xxxxx", npm's
+// "//registry.example/:_authToken=xxxxx", judged by the part of the name
+// after its last "/" or ":"), the password of --user=ann:… and
+// --proxy-user=…, and an assignment inside the value of another
+// ("--env=MYSQL_ROOT_PASSWORD=xxxxx", "--set=db.password=xxxxx"). When
+// the chain of assignments holds none, each item of a list the argument
+// is (split at "," and white space: "--set=a=1,db.password=xxxxx",
+// "host=db password=xxxxx") is masked so. It takes time linear in len(s).
 func maskAssignment(s string) string {
-	name, value, ok := assignmentIn(s)
-	switch {
-	case !ok:
+	if m := maskChain(s); m != s {
+		return m
+	}
+	if !strings.ContainsAny(s, ", \t\n") {
 		return s
-	case secretName(strings.TrimLeft(name, "-")):
-		return name + "=" + Mark
-	case name == "--user" || name == "--proxy-user":
-		if user, _, ok := strings.Cut(value, ":"); ok {
-			return name + "=" + user + ":" + Mark
+	}
+	var b strings.Builder
+	changed, start := false, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && !strings.ContainsRune(", \t\n", rune(s[i])) {
+			continue
 		}
+		item := s[start:i]
+		m := maskChain(item)
+		changed = changed || m != item
+		b.WriteString(m)
+		if i < len(s) {
+			b.WriteByte(s[i])
+		}
+		start = i + 1
 	}
-	if inner := maskAssignment(value); inner != value {
-		return name + "=" + inner
+	if !changed {
+		return s
 	}
-	return s
+	return b.String()
 }
 
-// attachedUser reports a curl-style -uUSER:PASSWORD or -UUSER:PASSWORD
-// (the value attached to the option) and returns it up to the colon.
+// maskChain masks the first secret in a chain of assignments, "a=b=c=…",
+// walking it once: everything after the "=" of the first name that says
+// its value is a secret, or the password after --user= or --proxy-user=.
+func maskChain(s string) string {
+	off := 0
+	for {
+		name, value, ok := assignmentIn(s[off:])
+		if !ok {
+			return s
+		}
+		end := off + len(name) + 1 // just after the "="
+		switch {
+		case secretName(strings.TrimLeft(name, "-")):
+			return s[:end] + Mark
+		case name == "--user" || name == "--proxy-user":
+			if user, _, ok := strings.Cut(value, ":"); ok {
+				return s[:end] + user + ":" + Mark
+			}
+		}
+		off = end
+	}
+}
+
+// attachedUser reports a curl-style -uUSER:PASSWORD or -UUSER:PASSWORD,
+// alone or at the end of a cluster of short options ("-sSuann:…"), and
+// returns it up to the colon.
 func attachedUser(s string) (string, bool) {
-	if len(s) < 4 || s[0] != '-' || s[1] != 'u' && s[1] != 'U' {
+	k := userOptionEnd(s)
+	if k < 0 {
 		return "", false
 	}
-	user, _, ok := strings.Cut(s, ":")
-	return user, ok && len(user) > 2
+	colon := strings.IndexByte(s, ':')
+	if colon <= k {
+		return "", false
+	}
+	return s[:colon], true
+}
+
+// curlFlags are curl's short options that take no value, which may come
+// before -u in a cluster ("-sSu"); an option that takes one (-H, -A …)
+// takes the rest of the word.
+const curlFlags = "sSvkLfiIgGjJlnNqR"
+
+// userOptionEnd is the index just after the u or U of a cluster of short
+// options that begins s ("-u", "-sSu", "-U…"), or -1.
+func userOptionEnd(s string) int {
+	if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+		return -1
+	}
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 'u' || c == 'U':
+			return i + 1
+		case strings.IndexByte(curlFlags, c) >= 0:
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // assignmentIn splits an argument "NAME=VALUE" or "--NAME=VALUE" (one
 // or two dashes; a name of letters, digits, "_", "." and "-" that does
 // not begin with a digit, "." or "-"; a value of one byte at least) into
-// the name with its dashes and the value.
+// the name with its dashes and the value. A name beginning with "//"
+// (npm's "//registry.example/:_authToken") is judged by its part after
+// the last "/" or ":".
 func assignmentIn(s string) (name, value string, ok bool) {
 	eq := strings.IndexByte(s, '=')
 	if eq < 0 || eq == len(s)-1 {
@@ -101,6 +169,9 @@ func assignmentIn(s string) (name, value string, ok bool) {
 	name = s[:eq]
 	bare := strings.TrimPrefix(name, "-")
 	bare = strings.TrimPrefix(bare, "-")
+	if k := strings.LastIndexAny(bare, "/:"); k >= 0 && strings.HasPrefix(bare, "//") {
+		bare = bare[k+1:] // npm's //registry.example/:_authToken
+	}
 	if bare == "" || bare[0] == '.' || bare[0] == '-' || '0' <= bare[0] && bare[0] <= '9' {
 		return "", "", false
 	}
@@ -171,7 +242,8 @@ func Path(p string) string {
 // the element after an option named like a secret masked whole
 // ("--password", "xxxxx"; not after one naming a file, a variable, a
 // helper or stdin, such as --password-file or --password-stdin), and the
-// password after curl's -u, --user, -U or --proxy-user ("ann:xxxxx").
+// password after curl's -u, --user, -U or --proxy-user ("ann:xxxxx"; -u
+// also at the end of a cluster, "-sSu").
 // Pairs end at "--", and "--" is never taken for a value.
 // It returns argv itself when nothing changed, a new slice otherwise.
 func Args(argv []string) []string {
@@ -205,7 +277,7 @@ func ArgsFunc(n int, at func(i int) string) []string {
 			continue
 		}
 		switch a := at(i); {
-		case a == "-u" || a == "--user" || a == "-U" || a == "--proxy-user":
+		case a == "--user" || a == "--proxy-user" || userOptionEnd(a) == len(a):
 			if user, _, ok := strings.Cut(at(i+1), ":"); ok {
 				set(i+1, user+":"+Mark)
 			}
@@ -224,9 +296,9 @@ func ArgsFunc(n int, at func(i int) string) []string {
 // whose only secret is in a URL keeps its form; otherwise the masked
 // words joined again, single-quoted where needed
 // ("curl -H 'Authorization: xxxxx' …"). A comment ("# …", which the
-// split drops and no program sees) is dropped from a line whose words
-// change, and masked as text (Tokens, header values) in one whose words
-// do not. A line that does not split (an unclosed quote) is masked as
+// split drops and no program sees) is masked as text (Tokens, header
+// values) where that changes no word, and dropped otherwise, with the
+// line joined from the words. A line that does not split (an unclosed quote) is masked as
 // text.
 func CommandLine(s string) string {
 	if strings.TrimSpace(s) == "" {
@@ -239,7 +311,15 @@ func CommandLine(s string) string {
 	masked := Args(argv)
 	inPlace := URLsIn(s)
 	if again, err := shlex.Split(inPlace); err == nil && slices.Equal(again, masked) {
-		return maskText(inPlace)
+		// The words are as masked; what maskText changes besides must be
+		// in a comment, or the line is joined again from the words.
+		t := maskText(inPlace)
+		if t == inPlace {
+			return t
+		}
+		if again, err := shlex.Split(t); err == nil && slices.Equal(again, masked) {
+			return t
+		}
 	}
 	var b strings.Builder
 	for i, a := range masked {
@@ -291,6 +371,9 @@ func secretOption(a string) bool {
 	if name == "" || strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
 		return false
 	}
+	if !strings.HasPrefix(a, "--") && (name == "pass" || name == "pw" || name == "pat") {
+		return false // single-dash short words mean other things (ffmpeg's -pass 1)
+	}
 	return secretName(name)
 }
 
@@ -301,16 +384,17 @@ func secretOption(a string) bool {
 // its parts ("--auth-header", not "--author"). A name that says its value
 // is something else is not: one that ends naming a file, a folder, a
 // variable, a helper, stdin, a URL, a kind, a name, an id, a count, a
-// size or a mode (--password-file, --token-url, --auth-type,
-// --secret-name), one that begins with no-, max-, min- or num-
-// (--no-password, --max-tokens), a tokenizer, and an authentication
-// setting (PasswordAuthentication=no).
+// size, a mode or a number of tokens (--password-file, --token-url,
+// --auth-type, --secret-name, --tokens), one that begins with no-, max-,
+// min- or num- or their camel case (--no-password, --max-tokens,
+// --maxTokens), one ending in less (--passwordless), a tokenizer, and an
+// authentication setting (PasswordAuthentication=no).
 func secretName(name string) bool {
 	return secretWords().MatchString(name) && !notSecret().MatchString(name)
 }
 
 var notSecret = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:file|path|dir|folder|env|stdin|cmd|command|helper|url|uri|type|kind|name|id|count|size|length|limit|jar|izer|authentication|method|mode)$|^(?:no|max|min|num)[-_.]`)
+	return regexp.MustCompile(`(?i:file|path|dir|folder|env|stdin|cmd|command|helper|url|uri|type|kind|name|id|count|size|length|limit|jar|izer|authentication|method|mode|tokens|less)$|^(?i:no|max|min|num)(?:[-_.]|[A-Z])`)
 })
 
 var secretWords = sync.OnceValue(func() *regexp.Regexp {
@@ -323,11 +407,12 @@ var secretWords = sync.OnceValue(func() *regexp.Regexp {
 const headerNames = `(?:(?:proxy-)?authorization|[a-z0-9-]*api-key|[a-z0-9-]*-token|[a-z0-9-]*-auth[a-z0-9-]*|set-cookie|cookie)`
 
 // header is a credential header inside an argument, up to its end: group
-// 1 is the name, the colon and the space after it. No word boundary is
-// asked before the name, so that curl's -HAuthorization:… and git's
-// http.extraHeader=Authorization:… are found.
+// 1 is the name, the colon and the space after it. The header begins the
+// argument, or follows curl's -H ("-HAuthorization:…") or an "="
+// ("--header=…", git's "http.extraHeader=Authorization:…"), so that a
+// message mentioning a cookie is left alone.
 var header = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(` + headerNames + `\s*:\s*)\S.*`)
+	return regexp.MustCompile(`(?i)^((?:-H\s*|[A-Za-z0-9_.-]*=)?` + headerNames + `\s*:\s*)\S.*`)
 })
 
 // lineHeader is header inside a command line: the value ends at a quote
@@ -337,12 +422,13 @@ var lineHeader = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // scpPassword is the "user:password@" of an scp-style address
-// ("ann:s3cr3t@host:path"), group 1 the "host:" after it. The password
+// ("ann:s3cr3t@host:path"), or of curl's URL without a scheme
+// ("ann:s3cr3t@host/path"), group 1 the "host:" or "host/" after it. The password
 // may hold "/" and "@" (it runs to the last "@" before "host:"), but does
 // not begin with "/", so that a URL ("https://…@host:443/") is not taken
 // for one.
 var scpPassword = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b[A-Za-z0-9._~-]+:[^\s/'"][^\s'"]*@([^\s@/:'"]+:)`)
+	return regexp.MustCompile(`\b[A-Za-z0-9._~-]+:[^\s/'"][^\s'"]*@([^\s@/:'"]+[:/])`)
 })
 
 // tokenShape is a token format and what replaces a match; a text
@@ -386,7 +472,7 @@ var tokenShapes = sync.OnceValue(func() []tokenShape {
 		whole("sk-", `\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`),                                                         // OpenAI, Anthropic
 		whole("npm_", `\bnpm_[A-Za-z0-9]{36}`),                                                                         // npm
 		whole("eyJ", `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),                                   // JWT
-		whole("PRIVATE", `-----BEGIN [A-Z ]*PRIVATE KEY-----[^-]*(?:-----END [A-Z ]*PRIVATE KEY-----)?`),
+		whole("PRIVATE", `-----BEGIN [A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z ]*PRIVATE KEY-----|$)`),
 		shape("hooks.slack.com", `(?i)(hooks\.slack\.com(?::[0-9]+)?/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`, "${1}"+Mark),
 		shape("/webhooks/", `(?i)(discord(?:app)?\.com(?::[0-9]+)?/api/(?:v[0-9]+/)?webhooks/[0-9]+/)[A-Za-z0-9_-]+`, "${1}"+Mark),
 		shape("/bot", `(?i)(/bot)[0-9]{6,12}:[A-Za-z0-9_-]{30,}`, "${1}"+Mark), // Telegram bot API

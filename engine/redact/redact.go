@@ -58,15 +58,48 @@ func URL(raw string) string {
 }
 
 // withoutPathParams replaces the value of every path parameter of base
-// (";jsessionid=…", RFC 3986's ";name=value" in a segment) by Mark.
+// (";jsessionid=…", RFC 3986's ";name=value" in a segment) by Mark, and
+// a parameter without a value (";0AB12C") whole.
 func withoutPathParams(base string) string {
 	if strings.IndexByte(base, ';') < 0 {
 		return base
 	}
-	return pathParam().ReplaceAllString(base, ";${1}="+Mark)
+	base = pathParam().ReplaceAllString(base, ";${1}="+Mark)
+	return withoutBareParams(base)
 }
 
 var pathParam = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`;([^/;=]*)=[^/;]+`) })
+
+// withoutBareParams replaces every path parameter of base that has no
+// value (";0AB12C", which may itself be the secret) by Mark.
+func withoutBareParams(base string) string {
+	var b strings.Builder
+	changed := false
+	for rest := base; ; {
+		semi := strings.IndexByte(rest, ';')
+		if semi < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:semi+1])
+		rest = rest[semi+1:]
+		end := strings.IndexAny(rest, "/;")
+		if end < 0 {
+			end = len(rest)
+		}
+		if param := rest[:end]; param != "" && param != Mark && !strings.Contains(param, "=") {
+			b.WriteString(Mark)
+			changed = true
+		} else {
+			b.WriteString(param)
+		}
+		rest = rest[end:]
+	}
+	if !changed {
+		return base
+	}
+	return b.String()
+}
 
 // withoutUser replaces the user information of base (a URL without its
 // query and fragment) by Mark, reporting whether it had any.

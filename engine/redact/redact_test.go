@@ -39,8 +39,9 @@ func TestURL(t *testing.T) {
 		{"https://example.com/task-0123456789abcdefghijklmnop", "https://example.com/task-0123456789abcdefghijklmnop"}, // "sk-" inside a word
 		{"https://Hooks.Slack.com:443/services/T0/B0/s3cr3t", "https://Hooks.Slack.com:443/services/xxxxx"},
 		{"https://DISCORD.COM/api/v10/webhooks/123/s3cr3t", "https://DISCORD.COM/api/v10/webhooks/123/xxxxx"},
-		{"https://ann:s3/cr3t@h/r.git", "https://xxxxx@h/r.git"},         // a "/" in the password
-		{"https://example.com:8080/a@b", "https://example.com:8080/a@b"}, // a port, and "@" in the path
+		{"https://ann:s3/cr3t@h/r.git", "https://xxxxx@h/r.git"},                                    // a "/" in the password
+		{"https://example.com:8080/a@b", "https://example.com:8080/a@b"},                            // a port, and "@" in the path
+		{"http://localhost:3000/a;0AB12C/b;v=1;x", "http://localhost:3000/a;xxxxx/b;v=xxxxx;xxxxx"}, // parameters without a value
 		{"", ""},
 	} {
 		if got := URL(c.raw); got != c.want {
@@ -143,6 +144,16 @@ func TestArgs(t *testing.T) {
 		{[]string{"psql", "--no-password", "-h", "db"}, nil},
 		{[]string{"curl", "--cookie-jar", "jar.txt"}, nil},
 		{[]string{"ssh", "-o", "PasswordAuthentication=no", "host"}, nil},
+		// Found by a second review.
+		{[]string{"npm", "config", "set", "//registry.npmjs.org/:_authToken=s3cr3t"}, []string{"npm", "config", "set", "//registry.npmjs.org/:_authToken=xxxxx"}},
+		{[]string{"curl", "-sSu", "ann:s3cr3t", "-sSuann:s3cr3t", "ann:s3cr3t@h.example/x"}, []string{"curl", "-sSu", "ann:xxxxx", "-sSuann:xxxxx", "xxxxx@h.example/x"}},
+		{[]string{"helm", "--set", "a=1,db.password=s3cr3t", "--set=a=1,db.password=s3cr3t"}, []string{"helm", "--set", "a=1,db.password=xxxxx", "--set=a=1,db.password=xxxxx"}},
+		{[]string{"psql", "host=db user=ann password=s3cr3t"}, []string{"psql", "host=db user=ann password=xxxxx"}},
+		{[]string{"echo", "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nMIIEp\n-----END RSA PRIVATE KEY-----"}, []string{"echo", "xxxxx"}},
+		{[]string{"llm", "--tokens", "512", "--maxTokens", "5", "--passwordless", "x", "--tokenless", "y"}, nil},
+		{[]string{"ffmpeg", "-pass", "1", "-i", "in.mp4"}, nil},
+		{[]string{"git", "commit", "-m", "fix cookie: handle expiry\n\nCo-authored-by: Ann <ann@example.com>"}, nil},
+		{[]string{"curl", "-HX-Api-Key: s3cr3t", "--header=Cookie: s3cr3t"}, []string{"curl", "-HX-Api-Key: xxxxx", "--header=Cookie: xxxxx"}},
 	} {
 		got := Args(c.argv)
 		want := c.want
@@ -194,6 +205,9 @@ func TestCommandLine(t *testing.T) {
 		{"git push # Authorization: Bearer s3cr3t", "git push # Authorization: xxxxx"},
 		{`tool --to''ken=s3cr3t GITHUB_TO""KEN=s3cr3t --pa\ssword s3cr3t`, "tool --token=xxxxx GITHUB_TOKEN=xxxxx --password xxxxx"},
 		{"curl https://h/?token=''s3cr3t", "curl 'https://h/?token=xxxxx'"},
+		// Found by a second review: a header-like word must not hide the rest of the line.
+		{"cp Cookie: /home/ann/.ssh/id_rsa /tmp/pub/", "cp Cookie: /home/ann/.ssh/id_rsa /tmp/pub/"},
+		{"cp -- -----BEGIN PRIVATE KEY----- /home/ann/.ssh/id_rsa /ws/pub", "cp -- -----BEGIN PRIVATE KEY----- /home/ann/.ssh/id_rsa /ws/pub"},
 	} {
 		if got := CommandLine(c.line); got != c.want {
 			t.Errorf("CommandLine(%q)\n = %q\nwant %q", c.line, got, c.want)
