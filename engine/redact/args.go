@@ -213,13 +213,15 @@ func Path(p string) string {
 		}
 		elem := p[start:i]
 		m := Arg(elem)
-		if m != elem && strings.Contains(elem, "=") {
+		if m != elem {
 			// An assignment's value may hold separators itself
 			// ("KEY=wJalr/K7MDENG"): mask to the end of the path.
-			if b.Len() == 0 {
-				b.WriteString(p[:start])
+			if r := maskAssignment(p[start:]); r != p[start:] {
+				if b.Len() == 0 {
+					b.WriteString(p[:start])
+				}
+				return b.String() + Tokens(r)
 			}
-			return b.String() + maskAssignment(p[start:])
 		}
 		if m != elem || b.Len() > 0 {
 			if b.Len() == 0 {

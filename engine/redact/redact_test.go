@@ -180,6 +180,7 @@ func TestPath(t *testing.T) {
 		{"/ws/https:/u:p@h/GITHUB_TOKEN=s3/cr3t", "/ws/https:/xxxxx@h/GITHUB_TOKEN=xxxxx"},
 		{"/ws/https:/u:p@h/r.git?token=t", "/ws/https:/xxxxx@h/r.git?token=xxxxx"},
 		{"/ws/oauth2:s3cr3t@gitlab.example:g/r.git", "/ws/xxxxx@gitlab.example:g/r.git"},
+		{"/ws/x=ghp_0123456789abcdefghijABCDEFGHIJ/y", "/ws/x=xxxxx/y"}, // a token, not an assignment to mask
 		{"", ""},
 	} {
 		if got := Path(c.p); got != c.want {
