@@ -132,6 +132,29 @@ func policyDirWith(t *testing.T, name, text string) string {
 	return dir
 }
 
+// Through the binary: secrets named or shaped as such in a command's
+// arguments and command line stay out of the decision log, in an allowed
+// command and in a refused one alike, and replay reports the decisions
+// whose arguments it could not see as masked, not as changed.
+func TestCommandArgumentSecretsStayOutOfTheLog(t *testing.T) {
+	cfg, ws, logFile := setup(t)
+	for _, args := range []string{
+		fmt.Sprintf(`{"argv":["ls","--password","CANARY-p","--token=CANARY-t","GITHUB_TOKEN=CANARY-a","."],"cwd":%q}`, ws),
+		fmt.Sprintf(`{"command":"curl -H 'Authorization: Bearer CANARY-h' -u ann:CANARY-u https://h.example/?k=CANARY-q","cwd":%q}`, ws),
+	} {
+		if code, out := cli(t, "--config", cfg, "call", "run_command", args); code != 0 && !strings.Contains(out, "COMMAND_NOT_ALLOWED") {
+			t.Fatalf("call %s: %d\n%s", args, code, out)
+		}
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil || bytes.Contains(b, []byte("CANARY")) || !bytes.Contains(b, []byte(`"--password","xxxxx"`)) {
+		t.Fatalf("log (%v) holds a secret or no masked argument:\n%s", err, b)
+	}
+	if code, out := cli(t, "replay", "--log", logFile); code != 0 || !strings.Contains(out, "0 changed") {
+		t.Fatalf("replay: %d\n%s", code, out)
+	}
+}
+
 // policy input --logged prints the input as the decision log records it:
 // the environment value masked, and the pointer listed.
 func TestPolicyInputLogged(t *testing.T) {
