@@ -51,7 +51,7 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 	defer l.dropQueue()
 	leased := l.leased
 	if !leased {
-		if err := lockFile(l.lock); err != nil {
+		if err := l.takeLock(); err != nil {
 			return link{}, fmt.Errorf("decisionlog: lock: %w", err)
 		}
 	}
@@ -61,7 +61,7 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 			l.leased = false
 			unlockFile(l.lock)
 		} else if !l.leased {
-			l.lease()
+			l.leaseOrUnlock()
 		}
 	}()
 	if !leased {
@@ -92,13 +92,41 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 }
 
 // LockLease is how long a Log keeps the file lock after taking it for
-// an append. Appends within the lease neither take the lock again nor
-// look for rotation by other processes (nobody else can append or rotate
-// while it is held): three system calls fewer per line. Another process
-// waits at most this long for the lock (and then gets it, as the lease
-// is not renewed while held: a Log that goes on appending takes the lock
-// again after the lease).
+// an append, while it has no company. Appends within the lease neither
+// take the lock again nor look for rotation by other processes (nobody
+// else can append or rotate while it is held): three system calls fewer
+// per line. The lease is not renewed while held. A Log that finds the
+// lock taken by another (another process, another Log on the file)
+// keeps no lease for Contention afterwards, unlocking after each append
+// as without leases, so that writers that share the file take turns
+// line by line; another writer so waits for one lease at most, once.
 const LockLease = time.Millisecond
+
+// Contention is how long a Log keeps no lease after finding the lock
+// taken by another writer.
+const Contention = time.Second
+
+// takeLock takes the file lock, waiting for it if another writer holds
+// it, and then keeps no lease for Contention. l.mu is held.
+func (l *Log) takeLock() error {
+	got, err := tryLockFile(l.lock)
+	if err != nil || got {
+		return err
+	}
+	l.contended = time.Now().Add(Contention)
+	return lockFile(l.lock)
+}
+
+// leaseOrUnlock keeps the file lock, which l holds, on a lease, unless
+// another writer was seen within Contention; then it unlocks. l.mu is
+// held.
+func (l *Log) leaseOrUnlock() {
+	if time.Now().Before(l.contended) {
+		unlockFile(l.lock)
+		return
+	}
+	l.lease()
+}
 
 // lease keeps the file lock, which l holds, for LockLease; the release
 // runs on a timer. l.mu is held.
@@ -111,11 +139,16 @@ func (l *Log) lease() {
 	l.leaseEnd.Reset(LockLease)
 }
 
-// endLease releases the file lock kept by lease, unless Close or a failed
-// append released it first.
+// endLease releases the file lock kept by lease, unless Close, Sync or a
+// failed append released it first.
 func (l *Log) endLease() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.dropLease()
+}
+
+// dropLease releases the file lock if a lease keeps it. l.mu is held.
+func (l *Log) dropLease() {
 	if l.leased {
 		l.leased = false
 		unlockFile(l.lock)

@@ -23,6 +23,23 @@ func lockFile(f *os.File) error {
 	}
 }
 
+// tryLockFile takes the exclusive lock on f if nobody holds it, and
+// reports whether it did.
+func tryLockFile(f *os.File) (bool, error) {
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		switch err {
+		case nil:
+			return true, nil
+		case unix.EWOULDBLOCK:
+			return false, nil
+		case unix.EINTR:
+			continue
+		}
+		return false, err
+	}
+}
+
 // unlockFile releases the lock taken by lockFile.
 func unlockFile(f *os.File) error {
 	return unix.Flock(int(f.Fd()), unix.LOCK_UN)

@@ -32,6 +32,17 @@ func lockFile(f *os.File) error {
 	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol)
 }
 
+// tryLockFile takes the exclusive lock on f if nobody holds it, and
+// reports whether it did.
+func tryLockFile(f *os.File) (bool, error) {
+	ol := new(windows.Overlapped)
+	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
+	if err == windows.ERROR_LOCK_VIOLATION {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // unlockFile releases the lock taken by lockFile.
 func unlockFile(f *os.File) error {
 	ol := new(windows.Overlapped)

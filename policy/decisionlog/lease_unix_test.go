@@ -12,7 +12,8 @@ import (
 )
 
 // A Log keeps the file lock for a lease after an append, and gives it up
-// when the lease ends: another process can then take it.
+// when the lease ends: another process can then take it. Once it has met
+// another writer, it keeps no lease.
 func TestLockLeaseEnds(t *testing.T) {
 	l, path := openTemp(t, Options{SyncInterval: time.Hour})
 	defer l.Close()
@@ -46,9 +47,39 @@ func TestLockLeaseEnds(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	// Having met another writer, the Log keeps no lease: the lock is
+	// free as soon as each append returns.
+	for i := range 20 {
+		if err := l.Decision(t.Context(), sampleEvent(10+i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			t.Fatalf("append %d: the Log kept the lock after meeting another writer: %v", i, err)
+		}
+		unix.Flock(int(other.Fd()), unix.LOCK_UN)
+	}
 	l.Close()
-	if rep, err := VerifyFile(path); err != nil || !rep.OK() || rep.LastSeq != 7 {
-		t.Errorf("VerifyFile = %+v, %v; want intact with 7 events", rep, err)
+	if rep, err := VerifyFile(path); err != nil || !rep.OK() || rep.LastSeq != 27 {
+		t.Errorf("VerifyFile = %+v, %v; want intact with 27 events", rep, err)
+	}
+}
+
+// Sync gives up a lease before its fsync, so that no other writer waits
+// for the lock through it.
+func TestSyncEndsTheLease(t *testing.T) {
+	l, path := openTemp(t, Options{SyncInterval: time.Hour})
+	defer l.Close()
+	writePairs(t, l, 1)
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	other, err := os.OpenFile(path+".lock", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		t.Fatalf("the lock is held after Sync: %v", err)
 	}
 }
 

@@ -73,8 +73,9 @@ type Log struct {
 	closed  bool
 	pending map[string]Event
 
-	leased   bool        // the file lock is held across appends (lease)
-	leaseEnd *time.Timer // releases it when the lease ends
+	leased    bool        // the file lock is held across appends (lease)
+	leaseEnd  *time.Timer // releases it when the lease ends
+	contended time.Time   // no lease before this: another writer was seen
 
 	queue  []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
 	queued int        // their bytes
@@ -298,6 +299,7 @@ func (l *Log) Sync() error {
 		return ErrClosed
 	}
 	errQueue := l.writeQueued()
+	l.dropLease() // nobody waits for the lock through the fsync
 	err := errors.Join(l.syncErr, errQueue, l.f.Sync())
 	l.syncErr, l.dirty = nil, false
 	return err
@@ -319,7 +321,7 @@ func (l *Log) Close() error {
 	if l.leaseEnd != nil {
 		l.leaseEnd.Stop()
 	}
-	l.leased = false // closing the lock file releases the lock
+	l.dropLease() // before the fsync, and explicitly (Windows releases a closed handle's lock late)
 	return errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
 }
 
