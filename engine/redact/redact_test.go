@@ -8,8 +8,21 @@ import (
 	"github.com/google/shlex"
 )
 
+// textCase is a text and what a masking function should make of it.
+type textCase struct{ in, want string }
+
+// checkStrings reports every case that f does not turn into its want.
+func checkStrings(t *testing.T, name string, f func(string) string, cases []textCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := f(c.in); got != c.want {
+			t.Errorf("%s(%q)\n = %q\nwant %q", name, c.in, got, c.want)
+		}
+	}
+}
+
 func TestURL(t *testing.T) {
-	for _, c := range []struct{ raw, want string }{
+	checkStrings(t, "URL", URL, []textCase{
 		{"https://example.com/a.png", "https://example.com/a.png"},
 		{"https://example.com/a.png?", "https://example.com/a.png?"},
 		{"https://example.com/a.png#", "https://example.com/a.png#"},
@@ -43,26 +56,18 @@ func TestURL(t *testing.T) {
 		{"https://example.com:8080/a@b", "https://example.com:8080/a@b"},                            // a port, and "@" in the path
 		{"http://localhost:3000/a;0AB12C/b;v=1;x", "http://localhost:3000/a;xxxxx/b;v=xxxxx;xxxxx"}, // parameters without a value
 		{"", ""},
-	} {
-		if got := URL(c.raw); got != c.want {
-			t.Errorf("URL(%q) = %q, want %q", c.raw, got, c.want)
-		}
-	}
+	})
 }
 
 func TestURLsIn(t *testing.T) {
-	for _, c := range []struct{ s, want string }{
+	checkStrings(t, "URLsIn", URLsIn, []textCase{
 		{"plain text", "plain text"},
 		{`Get "http://127.0.0.1:1/next.png?token=s3cr3t#f": dial tcp: refused`, `Get "http://127.0.0.1:1/next.png?token=xxxxx#xxxxx": dial tcp: refused`},
 		{"git clone https://x-access-token:ghp_t0k@github.com/o/r.git dir", "git clone https://xxxxx@github.com/o/r.git dir"},
 		{"/ws/https:/127.0.0.1:1/r.git?token=s3cr3t", "/ws/https:/127.0.0.1:1/r.git?token=xxxxx"},
 		{"a http://h/?a=1 b https://h/#t c", "a http://h/?a=xxxxx b https://h/#xxxxx c"},
 		{"C:/Users/ann/a.txt?", "C:/Users/ann/a.txt?"},
-	} {
-		if got := URLsIn(c.s); got != c.want {
-			t.Errorf("URLsIn(%q) = %q, want %q", c.s, got, c.want)
-		}
-	}
+	})
 }
 
 // FuzzURL holds URL's promises for any text: the part before the query
@@ -170,7 +175,7 @@ func TestArgs(t *testing.T) {
 }
 
 func TestPath(t *testing.T) {
-	for _, c := range []struct{ p, want string }{
+	checkStrings(t, "Path", Path, []textCase{
 		{"/ws/README.md", "/ws/README.md"},
 		{"/ws/GITHUB_TOKEN=s3cr3t", "/ws/GITHUB_TOKEN=xxxxx"},
 		{"/ws/sub/--token=s3cr3t/x", "/ws/sub/--token=xxxxx"}, // the value may hold separators: masked to the end
@@ -182,15 +187,11 @@ func TestPath(t *testing.T) {
 		{"/ws/oauth2:s3cr3t@gitlab.example:g/r.git", "/ws/xxxxx@gitlab.example:g/r.git"},
 		{"/ws/x=ghp_0123456789abcdefghijABCDEFGHIJ/y", "/ws/x=xxxxx/y"}, // a token, not an assignment to mask
 		{"", ""},
-	} {
-		if got := Path(c.p); got != c.want {
-			t.Errorf("Path(%q) = %q, want %q", c.p, got, c.want)
-		}
-	}
+	})
 }
 
 func TestCommandLine(t *testing.T) {
-	for _, c := range []struct{ line, want string }{
+	checkStrings(t, "CommandLine", CommandLine, []textCase{
 		{"git status --short", "git status --short"},
 		{`  git   log "--author=ann b"  `, `  git   log "--author=ann b"  `}, // unchanged lines stay as written
 		{`tool --password "a b c" --token='x y'`, "tool --password xxxxx --token=xxxxx"},
@@ -209,11 +210,7 @@ func TestCommandLine(t *testing.T) {
 		// Found by a second review: a header-like word must not hide the rest of the line.
 		{"cp Cookie: /home/ann/.ssh/id_rsa /tmp/pub/", "cp Cookie: /home/ann/.ssh/id_rsa /tmp/pub/"},
 		{"cp -- -----BEGIN PRIVATE KEY----- /home/ann/.ssh/id_rsa /ws/pub", "cp -- -----BEGIN PRIVATE KEY----- /home/ann/.ssh/id_rsa /ws/pub"},
-	} {
-		if got := CommandLine(c.line); got != c.want {
-			t.Errorf("CommandLine(%q)\n = %q\nwant %q", c.line, got, c.want)
-		}
-	}
+	})
 }
 
 // FuzzArgs: masking is stable (masking again changes nothing more) and
