@@ -1,7 +1,9 @@
 // Package redact cuts secrets out of text that is kept for people to read
 // later (the decision log, the host's own log): the parts of a URL that
-// commonly carry a token, wherever a URL appears. It is a leaf package, so
-// that both the engine and the sandbox's network code can use it.
+// commonly carry a token, wherever a URL appears, and in a command's
+// arguments and command line what is named or shaped like a secret
+// (args.go). It is a leaf package, so that both the engine and the
+// sandbox's network code can use it.
 package redact
 
 import (
