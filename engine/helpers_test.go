@@ -121,7 +121,13 @@ func (th *testHost) handle(t testing.TB, payload []byte) result {
 // call sends action with args through Handle.
 func (th *testHost) call(t testing.TB, action string, args map[string]any) result {
 	t.Helper()
-	b, err := json.Marshal(map[string]any{"version": 1, "id": "t-1", "action": action, "arguments": args})
+	return th.callID(t, "t-1", action, args)
+}
+
+// callID is call with the request id id.
+func (th *testHost) callID(t testing.TB, id, action string, args map[string]any) result {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"version": 1, "id": id, "action": action, "arguments": args})
 	if err != nil {
 		t.Fatal(err)
 	}

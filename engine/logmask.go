@@ -80,6 +80,9 @@ var argvSites = []struct {
 	{[]string{"command", "args"}, terms("command", "args"), 1},
 }
 
+// commandArgv is input.command.argv's index in argvSites.
+const commandArgv = 1
+
 // Members of a path argument and of the input, as terms.
 var (
 	pathArgsKeys                      = terms("command", "path_args")
@@ -108,7 +111,8 @@ func (secretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlo
 	}
 	ops = maskURLPath(doc.value, ops)
 	ops = maskProgram(doc.value, ops)
-	return maskArgv(doc.value, ops), nil
+	ops, argv, masked := maskArgv(doc.value, ops)
+	return maskPathArgs(doc.value, argv, masked, ops), nil
 }
 
 // Members of input.url and input.command, as terms.
@@ -167,10 +171,11 @@ func maskProgram(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp
 	return ops
 }
 
-// maskArgv appends the upserts of argvSites and of input.command's path
-// arguments. It allocates nothing when nothing is masked.
-func maskArgv(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
-	for _, as := range argvSites {
+// maskArgv appends the upserts of argvSites, and returns
+// input.command.argv with what Args made of it (nil when nothing was
+// masked) for maskPathArgs. It allocates nothing when nothing is masked.
+func maskArgv(input ast.Value, ops []decisionlog.MaskOp) (_ []decisionlog.MaskOp, argv *ast.Array, argvMasked []string) {
+	for k, as := range argvSites {
 		list, ok := termAt(input, as.keys).(*ast.Array)
 		if !ok || list.Len() == 0 {
 			continue
@@ -181,28 +186,27 @@ func maskArgv(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
 			}
 			return stringElem(list, i-as.offset)
 		})
+		if k == commandArgv {
+			argv, argvMasked = list, masked
+		}
 		for i := as.offset; i < len(masked); i++ {
 			if m := masked[i]; m != stringElem(list, i-as.offset) {
 				ops = append(ops, upsert(m, slices.Concat(as.path, []string{strconv.Itoa(i - as.offset)})...))
 			}
 		}
 	}
-	return maskPathArgs(input, ops)
+	return ops, argv, argvMasked
 }
 
-// maskPathArgs appends the upserts of input.command.path_args: a path
+// maskPathArgs appends the upserts of input.command.path_args, given
+// input.command.argv and its masked form (nil: nothing masked): a path
 // argument whose argument masking changed in input.command.argv takes
 // the masked argument as its value and xxxxx as its canonical path; every
 // other value and canonical path gets redact.Path.
-func maskPathArgs(input ast.Value, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
+func maskPathArgs(input ast.Value, argv *ast.Array, masked []string, ops []decisionlog.MaskOp) []decisionlog.MaskOp {
 	list, ok := termAt(input, pathArgsKeys).(*ast.Array)
 	if !ok || list.Len() == 0 {
 		return ops
-	}
-	argv, _ := termAt(input, argvSites[1].keys).(*ast.Array)
-	var masked []string
-	if argv != nil {
-		masked = redact.ArgsFunc(argv.Len(), func(i int) string { return stringElem(argv, i) })
 	}
 	for i := range list.Len() {
 		pa := list.Elem(i).Value

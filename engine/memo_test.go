@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/policy/decisionlog"
-	"github.com/go-json-experiment/json"
 )
 
 // A request repeated is decided from the policy's memo (and its log line
@@ -19,14 +18,7 @@ func TestRepeatedRequestsAreDecidedFromTheMemo(t *testing.T) {
 	file := filepath.Join(th.ws, "a.txt")
 	write(t, file, "inside")
 	write(t, filepath.Join(th.out, "secret.txt"), "CANARY-outside")
-	readA := func(id string) result {
-		b, err := json.Marshal(map[string]any{"version": 1, "id": id, "action": "read_file",
-			"arguments": map[string]any{"path": file}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return th.handle(t, b)
-	}
+	readA := func(id string) result { return th.callID(t, id, "read_file", map[string]any{"path": file}) }
 	for n := range 3 {
 		mustCode(t, readA(fmt.Sprint("r", n)), "ok")
 	}

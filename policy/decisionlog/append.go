@@ -49,7 +49,7 @@ func (l *Log) append(ev *Event) error {
 // again and returns no link.
 func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 	defer l.dropQueue()
-	leased := l.leased
+	leased := l.leased // the lock is held already, and nobody else wrote since
 	if !leased {
 		if err := l.takeLock(); err != nil {
 			return link{}, fmt.Errorf("decisionlog: lock: %w", err)
@@ -60,18 +60,12 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 			ln, l.tail.valid, l.out = link{}, false, l.out[:0]
 			l.leased = false
 			unlockFile(l.lock)
-		} else if !l.leased {
+		} else if !leased {
 			l.leaseOrUnlock()
 		}
 	}()
 	if !leased {
-		// Another process may have appended or rotated since this Log
-		// last held the lock; while it holds it, nobody can.
-		size, err := l.followRotation()
-		if err != nil {
-			return link{}, err
-		}
-		if err := l.readTail(size); err != nil {
+		if err := l.catchUp(); err != nil {
 			return link{}, err
 		}
 	}
@@ -89,6 +83,17 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 		return link{}, err
 	}
 	return ln, l.flush()
+}
+
+// catchUp follows a rotation and reads the tail another process may have
+// left since this Log last held the lock; while it holds it, nobody can
+// rotate or append.
+func (l *Log) catchUp() error {
+	size, err := l.followRotation()
+	if err != nil {
+		return err
+	}
+	return l.readTail(size)
 }
 
 // LockLease is how long a Log keeps the file lock after taking it for

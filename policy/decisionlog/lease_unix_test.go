@@ -83,9 +83,10 @@ func TestSyncEndsTheLease(t *testing.T) {
 	}
 }
 
-// A Log that appends without pause still ends its lease: another Log on
-// the file, waiting for the lock, gets on while the first goes on
-// appending, and the chain they make together verifies.
+// A Log that appends without pause still lets go of the lock: another
+// Log on the file, waiting for it, gets on while the first goes on
+// appending (this fails when a lease never ends), and the chain they make
+// together verifies.
 func TestLeasesDoNotStarve(t *testing.T) {
 	a, path := openTemp(t, Options{SyncInterval: time.Hour})
 	b, err := Open(path, Options{SyncInterval: time.Hour})
