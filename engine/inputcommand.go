@@ -18,7 +18,7 @@ import (
 var (
 	commandKeys = keyTerms("argv", "program", "program_name", "resolved", "args",
 		"options_end", "first_operand", "path_args", "env_names", "has_stdin")
-	pathArgKeys = keyTerms("index", "value", "canonical", "inside", "workspace")
+	pathArgKeys = keyTerms("index", "value", "canonical", "inside", "workspace", "sensitivity")
 )
 
 func keyTerms(names ...string) []*ast.Term {
@@ -72,6 +72,7 @@ func pathArgsArray(terms *termBatch, pas []cmdfacts.PathArg) *ast.Array {
 			[2]*ast.Term{k[2], terms.str(pa.Canonical)},
 			[2]*ast.Term{k[3], ast.InternedTerm(pa.Inside)},
 			[2]*ast.Term{k[4], terms.str(pa.Workspace)},
+			[2]*ast.Term{k[5], terms.str(pa.Sensitivity)},
 		))
 	}
 	return ast.NewArray(elems...)

@@ -114,6 +114,17 @@ deny contains denial("path_outside", sprintf("Argument %d names a path outside t
 	not pa.inside
 }
 
+# A secret (a key, credential or .env file; the class input.paths gives
+# the paths of other actions) is not named to a command either: what
+# read_file refuses to return, `cat .env` does not print. A command can
+# still reach a secret it is not given by name (`grep -r`, a script);
+# docs/writing-policies.md says what this rule does not cover.
+deny contains denial("path_secret", sprintf("Argument %d names a secret file (a key, credential or environment file), which commands are not given either; copy what you need by hand.", [pa.index])) if {
+	input.request.action == "run_command"
+	some pa in input.command.path_args
+	pa.sensitivity == "secret"
+}
+
 env_denied_names := {
 	"PATH", "HOME", "USERPROFILE", "SHELL", "ENV", "BASH_ENV", "CDPATH", "IFS", "PS4",
 	"PROMPT_COMMAND", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "BROWSER", "SSH_ASKPASS",

@@ -93,6 +93,17 @@ test_path_inside_allowed if {
 	count(rules_for(inp)) == 0
 }
 
+test_path_secret_refused if {
+	inp := json.patch(run_input(["cat", ".env"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": ".env", "canonical": "/w/.env", "inside": true, "workspace": "W", "sensitivity": "secret"}]}])
+	"commands.path_secret" in rules_for(inp)
+}
+
+test_path_executes_named_allowed if {
+	# reading a file that runs later is not writing it
+	inp := json.patch(run_input(["cat", ".vscode/tasks.json"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": ".vscode/tasks.json", "canonical": "/w/.vscode/tasks.json", "inside": true, "workspace": "W", "sensitivity": "executes"}]}])
+	count(rules_for(inp)) == 0
+}
+
 env_input(names) := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/command/env_names", "value": names}])
 
 test_dangerous_env_refused if {

@@ -652,3 +652,39 @@ func TestRunCommandBareRepository(t *testing.T) {
 	}
 	mustNotExist(t, m)
 }
+
+// TestRunCommandSecretArguments: a command is not given a secret by name
+// (commands.path_secret), however the name is spelled, so `cat .env` does
+// not print what read_file refuses to return; an ordinary file still is.
+func TestRunCommandSecretArguments(t *testing.T) {
+	f := newFixture(t, nil)
+	const canary = "SECRET=c4n4ry-8f1e"
+	f.write(t, ".env", canary+"\n", 0o600)
+	f.write(t, "keys/id_ed25519", canary+"\n", 0o600)
+	f.write(t, "sub/a.txt", "plain\n", 0o644)
+	for _, argv := range [][]string{
+		{"cat", ".env"},
+		{"cat", "./sub/../.env"},
+		{"cat", filepath.Join(f.ws, ".env")},
+		{"head", "-n1", "--", ".env"},
+		{"grep", "SECRET", ".env"},
+		{"grep", "--file=.env", "sub/a.txt"},
+		{"rg", "SECRET", ".env"},
+		{"cat", "keys/id_ed25519"},
+	} {
+		t.Run(strings.Join(argv, " "), func(t *testing.T) {
+			t.Parallel()
+			r, out := f.call(t, "run_command", map[string]any{"argv": argv, "cwd": f.ws})
+			if r.code() != "COMMAND_NOT_ALLOWED" || r.Error.Rule != "commands.path_secret" {
+				t.Fatalf("got %s (%s %s), want COMMAND_NOT_ALLOWED commands.path_secret", r.code(), r.Error.Rule, r.Error.Message)
+			}
+			if bytes.Contains(out, []byte("c4n4ry")) {
+				t.Fatalf("the secret reached the response: %s", out)
+			}
+		})
+	}
+	r := f.run(t, map[string]any{"argv": []string{"cat", "sub/a.txt"}})
+	if !r.Success || r.Data.Stdout != "plain\n" {
+		t.Fatalf("cat of an ordinary file: %+v", r)
+	}
+}

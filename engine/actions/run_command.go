@@ -136,14 +136,15 @@ func runCommandFacts(_ context.Context, env *action.Env, c *action.Call) *protoc
 }
 
 // locate places a path argument with the same resolver as path arguments
-// of every other action; one that cannot be resolved lies in no workspace.
+// of every other action, sensitivity included; one that cannot be
+// resolved lies in no workspace.
 func locate(r *facts.Resolver) cmdfacts.Locate {
-	return func(abs string) (string, string, bool) {
+	return func(abs string) cmdfacts.Place {
 		p, err := r.Resolve(abs)
 		if err != nil {
-			return abs, "", false
+			return cmdfacts.Place{Canonical: abs}
 		}
-		return p.Canonical, p.Workspace, p.Inside
+		return cmdfacts.Place{Canonical: p.Canonical, Workspace: p.Workspace, Inside: p.Inside, Sensitivity: p.Sensitivity}
 	}
 }
 

@@ -12,11 +12,11 @@ import (
 
 const workspace = "/home/ann/Demo"
 
-func locate(abs string) (string, string, bool) {
+func locate(abs string) cmdfacts.Place {
 	if abs == workspace || strings.HasPrefix(abs, workspace+"/") {
-		return abs, "Demo", true
+		return cmdfacts.Place{Canonical: abs, Workspace: "Demo", Inside: true}
 	}
-	return abs, "", false
+	return cmdfacts.Place{Canonical: abs}
 }
 
 // platform resolves every program in /usr/bin, as if all were installed.

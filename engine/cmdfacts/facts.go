@@ -37,12 +37,24 @@ type PathArg struct {
 	// Inside reports that Canonical lies inside Workspace.
 	Inside    bool   `json:"inside"`
 	Workspace string `json:"workspace"`
+	// Sensitivity is Canonical's class, as input.paths gives it for the
+	// paths of other actions: "secret", "executes" or "".
+	Sensitivity string `json:"sensitivity"`
 }
 
-// Locate maps an absolute, cleaned path to its canonical form (symlinks
-// resolved) and the workspace it lies in; inside is false when it lies in
-// none. The host provides it from its workspace configuration.
-type Locate func(abs string) (canonical, workspace string, inside bool)
+// Locate maps an absolute, cleaned path to where it lies. The host
+// provides it from its workspace configuration and sensitivity patterns.
+type Locate func(abs string) Place
+
+// Place is where a path argument lies: its canonical form (symlinks
+// resolved), the workspace it lies in (Inside is false when it lies in
+// none) and its sensitivity class ("secret", "executes" or "").
+type Place struct {
+	Canonical   string
+	Workspace   string
+	Inside      bool
+	Sensitivity string
+}
 
 // Request is the part of a run_command request the facts are built from.
 type Request struct {
@@ -136,7 +148,8 @@ func resolveArg(i int, value, cwd string, locate Locate) PathArg {
 		pa.Canonical = abs
 		return pa
 	}
-	pa.Canonical, pa.Workspace, pa.Inside = locate(abs)
+	pl := locate(abs)
+	pa.Canonical, pa.Workspace, pa.Inside, pa.Sensitivity = pl.Canonical, pl.Workspace, pl.Inside, pl.Sensitivity
 	return pa
 }
 

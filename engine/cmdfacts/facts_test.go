@@ -9,11 +9,11 @@ import (
 
 const ws = "/home/ann/Demo"
 
-func locateDemo(abs string) (string, string, bool) {
+func locateDemo(abs string) Place {
 	if abs == ws || strings.HasPrefix(abs, ws+"/") {
-		return abs, "Demo", true
+		return Place{Canonical: abs, Workspace: "Demo", Inside: true}
 	}
-	return abs, "", false
+	return Place{Canonical: abs}
 }
 
 func TestBuildFacts(t *testing.T) {
