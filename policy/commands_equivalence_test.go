@@ -57,11 +57,13 @@ func genCommandInput(t testing.TB, r *rand.Rand) map[string]any {
 	p := cmdfacts.Unix()
 	p.IsProgram = func(abs string) bool { return strings.HasPrefix(abs, "/usr/bin/") }
 	f, err := cmdfacts.Build(cmdfacts.Request{Argv: argv, Cwd: "/home/ann/Demo", Env: env, HasStdin: r.IntN(4) == 0}, p,
-		func(abs string) (string, string, bool) {
+		// No path is secret here: commands.path_secret is newer than
+		// policy-v1 (rego/commands_test.rego and the binary test it).
+		func(abs string) cmdfacts.Place {
 			if abs == "/home/ann/Demo" || strings.HasPrefix(abs, "/home/ann/Demo/") {
-				return abs, "Demo", true
+				return cmdfacts.Place{Canonical: abs, Workspace: "Demo", Inside: true}
 			}
-			return abs, "", false
+			return cmdfacts.Place{Canonical: abs}
 		})
 	if err != nil {
 		t.Fatal(err)
