@@ -128,7 +128,10 @@ var (
 
 // Classify returns the class of a. An IPv6 address that embeds an IPv4
 // address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) gets the class of
-// the embedded address when that is not Public; a zone is ignored.
+// the embedded address when that is not Public; of a local-use NAT64
+// address's two layouts, the one a broad prefix never opens (metadata,
+// link-local, unspecified) decides, else the first that is not Public. A
+// zone is ignored.
 func Classify(a netip.Addr) Class {
 	if !a.IsValid() {
 		return Invalid
@@ -137,12 +140,17 @@ func Classify(a netip.Addr) Class {
 	if c := tableClass(a); c != Public {
 		return c
 	}
+	class := Public
 	for _, e := range Embedded(a) {
-		if c := tableClass(e); c != Public {
+		c := tableClass(e)
+		if exactOnly[c] {
 			return c
 		}
+		if class == Public {
+			class = c
+		}
 	}
-	return Public
+	return class
 }
 
 // tableClass looks a up in the range table alone.

@@ -61,7 +61,8 @@ func TestClassify(t *testing.T) {
 		{"64:ff9b::a9fe:a9fe", Metadata},
 		{"64:ff9b::808:808", Public},
 		{"64:ff9b:1::7f00:1", Loopback},
-		{"64:ff9b:1:7f00:0:100::", Loopback}, // RFC 6052 /48 layout
+		{"64:ff9b:1:7f00:0:100::", Loopback},        // RFC 6052 /48 layout
+		{"64:ff9b:1:a14:0:100:a9fe:a9fe", Metadata}, // the guarded layout decides
 		{"2002:7f00:1::", Loopback},
 		{"2002:a9fe:a9fe::1", Metadata},
 		{"2002:808:808::", Public},

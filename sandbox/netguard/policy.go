@@ -47,11 +47,32 @@ func (p Policy) Allowed(a netip.Addr) bool {
 	case Invalid:
 		return false
 	}
-	for _, cand := range append([]netip.Addr{a}, Embedded(a)...) {
-		for _, pfx := range p.AllowPrivate {
-			if pfx.Contains(cand) && (!exactOnly[c] || insideClass(pfx, c)) {
-				return true
+	embedded := Embedded(a)
+	if len(embedded) > 1 {
+		// The layouts of a local-use NAT64 address disagree on the host a
+		// translator reaches: each that is not public must be opened on
+		// its own, by its own class.
+		for _, e := range embedded {
+			if ce := tableClass(e); ce != Public && !p.opens(e, ce) {
+				return false
 			}
+		}
+		return true
+	}
+	for _, cand := range append([]netip.Addr{a}, embedded...) {
+		if p.opens(cand, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// opens reports whether a prefix of p contains a, an address of class c,
+// and may open that class.
+func (p Policy) opens(a netip.Addr, c Class) bool {
+	for _, pfx := range p.AllowPrivate {
+		if pfx.Contains(a) && (!exactOnly[c] || insideClass(pfx, c)) {
+			return true
 		}
 	}
 	return false

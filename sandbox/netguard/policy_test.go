@@ -36,6 +36,12 @@ func TestPolicyAllowed(t *testing.T) {
 		{"ipv6 link-local broad", []string{"::/0"}, "fe80::1", false},
 		{"ipv6 link-local named", []string{"fe80::/10"}, "fe80::1%eth0", true},
 		{"nat64 of loopback blocked", nil, "64:ff9b::7f00:1", false},
+		// A local-use NAT64 address read by both layouts: 10.20.0.1 by the
+		// /48 one, the last 32 bits by the /96 one.
+		{"nat64 local layouts, one metadata", []string{"10.20.0.0/16"}, "64:ff9b:1:a14:0:100:a9fe:a9fe", false},
+		{"nat64 local layouts, one loopback", []string{"10.20.0.0/16"}, "64:ff9b:1:a14:0:100:7f00:1", false},
+		{"nat64 local layouts, both opened", []string{"10.20.0.0/16"}, "64:ff9b:1:a14:0:100:a14:2", true},
+		{"nat64 local layouts, one public", []string{"10.20.0.0/16"}, "64:ff9b:1:a14:0:100:808:808", true},
 		{"invalid address", []string{"0.0.0.0/0", "::/0"}, "", false},
 	}
 	for _, tt := range tests {
