@@ -284,29 +284,36 @@ func timedOut(ctx context.Context, timeout time.Duration) *protocol.Error {
 		"The command did not finish within %d ms and was stopped with every process it started; raise timeout_ms (up to the limit) or run less.", timeout.Milliseconds())
 }
 
+// caches are, by program, the folders below the user's home that the
+// program writes as its own cache where Landlock is up (Linux layout: the
+// child gets HOME but no XDG_CACHE_HOME, GOCACHE or GOPATH). Only caches:
+// never ~/go/bin, ~/.local or the whole ~/.cache, which programs read and
+// run later. Every other program writes only the workspace and temp.
+var caches = map[string][]string{
+	"go":      {".cache/go-build", "go/pkg"},
+	"npm":     {".npm", ".cache/node-gyp"},
+	"node":    {".npm", ".cache/node-gyp"},
+	"python":  {".cache/pip"},
+	"python3": {".cache/pip"},
+}
+
 // writableRoots are the folders the program may write where Landlock is
-// up: the workspace, the user's cache folder (the Go build cache), and the
-// module and package caches of go and npm. Missing folders are left out.
+// up: the workspace and the program's own caches (caches), made when
+// missing so that a first run can fill them; a cache that cannot be made
+// is left out. proc adds the temporary folder.
 func writableRoots(workspace, program string) []string {
 	roots := []string{workspace}
-	if dir, err := os.UserCacheDir(); err == nil {
-		roots = append(roots, dir)
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return roots
 	}
-	if home, err := os.UserHomeDir(); err == nil {
-		switch program {
-		case "go":
-			roots = append(roots, filepath.Join(home, "go"))
-		case "npm", "node":
-			roots = append(roots, filepath.Join(home, ".npm"))
+	for _, rel := range caches[program] {
+		dir := filepath.Join(home, filepath.FromSlash(rel))
+		if err := os.MkdirAll(dir, 0o700); err == nil {
+			roots = append(roots, dir)
 		}
 	}
-	out := roots[:0]
-	for _, r := range roots {
-		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
-			out = append(out, r)
-		}
-	}
-	return out
+	return roots
 }
 
 // commandData turns a result into the response data, cutting the output
