@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"syscall"
@@ -12,32 +13,108 @@ import (
 )
 
 // tree is a job object holding the child and every process it starts.
-// Without a job (creation failed), only the child itself can be killed.
+// Without a job (it could not be made or assigned) the child was killed
+// before it ran, so only the child itself is left to kill.
 type tree struct {
 	job  windows.Handle
 	proc *os.Process
 }
 
+// prepare makes the child start suspended, so that track can put it in
+// its job before it runs (and spawns) anything.
 func prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{
-		CreationFlags: windows.CREATE_NEW_PROCESS_GROUP,
+		CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_SUSPENDED,
 		HideWindow:    true,
 	}
 }
 
+// track puts the suspended child of cmd in a new job and resumes it. When
+// that fails the child is killed unresumed: the run then ends at once.
 func track(cmd *exec.Cmd) *tree {
-	job, err := newJob()
-	if err != nil {
-		return &tree{proc: cmd.Process}
-	}
-	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(cmd.Process.Pid))
-	if err == nil {
-		_ = windows.AssignProcessToJobObject(job, h)
-		windows.CloseHandle(h)
-	}
-	return &tree{job: job, proc: cmd.Process}
+	t, _ := startTree(cmd)
+	return t
 }
 
+// startTree runs startInJob on the child of cmd through the process handle
+// os/exec holds, which refers to that child until the callback returns.
+func startTree(cmd *exec.Cmd) (*tree, error) {
+	t := &tree{proc: cmd.Process}
+	var err error
+	herr := cmd.Process.WithHandle(func(h uintptr) {
+		s := &jobStart{flags: cmd.SysProcAttr, proc: windows.Handle(h)}
+		err = startInJob(s)
+		t.job = s.job
+	})
+	if herr != nil {
+		_ = cmd.Process.Kill()
+		return t, herr
+	}
+	return t, err
+}
+
+// jobStart is startInJob's steps for one child on Windows.
+type jobStart struct {
+	flags *syscall.SysProcAttr // what the child was created with
+	proc  windows.Handle       // the child's process handle, not owned
+	job   windows.Handle       // set once the child is in it
+}
+
+// errNotSuspended reports a child created without CREATE_SUSPENDED.
+var errNotSuspended = errors.New("child was not created suspended")
+
+// startSuspended checks that cmd.Start created the child suspended.
+func (s *jobStart) startSuspended() error {
+	if s.flags == nil || s.flags.CreationFlags&windows.CREATE_SUSPENDED == 0 {
+		return errNotSuspended
+	}
+	return nil
+}
+
+// assign creates the job and puts the child in it; on failure the job is
+// closed and s.job stays 0.
+func (s *jobStart) assign() error {
+	job, err := newJob()
+	if err != nil {
+		return err
+	}
+	if err := windows.AssignProcessToJobObject(job, s.proc); err != nil {
+		windows.CloseHandle(job)
+		return err
+	}
+	s.job = job
+	return nil
+}
+
+// resume lets the child's threads run.
+func (s *jobStart) resume() error { return ntResumeProcess(s.proc) }
+
+// kill ends everything in the job, or the child alone when it has none.
+func (s *jobStart) kill() error {
+	if s.job != 0 {
+		return windows.TerminateJobObject(s.job, 1)
+	}
+	return windows.TerminateProcess(s.proc, 1)
+}
+
+// procNtResumeProcess resumes every thread of a process: os/exec closes
+// the child's primary thread handle, so ResumeThread is not possible.
+var procNtResumeProcess = windows.NewLazySystemDLL("ntdll.dll").NewProc("NtResumeProcess")
+
+// ntResumeProcess resumes the process h.
+func ntResumeProcess(h windows.Handle) error {
+	if err := procNtResumeProcess.Find(); err != nil {
+		return err
+	}
+	r, _, _ := procNtResumeProcess.Call(uintptr(h))
+	if st := windows.NTStatus(uint32(r)); st != windows.STATUS_SUCCESS { // NTSTATUS is 32 bits
+		return st
+	}
+	return nil
+}
+
+// newJob creates a job that kills its processes when its last handle is
+// closed.
 func newJob() (windows.Handle, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
