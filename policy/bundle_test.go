@@ -17,7 +17,10 @@ func TestBundleSignature(t *testing.T) {
 	flipped[len(flipped)/2] ^= 0x01
 	// The same signature over other module text: a tampered policy.
 	tampered := clone(mods)
-	tampered["origins.rego"] = strings.Replace(tampered["origins.rego"], `input.request.channel == "native"`, `false`, 1)
+	tampered["origins.rego"] = strings.Replace(tampered["origins.rego"], `not origin_allowed`, `false`, 1)
+	if tampered["origins.rego"] == mods["origins.rego"] {
+		t.Fatal("the tampering changed nothing: follow origins.rego")
+	}
 	resigned := bundletest.Build(t, tampered, "rev-42", &other)
 	verify := &Verification{KeyID: bundletest.KeyID, PublicKeyPEM: key.PublicPEM}
 	for _, c := range []struct {

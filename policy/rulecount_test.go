@@ -69,7 +69,8 @@ var gitLogInput = ast.MustInterfaceToValue(map[string]any{
 // 10–20 allocations in OPA's evaluator. The bounds are the counts when
 // this test was written (docs/benchmarks.md, fourth pass; git log since
 // "run_command decision"), plus commands.path_secret, which every
-// run_command request enters; a rule that OPA's index or rule tree cannot
+// run_command request enters, and origin_allowed, which every request
+// over the native channel enters (the origins rule fails closed); a rule that OPA's index or rule tree cannot
 // skip for these requests raises them.
 func TestRulesEvaluatedPerDecision(t *testing.T) {
 	e, err := New(context.Background(), Embedded(), Options{Data: benchConfig})
@@ -81,9 +82,9 @@ func TestRulesEvaluatedPerDecision(t *testing.T) {
 		input ast.Value
 		max   int
 	}{
-		{"read_file", benchInput, 6},
-		{"git log", gitLogInput, 23},
-		{"git log without the argument facts", withoutArgFacts(gitLogInput), 24},
+		{"read_file", benchInput, 7},
+		{"git log", gitLogInput, 24},
+		{"git log without the argument facts", withoutArgFacts(gitLogInput), 25},
 	} {
 		counter := &ruleCounter{entered: map[string]int{}}
 		d, err := e.decide(context.Background(), c.input, counter)

@@ -11,10 +11,16 @@ live := {
 
 req(run) := {"request": {"action": "web_agent_context", "origin": origin}, "run": run}
 
-rules(input_doc) := {d.rule | some d in agent.deny with input as input_doc}
+# denials are the package's denials with this origin configured, so that
+# only the agent rules have something to say.
+denials := d if {
+	d := agent.deny with data.config.allowed_origins as [origin]
+}
+
+rules(input_doc) := {d.rule | some d in denials with input as input_doc}
 
 test_live_run_allowed if {
-	count(agent.deny) == 0 with input as req(live)
+	count(denials) == 0 with input as req(live)
 }
 
 test_unknown_run_denied if {
@@ -46,7 +52,7 @@ test_round_over_limit_denied if {
 }
 
 test_denials_are_shaped if {
-	some d in agent.deny with input as req({"exists": false})
+	some d in denials with input as req({"exists": false})
 	d.code == "ACTION_NOT_ALLOWED"
 	d.priority == 60
 }
@@ -54,11 +60,11 @@ test_denials_are_shaped if {
 end(run) := {"request": {"action": "web_agent_end", "origin": origin}, "run": run}
 
 test_end_live_run_allowed if {
-	count(agent.deny) == 0 with input as end(live)
+	count(denials) == 0 with input as end(live)
 }
 
 test_end_ended_run_allowed if {
-	count(agent.deny) == 0 with input as end(object.union(live, {"ended": true}))
+	count(denials) == 0 with input as end(object.union(live, {"ended": true}))
 }
 
 test_end_unknown_run_denied if {
@@ -76,16 +82,16 @@ test_end_cli_run_by_extension_denied if {
 start(run) := {"request": {"action": "web_agent_start", "origin": origin}, "run": run}
 
 test_start_unconfigured_workspace_denied if {
-	some d in agent.deny with input as start({"exists": false, "workspace_configured": false})
+	some d in denials with input as start({"exists": false, "workspace_configured": false})
 	d.rule == "agent.workspace"
 	d.code == "WORKSPACE_VIOLATION"
 }
 
 test_start_configured_workspace_allowed if {
-	count(agent.deny) == 0 with input as start({"exists": false, "workspace_configured": true})
+	count(denials) == 0 with input as start({"exists": false, "workspace_configured": true})
 }
 
 test_other_actions_untouched if {
-	count(agent.deny) == 0 with input as {"request": {"action": "web_agent_start", "origin": origin}, "run": {"exists": false}}
-	count(agent.deny) == 0 with input as {"request": {"action": "read_file", "origin": origin}}
+	count(denials) == 0 with input as {"request": {"action": "web_agent_start", "origin": origin}, "run": {"exists": false}}
+	count(denials) == 0 with input as {"request": {"action": "read_file", "origin": origin}}
 }

@@ -2,8 +2,9 @@ package deskbridge.policies.commands_test
 
 import data.deskbridge.policies.builtin as commands
 
+# Over the cli channel, so that the origins rule has nothing to say.
 run_input(argv) := {
-	"request": {"action": "run_command"},
+	"request": {"action": "run_command", "channel": "cli"},
 	"command": {
 		"argv": argv,
 		"program": argv[0],

@@ -2,7 +2,7 @@ package deskbridge.policies.network_test
 
 import data.deskbridge.policies.builtin as network
 
-req(action, scheme, ips) := {"request": {"action": action}, "url": {"scheme": scheme, "ips": ips}}
+req(action, scheme, ips) := {"request": {"action": action, "channel": "cli"}, "url": {"scheme": scheme, "ips": ips}}
 
 one(ip, class) := req("download_asset", "https", [{"ip": ip, "class": class}])
 

@@ -176,3 +176,31 @@ test_unknown_origin_denied_for_a_file_action if {
 	d.allow == false
 	f.rules(d) == {"origins.not_allowed"}
 }
+
+# The rule fails closed when a member it reads is missing: a request
+# without an origin or a channel, or a configuration without
+# allowed_origins, is refused, not let through.
+test_missing_origin_denied if {
+	d := main.decision with input as json.remove(from(f.origin), ["request/origin"]) with data.config as f.config
+	origin_denial(d).rule == "origins.not_allowed"
+	d.allow == false
+}
+
+test_missing_channel_checks_the_origin if {
+	d := main.decision with input as json.remove(from(other), ["request/channel"]) with data.config as f.config
+	origin_denial(d).rule == "origins.not_allowed"
+	e := main.decision with input as json.remove(from(f.origin), ["request/channel"]) with data.config as f.config
+	e.allow == true
+}
+
+test_other_channel_spellings_check_the_origin if {
+	every ch in {"", "Native", "CLI", "cli ", "browser"} {
+		d := main.decision with input as over(ch, other) with data.config as f.config
+		origin_denial(d).rule == "origins.not_allowed"
+	}
+}
+
+test_config_without_allowed_origins_denies if {
+	d := main.decision with input as from(f.origin) with data.config as object.remove(f.config, ["allowed_origins"])
+	origin_denial(d).rule == "origins.not_allowed"
+}

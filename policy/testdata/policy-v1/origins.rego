@@ -1,6 +1,7 @@
 # Only the extension origins named in the configuration are served. Requests
 # from `deskbridge call` (channel "cli") come from the person at the
-# keyboard and have no origin.
+# keyboard and have no origin. Fails closed: any other channel, or none,
+# must name a configured origin.
 package deskbridge.policies.origins
 
 import rego.v1
@@ -11,6 +12,8 @@ deny contains {
 	"message": "This extension's origin is not in allowed_origins; add it to the DeskBridge configuration (deskbridge install --extension-id).",
 	"priority": 10,
 } if {
-	input.request.channel == "native"
-	not input.request.origin in data.config.allowed_origins
+	not input.request.channel == "cli"
+	not origin_allowed
 }
+
+origin_allowed if input.request.origin in data.config.allowed_origins
