@@ -156,6 +156,15 @@ func TestRunCommandBypasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	gitInit(t, f.ws)
+	// Files named like options. A glob expanded by a shell (`git diff *`)
+	// would hand them to the program as options: --output=MARKER makes git
+	// write MARKER, and in pre/ (where the names sort so) `rg a *` would
+	// become `rg a --pre=sh x.sh`, which runs x.sh.
+	for _, name := range []string{"--output=MARKER", "-exec", "--pre=sh", "pre/--pre=sh"} {
+		f.write(t, name, "a\n", 0o644)
+	}
+	f.evilScript(t, "pre/x.sh", m)
+	pre := filepath.Join(f.ws, "pre")
 	cases := []struct {
 		name string
 		args map[string]any
@@ -225,6 +234,22 @@ func TestRunCommandBypasses(t *testing.T) {
 		// an option-looking file name, and a ref that is an option
 		{"dash ref", map[string]any{"argv": []string{"git", "log", "--end-of-options", "--output=MARKER"}}, "COMMAND_NOT_ALLOWED"},
 		{"find option file", map[string]any{"argv": []string{"find", "-fprint", "MARKER"}}, "COMMAND_NOT_ALLOWED"},
+		// files named like options: given after "--", or matched by a glob
+		// that no shell expands (the program may match it itself), they stay
+		// names; find reads an action after "--" too, so it is refused there
+		{"option file after --: git log", map[string]any{"argv": []string{"git", "log", "--", "--output=MARKER"}}, "OK"},
+		{"option file after --: git diff", map[string]any{"argv": []string{"git", "diff", "--", "--output=MARKER"}}, "OK"},
+		{"option file after --: grep", map[string]any{"argv": []string{"grep", "a", "--", "-exec"}}, "OK"},
+		{"option file after --: ls", map[string]any{"argv": []string{"ls", "--", "--pre=sh"}}, "OK"},
+		{"option file after --: rg", map[string]any{"argv": []string{"rg", "a", "--", "--pre=sh"}}, "OK"},
+		{"option file after --: cat", map[string]any{"argv": []string{"cat", "--", "--output=MARKER"}}, "OK"},
+		{"option file after --: find takes it for an action", map[string]any{"argv": []string{"find", "--", "-exec", "touch", m, ";"}}, "COMMAND_NOT_ALLOWED"},
+		{"option file bare: rg --pre=sh", map[string]any{"argv": []string{"rg", "a", "--pre=sh", "."}}, "COMMAND_NOT_ALLOWED"},
+		{"option file bare: git diff --output=MARKER", map[string]any{"argv": []string{"git", "diff", "--output=MARKER"}}, "COMMAND_NOT_ALLOWED"},
+		{"option files by glob: git diff *", map[string]any{"command": "git diff *"}, "OK"},
+		{"option files by glob: git log -p *", map[string]any{"command": "git log -p *"}, "OK"},
+		{"option files by glob: rg a *", map[string]any{"command": "rg a *", "cwd": pre}, "OK"},
+		{"option files by glob: find -name", map[string]any{"argv": []string{"find", ".", "-name", "-*"}}, "OK"},
 		// paths out of the workspace
 		{"dotdot argument", map[string]any{"argv": []string{"cat", "../outside/x"}}, "COMMAND_NOT_ALLOWED"},
 		{"dotdot option value", map[string]any{"argv": []string{"grep", "--file=../../etc/passwd", "a.txt"}}, "COMMAND_NOT_ALLOWED"},
@@ -234,12 +259,32 @@ func TestRunCommandBypasses(t *testing.T) {
 		{"cwd through symlink", map[string]any{"argv": []string{"ls"}, "cwd": filepath.Join(f.ws, "out")}, "WORKSPACE_VIOLATION"},
 		{"cwd dotdot", map[string]any{"argv": []string{"ls"}, "cwd": f.ws + "/../outside"}, "WORKSPACE_VIOLATION"},
 	}
+	// stdout shows that an allowed run took the option-named file as a file.
+	stdout := map[string]string{
+		"option file after --: grep":       "a\n",
+		"option file after --: ls":         "--pre=sh\n",
+		"option file after --: rg":         "a\n",
+		"option file after --: cat":        "a\n",
+		"option files by glob: find -name": "./--output=MARKER\n",
+	}
+	names := map[string]bool{}
+	for _, tc := range cases {
+		names[tc.name] = true
+	}
+	for name := range stdout {
+		if !names[name] {
+			t.Fatalf("stdout names no case %q", name)
+		}
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := f.run(t, tc.args)
 			if r.code() != tc.code {
 				t.Fatalf("got %s (%s %s), want %s", r.code(), r.Error.Rule, r.Error.Message, tc.code)
+			}
+			if want, ok := stdout[tc.name]; ok && !strings.Contains(r.Data.Stdout, want) {
+				t.Errorf("stdout %q (stderr %q) lacks %q", r.Data.Stdout, r.Data.Stderr, want)
 			}
 			mustNotExist(t, m)
 		})
