@@ -323,3 +323,23 @@ func TestReadFIFODoesNotBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFileCappedWithoutAPolicyLimit: a policy whose decision names no
+// max_bytes still gets write_file's default cap, not no cap at all.
+func TestWriteFileCappedWithoutAPolicyLimit(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(t.TempDir(), "policy")
+	write(t, filepath.Join(pol, "allow.rego"), permissivePolicy)
+	th := &testHost{ws: ws, cfgPath: filepath.Join(t.TempDir(), "config.json")}
+	write(t, th.cfgPath, fmt.Sprintf(`{"workspaces":[{"name":"WS","path":%q}],"allowed_origins":[%q],"policy":{"dir":%q}}`, ws, testOrigin, pol))
+	th.h = startFrom(t, th.cfgPath)
+	path := filepath.Join(ws, "big.txt")
+	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("x", 786432)}), "ok")
+	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("y", 786433)}), "INVALID_REQUEST")
+	if got := read(t, path); len(got) != 786432 || got[0] != 'x' {
+		t.Fatalf("the refused write changed the file (%d bytes)", len(got))
+	}
+}

@@ -58,7 +58,7 @@ func write(env *action.Env, c *action.Call, content, enc string, o sandbox.Write
 	if perr != nil {
 		return nil, perr
 	}
-	if max := c.Limit("max_bytes", 0); max > 0 && int64(len(data)) > max {
+	if max := c.Limit("max_bytes", 786432); int64(len(data)) > max {
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The content is larger than this action's limit of %d bytes; write a smaller file.", max)
 	}
 	created, err := sandbox.WriteAtomic(root, p.Rel(), data, o)

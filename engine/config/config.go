@@ -281,6 +281,12 @@ func (c *Config) normalise() error {
 	if err := c.Fleet.check(c.Policy); err != nil {
 		return err
 	}
+	if err := c.checkSkills(); err != nil {
+		return err
+	}
+	if err := c.checkLimits(); err != nil {
+		return err
+	}
 	c.fillDefaults()
 	return nil
 }

@@ -1,0 +1,80 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deskbridge/deskbridge/engine/protocol"
+)
+
+// limitBounds are the per-action limit members a configuration may set,
+// each with its largest value. A limit is a positive whole number: a zero
+// or negative one would read as "not set" and silently give the default,
+// and one past the bound would switch the limit off in all but name.
+var limitBounds = map[string]int64{
+	"timeout_ms":      3_600_000, // an hour
+	"max_bytes":       4 << 30,
+	"max_entries":     10_000_000,
+	"max_file_bytes":  4 << 30,
+	"max_lines":       10_000_000,
+	"max_results":     10_000_000,
+	"max_total_chars": 1 << 30,
+	"max_rounds":      10_000,
+}
+
+// checkSkills refuses a skill switch that names no v1 skill (a typo such as
+// "file" would leave the files skill on) and switching off control, which
+// get_status and get_skill_profile need to say why others fail.
+func (c *Config) checkSkills() error {
+	for name, on := range c.Skills {
+		if !slices.Contains(skillNames(), name) {
+			return fmt.Errorf("skills: %q is not a skill; the skills are %s", name, strings.Join(skillNames(), ", "))
+		}
+		if name == string(protocol.SkillControl) && !on {
+			return fmt.Errorf("skills: control cannot be switched off; it answers get_status and get_skill_profile")
+		}
+	}
+	return nil
+}
+
+// skillNames are the v1 skills, in the order of protocol.Actions.
+func skillNames() []string {
+	var names []string
+	for _, a := range protocol.Actions {
+		if !slices.Contains(names, string(a.Skill)) {
+			names = append(names, string(a.Skill))
+		}
+	}
+	return names
+}
+
+// checkLimits refuses limits for an action that does not exist, a member
+// that is not a limit, and a value that is not between 1 and its bound.
+func (c *Config) checkLimits() error {
+	for action, members := range c.Limits {
+		if _, ok := protocol.Lookup(action); !ok {
+			return fmt.Errorf("limits: %q is not a v1 action", action)
+		}
+		for name, v := range members {
+			max, ok := limitBounds[name]
+			if !ok {
+				return fmt.Errorf("limits.%s: %q is not a limit; the limits are %s", action, name, strings.Join(limitNames(), ", "))
+			}
+			if v < 1 || v > max {
+				return fmt.Errorf("limits.%s.%s must be between 1 and %d", action, name, max)
+			}
+		}
+	}
+	return nil
+}
+
+// limitNames are the names of limitBounds, sorted.
+func limitNames() []string {
+	names := make([]string, 0, len(limitBounds))
+	for n := range limitBounds {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}

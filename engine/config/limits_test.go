@@ -1,0 +1,38 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSkillsAndLimitsValidation: a skill switch or a limit that would not
+// do what it says is refused when the configuration loads.
+func TestSkillsAndLimitsValidation(t *testing.T) {
+	tests := []struct {
+		name, doc, wantErr string
+	}{
+		{"skill off", `{"skills":{"commands":false,"files":true}}`, ""},
+		{"every skill named", `{"skills":{"control":true,"files":false,"projects":false,"clipboard":false,"applications":false,"commands":false,"windows":false,"assets":false,"images":false,"documents":false,"agent":false}}`, ""},
+		{"skill typo", `{"skills":{"file":false}}`, `"file" is not a skill`},
+		{"skill in capitals", `{"skills":{"Files":false}}`, "not a skill"},
+		{"control off", `{"skills":{"control":false}}`, "control cannot be switched off"},
+		{"limits set", `{"limits":{"write_file":{"max_bytes":1024},"run_command":{"timeout_ms":600000},"list_folder":{"max_entries":100},"web_agent_context":{"max_rounds":5}}}`, ""},
+		{"limit at its bound", `{"limits":{"run_command":{"timeout_ms":3600000}}}`, ""},
+		{"zero cap", `{"limits":{"write_file":{"max_bytes":0}}}`, "between 1 and"},
+		{"negative timeout", `{"limits":{"run_command":{"timeout_ms":-1}}}`, "between 1 and"},
+		{"timeout past its bound", `{"limits":{"run_command":{"timeout_ms":3600001}}}`, "between 1 and 3600000"},
+		{"unknown action", `{"limits":{"run_comand":{"timeout_ms":1000}}}`, `"run_comand" is not a v1 action`},
+		{"unknown limit", `{"limits":{"run_command":{"timeout":1000}}}`, `"timeout" is not a limit`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.doc))
+			if tt.wantErr == "" && err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
