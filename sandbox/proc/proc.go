@@ -10,8 +10,10 @@
 //     (setsid(2), a detached spawn) is then found by the run's RunVar token
 //     in /proc and killed too; one that also clears its environment can
 //     still escape. Elsewhere on Unix setsid(2) escapes.
-//   - Windows: the child is put in a job object with KILL_ON_JOB_CLOSE just
-//     after it starts; a grandchild spawned in that instant can escape.
+//   - Windows: the child starts suspended and is resumed only once it is in
+//     a job object with KILL_ON_JOB_CLOSE, so no grandchild starts outside
+//     the job; a child that cannot be put in one is killed before it runs
+//     and the start fails (startInJob).
 //   - Linux: with WritableRoots set and Landlock up, the host re-executes
 //     itself as a trampoline (see MaybeRunTrampoline) that restricts itself
 //     and then execs the program.
@@ -134,7 +136,13 @@ func run(ctx context.Context, cmd *exec.Cmd, s Spec, token string) (Result, erro
 		p.abort()
 		return Result{}, &StartError{Path: s.Path, Err: err}
 	}
-	tree := track(cmd)
+	tree, err := track(cmd)
+	if err != nil { // the child was killed before it ran a single instruction
+		_ = cmd.Wait()
+		tree.close()
+		p.abort()
+		return Result{}, &StartError{Path: s.Path, Err: err}
+	}
 	defer tree.close()
 	p.started(s.Stdin)
 	timedOut := wait(ctx, cmd, tree)

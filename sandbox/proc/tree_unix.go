@@ -14,7 +14,9 @@ func prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-func track(cmd *exec.Cmd) *tree { return &tree{pgid: cmd.Process.Pid} }
+// track returns the started child's tree; it cannot fail on Unix, where
+// the group was set at the fork.
+func track(cmd *exec.Cmd) (*tree, error) { return &tree{pgid: cmd.Process.Pid}, nil }
 
 // kill sends SIGKILL to every process of the group.
 func (t *tree) kill() { _ = syscall.Kill(-t.pgid, syscall.SIGKILL) }

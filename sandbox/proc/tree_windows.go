@@ -29,16 +29,11 @@ func prepare(cmd *exec.Cmd) {
 	}
 }
 
-// track puts the suspended child of cmd in a new job and resumes it. When
-// that fails the child is killed unresumed: the run then ends at once.
-func track(cmd *exec.Cmd) *tree {
-	t, _ := startTree(cmd)
-	return t
-}
-
-// startTree runs startInJob on the child of cmd through the process handle
-// os/exec holds, which refers to that child until the callback returns.
-func startTree(cmd *exec.Cmd) (*tree, error) {
+// track puts the suspended child of cmd in a new job and resumes it
+// (startInJob), through the process handle os/exec holds, which refers to
+// that child until the callback returns. When that fails the child is
+// killed unresumed, and the error fails the start.
+func track(cmd *exec.Cmd) (*tree, error) {
 	t := &tree{proc: cmd.Process}
 	var err error
 	herr := cmd.Process.WithHandle(func(h uintptr) {
