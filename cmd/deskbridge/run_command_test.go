@@ -101,25 +101,11 @@ func (r cmdResponse) code() string {
 	return r.Error.Code
 }
 
-// call runs `deskbridge --config C call run_command ARGS` and decodes the
+// call runs `deskbridge --config C call ACTION ARGS` and decodes the
 // printed cmdResponse.
 func (f fixture) call(t *testing.T, action string, args any) (cmdResponse, []byte) {
 	t.Helper()
-	b, err := json.Marshal(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(binaryPath, "--config", f.config, "call", action, string(b))
-	cmd.Dir = f.ws
-	cmd.Env = []string{"HOME=" + f.dir, "PATH=/usr/bin:/bin"}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, _ := cmd.Output()
-	var r cmdResponse
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("cmdResponse %q (stderr %q): %v", out, stderr.String(), err)
-	}
-	return r, out
+	return f.callWith(t, nil, action, args)
 }
 
 func (f fixture) run(t *testing.T, args map[string]any) cmdResponse {
@@ -624,29 +610,9 @@ func TestRunCommandPortClosed(t *testing.T) {
 // the commands skill, up or down with its reason.
 func TestSkillProfileWall(t *testing.T) {
 	f := newFixture(t, nil)
-	_, raw := f.call(t, "get_skill_profile", map[string]any{})
-	var resp struct {
-		Data struct {
-			Skills []struct {
-				Name string `json:"name"`
-				Wall *struct {
-					Kind   string `json:"kind"`
-					Up     *bool  `json:"up"`
-					Reason string `json:"reason"`
-				} `json:"wall"`
-			} `json:"skills"`
-		} `json:"data"`
+	if w := f.commandsWall(t); w == nil || w.Kind != "landlock" || w.Up == nil || w.Reason == "" {
+		t.Fatalf("commands wall: %+v", w)
 	}
-	json.Unmarshal(raw, &resp)
-	for _, s := range resp.Data.Skills {
-		if s.Name == "commands" {
-			if s.Wall == nil || s.Wall.Kind != "landlock" || s.Wall.Up == nil || s.Wall.Reason == "" {
-				t.Fatalf("commands wall: %+v", s.Wall)
-			}
-			return
-		}
-	}
-	t.Fatalf("no commands skill in %s", raw)
 }
 
 // TestRunCommandRepositoryAboveWorkspace: git in a workspace that lies

@@ -7,7 +7,9 @@ import (
 	"testing"
 )
 
-// callWith is fixture.call with env added to the binary's environment.
+// callWith runs `deskbridge --config C call ACTION ARGS` in the workspace,
+// with HOME set to the fixture folder, PATH to the system folders and env
+// added, and decodes the printed cmdResponse.
 func (f fixture) callWith(t *testing.T, env []string, action string, args any) (cmdResponse, []byte) {
 	t.Helper()
 	b, err := json.Marshal(args)
