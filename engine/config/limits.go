@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -70,11 +71,4 @@ func (c *Config) checkLimits() error {
 }
 
 // limitNames are the names of limitBounds, sorted.
-func limitNames() []string {
-	names := make([]string, 0, len(limitBounds))
-	for n := range limitBounds {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func limitNames() []string { return slices.Sorted(maps.Keys(limitBounds)) }
