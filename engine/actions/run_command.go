@@ -151,7 +151,7 @@ func locate(r *facts.Resolver) cmdfacts.Locate {
 // runCommand runs the approved argument vector: the program resolved in the
 // system folders, in the canonical working folder, with a scrubbed
 // environment and the decision's caps.
-func runCommand(ctx context.Context, _ *action.Env, c *action.Call) (any, *protocol.Error) {
+func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[runCommandArgs](c)
 	f, _ := c.Facts["command"].(cmdfacts.Facts)
 	cwd := c.Paths["cwd"]
@@ -174,7 +174,8 @@ func runCommand(ctx context.Context, _ *action.Env, c *action.Call) (any, *proto
 		Env:           append(proc.SafeEnv(a.Env), proc.GitCeiling(cwd.WorkspaceRoot)),
 		Timeout:       timeout,
 		MaxOutput:     int(c.Limit("max_bytes", 256<<10)),
-		WritableRoots: writableRoots(cwd.WorkspaceRoot, f.ProgramName),
+		WritableRoots: []string{cwd.WorkspaceRoot},
+		CacheDir:      proc.WorkspaceCache(env.Config.StateFolder(), cwd.WorkspaceRoot),
 	}
 	if a.Stdin != nil {
 		spec.Stdin = []byte(*a.Stdin)
@@ -282,38 +283,6 @@ func timedOut(ctx context.Context, timeout time.Duration) *protocol.Error {
 	}
 	return protocol.Errorf(protocol.CommandTimeout,
 		"The command did not finish within %d ms and was stopped with every process it started; raise timeout_ms (up to the limit) or run less.", timeout.Milliseconds())
-}
-
-// caches are, by program, the folders below the user's home that the
-// program writes as its own cache where Landlock is up (Linux layout: the
-// child gets HOME but no XDG_CACHE_HOME, GOCACHE or GOPATH). Only caches:
-// never ~/go/bin, ~/.local or the whole ~/.cache, which programs read and
-// run later. Every other program writes only the workspace and temp.
-var caches = map[string][]string{
-	"go":      {".cache/go-build", "go/pkg"},
-	"npm":     {".npm", ".cache/node-gyp"},
-	"node":    {".npm", ".cache/node-gyp"},
-	"python":  {".cache/pip"},
-	"python3": {".cache/pip"},
-}
-
-// writableRoots are the folders the program may write where Landlock is
-// up: the workspace and the program's own caches (caches), made when
-// missing so that a first run can fill them; a cache that cannot be made
-// is left out. proc adds the temporary folder.
-func writableRoots(workspace, program string) []string {
-	roots := []string{workspace}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return roots
-	}
-	for _, rel := range caches[program] {
-		dir := filepath.Join(home, filepath.FromSlash(rel))
-		if err := os.MkdirAll(dir, 0o700); err == nil {
-			roots = append(roots, dir)
-		}
-	}
-	return roots
 }
 
 // commandData turns a result into the response data, cutting the output

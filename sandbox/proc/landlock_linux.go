@@ -65,9 +65,15 @@ func trampoline(args []string) error {
 	return syscall.Exec(path, argv, os.Environ())
 }
 
+// scopes keep the child from connecting to an abstract Unix socket (an X11
+// display, a session bus) or signalling a process outside its own Landlock
+// domain, where the kernel offers it (ABI 6); a socket with a path in
+// the file system is not covered.
+const scopes = landlock.ScopedSet(ll.ScopeAbstractUnixSocket | ll.ScopeSignal)
+
 func restrictWrites(roots []string) error {
-	cfg := landlock.Config{HandledAccessFS: writeRights}.BestEffort()
-	return cfg.RestrictPaths(
+	cfg := landlock.Config{HandledAccessFS: writeRights, Scoped: scopes}.BestEffort()
+	return cfg.Restrict( // Restrict, not RestrictPaths, which drops the scopes
 		landlock.PathAccess(writeRights, roots...),
 		landlock.PathAccess(fileRights, devices...).IgnoreIfMissing(),
 	)
@@ -104,6 +110,5 @@ func wrap(path string, argv, roots []string) (string, []string, bool, error) {
 	if err != nil {
 		return path, argv, false, nil
 	}
-	roots = append(append([]string(nil), roots...), os.TempDir())
 	return self, encodeTrampoline(roots, path, argv), true, nil
 }

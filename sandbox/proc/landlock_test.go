@@ -3,10 +3,16 @@
 package proc
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 func TestLandlockConfinesWrites(t *testing.T) {
@@ -51,5 +57,104 @@ func TestTrampolineRoundTrip(t *testing.T) {
 	}
 	if _, _, _, err := decodeTrampoline([]string{"5", "/a"}); err == nil {
 		t.Fatal("a malformed trampoline decoded")
+	}
+}
+
+// TestPrivateTempAndCache: a confined child's temporary folder is made for
+// its run (and removed after it), its caches are below Spec.CacheDir, and
+// it can write those but not the host's temporary folder, so it can plant
+// nothing that another run or the user's own tools pick up later.
+func TestPrivateTempAndCache(t *testing.T) {
+	if up, reason := LandlockStatus(); !up {
+		t.Skipf("Landlock down: %s", reason)
+	}
+	hostTemp := t.TempDir()
+	t.Setenv("TMPDIR", hostTemp)
+	ws, cache := t.TempDir(), t.TempDir()
+	s := sh(`echo "$TMPDIR" > "$WS/tmpdir"
+echo t > "$TMPDIR/t" && echo tmp-ok
+mkdir -p "$XDG_CACHE_HOME" "$GOPATH/pkg/mod" "$npm_config_cache" && echo c > "$GOCACHE.txt" && echo cache-ok
+echo h > "` + hostTemp + `/h" || echo host-temp-refused`)
+	s.Env = append(SafeEnv(nil), "WS="+ws)
+	s.WritableRoots, s.CacheDir = []string{ws}, cache
+	res := mustRun(t, s)
+	out := string(res.Stdout)
+	for _, want := range []string{"tmp-ok", "cache-ok", "host-temp-refused"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout %q lacks %s (stderr %q)", out, want, res.Stderr)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(ws, "tmpdir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := strings.TrimSpace(string(b))
+	if !strings.HasPrefix(tmp, hostTemp+string(filepath.Separator)+"deskbridge-run-") {
+		t.Errorf("the child's TMPDIR %q is not a folder of its own in %s", tmp, hostTemp)
+	}
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("the run's temporary folder %s is left behind: %v", tmp, err)
+	}
+	for _, p := range []string{"xdg", "go/pkg/mod", "npm", "xdg/go-build.txt"} {
+		if _, err := os.Stat(filepath.Join(cache, p)); err != nil {
+			t.Errorf("cache %s: %v", p, err)
+		}
+	}
+}
+
+// TestConfinedChildCannotSignalOut: where the kernel scopes signals
+// (Landlock ABI 6), a confined child cannot signal a process outside its
+// domain, such as the host that started it.
+func TestConfinedChildCannotSignalOut(t *testing.T) {
+	if v, err := ll.LandlockGetABIVersion(); err != nil || v < 6 || !trampolineReady {
+		t.Skipf("no signal scoping here (ABI %d, %v)", v, err)
+	}
+	s := sh("kill -0 " + strconv.Itoa(os.Getpid()) + " && echo signalled || echo refused")
+	s.WritableRoots = []string{t.TempDir()}
+	if out := string(mustRun(t, s).Stdout); !strings.Contains(out, "refused") {
+		t.Fatalf("the confined child signalled the host: %q", out)
+	}
+	s.WritableRoots = nil
+	if out := string(mustRun(t, s).Stdout); !strings.Contains(out, "signalled") {
+		t.Fatalf("an unconfined child could not signal the host: %q", out)
+	}
+}
+
+// TestConfinedChildCannotReachAbstractSocket: where the kernel scopes
+// abstract Unix sockets (Landlock ABI 6), a confined child cannot connect
+// to one made outside its domain, as an X11 display or a session bus is.
+func TestConfinedChildCannotReachAbstractSocket(t *testing.T) {
+	if v, err := ll.LandlockGetABIVersion(); err != nil || v < 6 || !trampolineReady {
+		t.Skipf("no socket scoping here (ABI %d, %v)", v, err)
+	}
+	name := "deskbridge-test-" + strconv.Itoa(os.Getpid())
+	l, err := net.Listen("unix", "@"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	connect := `import socket
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect("\0` + name + `"); print("connected")
+except OSError as e:
+    print("refused", e.errno)`
+	s := Spec{Path: "/usr/bin/python3", Argv: []string{"python3", "-c", connect}, Timeout: 20 * time.Second}
+	s.WritableRoots = []string{t.TempDir()}
+	if out := string(mustRun(t, s).Stdout); !strings.HasPrefix(out, "refused") {
+		t.Fatalf("the confined child reached the abstract socket: %q", out)
+	}
+	s.WritableRoots = nil
+	if out := string(mustRun(t, s).Stdout); !strings.HasPrefix(out, "connected") {
+		t.Fatalf("an unconfined child could not reach the abstract socket: %q", out)
 	}
 }

@@ -48,8 +48,14 @@ type Spec struct {
 	// MaxOutput caps the bytes kept of stdout and of stderr each.
 	MaxOutput int
 	// WritableRoots, when not empty, confines the child's writes to these
-	// folders and the temporary folder where Landlock is up.
+	// folders, a temporary folder made for the run (TMPDIR, removed after
+	// it) and CacheDir, where Landlock is up.
 	WritableRoots []string
+	// CacheDir, with WritableRoots, is a folder the host owns for the
+	// child's tool caches (XDG_CACHE_HOME, GOPATH, npm's and pip's cache
+	// point below it), so that the user's own caches are never written by
+	// a confined child; empty leaves the caches unset (and unwritable).
+	CacheDir string
 }
 
 // Result is what a finished (or killed) program left.
@@ -87,6 +93,14 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		defer cancel()
 	}
 	token := newRunToken()
+	if len(s.WritableRoots) > 0 {
+		tmp, err := privateTemp()
+		if err != nil {
+			return Result{}, &StartError{Path: s.Path, Err: err}
+		}
+		defer os.RemoveAll(tmp) // after run: the whole tree is gone by then
+		s = s.private(tmp)
+	}
 	cmd, confined, err := command(s, token)
 	if err != nil {
 		return Result{}, &StartError{Path: s.Path, Err: err}
@@ -94,6 +108,21 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	res, err := run(ctx, cmd, s, token)
 	res.Confined = confined
 	return res, err
+}
+
+// private returns s with the run's temporary folder tmp and its cache
+// folder among the writable roots and named in the environment.
+func (s Spec) private(tmp string) Spec {
+	env := s.Env
+	if env == nil {
+		env = SafeEnv(nil)
+	}
+	s.Env = append(env[:len(env):len(env)], privateEnv(tmp, s.CacheDir)...)
+	s.WritableRoots = append(s.WritableRoots[:len(s.WritableRoots):len(s.WritableRoots)], tmp)
+	if s.CacheDir != "" {
+		s.WritableRoots = append(s.WritableRoots, s.CacheDir)
+	}
+	return s
 }
 
 func command(s Spec, token string) (*exec.Cmd, bool, error) {

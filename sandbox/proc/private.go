@@ -1,0 +1,68 @@
+package proc
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// The child's own folders. A confined child (Spec.WritableRoots) gets a
+// temporary folder made for its run alone, removed when the run ends, and,
+// with Spec.CacheDir, caches of its own: the wall opens these and never a
+// folder the user's own tools read, because what a confined child could
+// write there (a planted module, a poisoned build cache entry, a symlink
+// the user's next `go build` writes through) would run or be written
+// outside the wall later.
+
+// privateTemp makes the run's temporary folder, which only this host
+// process and the child may know: a fresh folder of mode 0700 with a
+// random name in the host's temporary folder.
+func privateTemp() (string, error) {
+	return os.MkdirTemp("", "deskbridge-run-")
+}
+
+// privateEnv points the child's temporary folder at tmp and, when cache is
+// not empty, the caches of common tools below cache: the XDG cache (the go
+// build cache, pip, node-gyp, yarn and most others), GOPATH (so the
+// module cache and `go install`), npm's cache and pip's. It goes after
+// every other variable, so it wins over one a request set.
+func privateEnv(tmp, cache string) []string {
+	env := []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}
+	if cache == "" {
+		return env
+	}
+	return append(env,
+		"XDG_CACHE_HOME="+filepath.Join(cache, "xdg"),
+		"GOCACHE="+filepath.Join(cache, "xdg", "go-build"),
+		"GOPATH="+filepath.Join(cache, "go"),
+		"npm_config_cache="+filepath.Join(cache, "npm"),
+		"PIP_CACHE_DIR="+filepath.Join(cache, "pip"),
+	)
+}
+
+// WorkspaceCache returns the cache folder for confined commands run in
+// workspace (Spec.CacheDir): a folder below the host's state folder, one
+// per workspace (cache/<the first 16 hex digits of the root's SHA-256>),
+// so that what a command leaves in its caches reaches only later commands
+// of the same workspace, never the user's own tools. It is "" when the
+// folder cannot be made or is reached through a symbolic link; the command
+// then runs without writable caches.
+func WorkspaceCache(state, workspace string) string {
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return ""
+	}
+	base, err := filepath.EvalSymlinks(state)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(workspace))
+	dir := filepath.Join(base, "cache", hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(dir); err != nil || real != dir {
+		return ""
+	}
+	return dir
+}
