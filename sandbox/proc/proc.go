@@ -11,9 +11,11 @@
 //     in /proc and killed too; one that also clears its environment can
 //     still escape. Elsewhere on Unix setsid(2) escapes.
 //   - Windows: the child starts suspended and is resumed only once it is in
-//     a job object with KILL_ON_JOB_CLOSE, so no grandchild starts outside
-//     the job; a child that cannot be put in one is killed before it runs
-//     and the start fails (startInJob).
+//     a job object with KILL_ON_JOB_CLOSE, so every process it starts
+//     itself is in the job too; a child that cannot be put in one is killed
+//     before it runs and the start fails (startInJob). A process started on
+//     its behalf by another (WMI, the task scheduler, a COM server) is not
+//     its descendant and is not in the job.
 //   - Linux: with WritableRoots set and Landlock up, the host re-executes
 //     itself as a trampoline (see MaybeRunTrampoline) that restricts itself
 //     and then execs the program.

@@ -41,8 +41,10 @@ func track(cmd *exec.Cmd) (*tree, error) {
 		err = startInJob(s)
 		t.job = s.job
 	})
-	if herr != nil {
-		_ = cmd.Process.Kill()
+	if herr != nil { // no handle: the child never ran and cannot be resumed
+		if err := cmd.Process.Kill(); err != nil {
+			return t, errors.Join(herr, err)
+		}
 		return t, herr
 	}
 	return t, err
@@ -84,10 +86,12 @@ func (s *jobStart) assign() error {
 // resume lets the child's threads run.
 func (s *jobStart) resume() error { return ntResumeProcess(s.proc) }
 
-// kill ends everything in the job, or the child alone when it has none.
+// kill ends everything in the job, or the child alone when it has none
+// or the job cannot be ended: a child left suspended would never exit,
+// and the run would wait for it for ever.
 func (s *jobStart) kill() error {
-	if s.job != 0 {
-		return windows.TerminateJobObject(s.job, 1)
+	if s.job != 0 && windows.TerminateJobObject(s.job, 1) == nil {
+		return nil
 	}
 	return windows.TerminateProcess(s.proc, 1)
 }
