@@ -66,12 +66,19 @@ type Call struct {
 	Detail map[string]any
 }
 
-// Limit returns the named limit of the decision, or def when it has none.
+// Limit returns the named limit of the decision, or def when it has none
+// (or one of zero or less); a limit past its bound in
+// protocol.LimitBounds, which a policy of a security team's may give, is
+// that bound.
 func (c *Call) Limit(name string, def int64) int64 {
-	if v, ok := c.Limits[name]; ok && v > 0 {
-		return v
+	v, ok := c.Limits[name]
+	if !ok || v <= 0 {
+		return def
 	}
-	return def
+	if max, bounded := protocol.LimitBounds[name]; bounded && v > max {
+		return max
+	}
+	return v
 }
 
 // Spec is one registered action.

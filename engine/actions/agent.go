@@ -94,12 +94,13 @@ func refusal(err error) *protocol.Error {
 // configLimits are the configuration's agent limits, each lowered by the
 // decision's limit of the same name when it sets one.
 func configLimits(a config.AgentLimits, c *action.Call) wsview.Limits {
+	lowered := func(name string, v int64) int { return int(min(v, c.Limit(name, v))) }
 	return wsview.Limits{
-		MaxFileBytes:  int(c.Limit("max_file_bytes", a.MaxFileBytes)),
-		MaxLines:      int(c.Limit("max_lines", int64(a.MaxLines))),
-		MaxResults:    int(c.Limit("max_results", int64(a.MaxResults))),
-		MaxTotalChars: int(c.Limit("max_total_chars", int64(a.MaxTotalChars))),
-		MaxRounds:     int(c.Limit("max_rounds", int64(a.MaxRounds))),
+		MaxFileBytes:  lowered("max_file_bytes", a.MaxFileBytes),
+		MaxLines:      lowered("max_lines", int64(a.MaxLines)),
+		MaxResults:    lowered("max_results", int64(a.MaxResults)),
+		MaxTotalChars: lowered("max_total_chars", int64(a.MaxTotalChars)),
+		MaxRounds:     lowered("max_rounds", int64(a.MaxRounds)),
 	}.Normalized()
 }
 

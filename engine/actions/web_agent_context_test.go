@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -67,5 +69,16 @@ func TestFuzzSeedsCommitted(t *testing.T) {
 	dir := filepath.Join("testdata", "fuzz", "FuzzAgentContextArgs")
 	if es, err := os.ReadDir(dir); err != nil || len(es) == 0 {
 		t.Fatalf("no seed corpus in %s: %v", dir, err)
+	}
+}
+
+// TestConfigLimitsOnlyLower: a decision's agent limit lowers the
+// configuration's and never raises it.
+func TestConfigLimitsOnlyLower(t *testing.T) {
+	a := config.AgentLimits{MaxFileBytes: 1000, MaxLines: 100, MaxResults: 10, MaxTotalChars: 5000, MaxRounds: 5}
+	c := &action.Call{Limits: map[string]int64{"max_file_bytes": 1 << 30, "max_lines": 50, "max_rounds": 3}}
+	got := configLimits(a, c)
+	if got.MaxFileBytes != 1000 || got.MaxLines != 50 || got.MaxResults != 10 || got.MaxTotalChars != 5000 || got.MaxRounds != 3 {
+		t.Fatalf("limits %+v", got)
 	}
 }

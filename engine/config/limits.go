@@ -9,21 +9,6 @@ import (
 	"github.com/deskbridge/deskbridge/engine/protocol"
 )
 
-// limitBounds are the per-action limit members a configuration may set,
-// each with its largest value. A limit is a positive whole number: a zero
-// or negative one would read as "not set" and silently give the default,
-// and one past the bound would switch the limit off in all but name.
-var limitBounds = map[string]int64{
-	"timeout_ms":      3_600_000, // an hour
-	"max_bytes":       4 << 30,
-	"max_entries":     10_000_000,
-	"max_file_bytes":  4 << 30,
-	"max_lines":       10_000_000,
-	"max_results":     10_000_000,
-	"max_total_chars": 1 << 30,
-	"max_rounds":      10_000,
-}
-
 // checkSkills refuses a skill switch that names no v1 skill (a typo such as
 // "file" would leave the files skill on) and switching off control, which
 // get_status and get_skill_profile need to say why others fail.
@@ -51,14 +36,16 @@ func skillNames() []string {
 }
 
 // checkLimits refuses limits for an action that does not exist, a member
-// that is not a limit, and a value that is not between 1 and its bound.
+// that is not a limit, and a value that is not between 1 and its bound
+// (protocol.LimitBounds): zero or less would read as "not set" and give
+// the default, a value past the bound would be cut to it.
 func (c *Config) checkLimits() error {
 	for action, members := range c.Limits {
 		if _, ok := protocol.Lookup(action); !ok {
 			return fmt.Errorf("limits: %q is not a v1 action", action)
 		}
 		for name, v := range members {
-			max, ok := limitBounds[name]
+			max, ok := protocol.LimitBounds[name]
 			if !ok {
 				return fmt.Errorf("limits.%s: %q is not a limit; the limits are %s", action, name, strings.Join(limitNames(), ", "))
 			}
@@ -70,5 +57,5 @@ func (c *Config) checkLimits() error {
 	return nil
 }
 
-// limitNames are the names of limitBounds, sorted.
-func limitNames() []string { return slices.Sorted(maps.Keys(limitBounds)) }
+// limitNames are the names of protocol.LimitBounds, sorted.
+func limitNames() []string { return slices.Sorted(maps.Keys(protocol.LimitBounds)) }
