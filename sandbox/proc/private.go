@@ -24,8 +24,9 @@ func privateTemp() (string, error) {
 
 // privateEnv points the child's temporary folder at tmp and, when cache is
 // not empty, the caches of common tools below cache: the XDG cache (the go
-// build cache, pip, node-gyp, yarn and most others), GOPATH (so the
-// module cache and `go install`), npm's cache and pip's. It goes after
+// build cache, pip, node-gyp, yarn and most others), GOPATH and the module
+// cache (named too, as the user's go env file may name its own), npm's
+// cache and pip's. It goes after
 // every other variable, so it wins over one a request set.
 func privateEnv(tmp, cache string) []string {
 	env := []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}
@@ -36,6 +37,7 @@ func privateEnv(tmp, cache string) []string {
 		"XDG_CACHE_HOME="+filepath.Join(cache, "xdg"),
 		"GOCACHE="+filepath.Join(cache, "xdg", "go-build"),
 		"GOPATH="+filepath.Join(cache, "go"),
+		"GOMODCACHE="+filepath.Join(cache, "go", "pkg", "mod"), // over one in the user's go env file
 		"npm_config_cache="+filepath.Join(cache, "npm"),
 		"PIP_CACHE_DIR="+filepath.Join(cache, "pip"),
 	)
