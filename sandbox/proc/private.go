@@ -3,6 +3,7 @@ package proc
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -29,7 +30,7 @@ func privateTemp() (string, error) {
 // cache and pip's. It goes after
 // every other variable, so it wins over one a request set.
 func privateEnv(tmp, cache string) []string {
-	env := []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}
+	env := []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp, "GOTMPDIR=" + tmp} // GOTMPDIR: over the go env file's
 	if cache == "" {
 		return env
 	}
@@ -59,12 +60,40 @@ func WorkspaceCache(state, workspace string) string {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(workspace))
-	dir := filepath.Join(base, "cache", hex.EncodeToString(sum[:8]))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return ""
+	dir := filepath.Join(base, "cache")
+	for _, d := range []string{dir, filepath.Join(dir, hex.EncodeToString(sum[:8]))} {
+		if !realFolder(d) {
+			return ""
+		}
 	}
-	if real, err := filepath.EvalSymlinks(dir); err != nil || real != dir {
-		return ""
+	return filepath.Join(dir, hex.EncodeToString(sum[:8]))
+}
+
+// realFolder makes the folder d when it is missing and reports whether d
+// is then a folder and not a symbolic link: Mkdir does not follow a link
+// in d's place, as MkdirAll would.
+func realFolder(d string) bool {
+	if err := os.Mkdir(d, 0o700); err != nil && !os.IsExist(err) {
+		return false
 	}
-	return dir
+	fi, err := os.Lstat(d)
+	return err == nil && fi.IsDir()
+}
+
+// removeTemp removes the run's temporary folder tmp. A child may have left
+// folders it cannot be removed from (mode 0500, or tmp itself 0): those
+// are given back their owner's rights, without following links, and the
+// removal tried again, so no run leaves a folder behind.
+func removeTemp(tmp string) error {
+	if os.RemoveAll(tmp) == nil {
+		return nil
+	}
+	_ = os.Chmod(tmp, 0o700)
+	_ = filepath.WalkDir(tmp, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700) // d is no link: WalkDir does not follow them
+		}
+		return nil
+	})
+	return os.RemoveAll(tmp)
 }

@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,40 @@ func TestWorkspaceCache(t *testing.T) {
 	}
 	if got := WorkspaceCache(state, "/ws/b"); got != "" {
 		t.Fatalf("a cache folder swapped for a symlink gave %q", got)
+	}
+}
+
+// TestWorkspaceCacheMakesNothingThroughALink: with the cache folder itself
+// a symbolic link, no cache is given and nothing is made at its target.
+func TestWorkspaceCacheMakesNothingThroughALink(t *testing.T) {
+	state, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := t.TempDir()
+	if err := os.Symlink(target, filepath.Join(state, "cache")); err != nil {
+		t.Fatal(err)
+	}
+	if got := WorkspaceCache(state, "/ws/a"); got != "" {
+		t.Fatalf("a cache folder through a link: %q", got)
+	}
+	if left, _ := os.ReadDir(target); len(left) != 0 {
+		t.Fatalf("made %v at the link's target", left)
+	}
+}
+
+// TestPrivateEnvNamesEveryFolder: the run's temporary folder is named to
+// every tool that reads one (Go's GOTMPDIR too, over the go env file's),
+// and the caches only with a cache folder.
+func TestPrivateEnvNamesEveryFolder(t *testing.T) {
+	env := strings.Join(privateEnv("/t", ""), " ")
+	if env != "TMPDIR=/t TMP=/t TEMP=/t GOTMPDIR=/t" {
+		t.Fatalf("without a cache: %s", env)
+	}
+	env = strings.Join(privateEnv("/t", "/c"), " ")
+	for _, want := range []string{"XDG_CACHE_HOME=/c/xdg", "GOCACHE=/c/xdg/go-build", "GOPATH=/c/go", "GOMODCACHE=/c/go/pkg/mod", "npm_config_cache=/c/npm", "PIP_CACHE_DIR=/c/pip"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("%s lacks %s", env, want)
+		}
 	}
 }

@@ -100,7 +100,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		if err != nil {
 			return Result{}, &StartError{Path: s.Path, Err: err}
 		}
-		defer os.RemoveAll(tmp) // after run: the whole tree is gone by then
+		defer removeTemp(tmp) // after run: the whole tree is gone by then
 		s = s.private(tmp)
 	}
 	cmd, confined, err := command(s, token)
