@@ -28,7 +28,7 @@ func cliBenchHost(tb testing.TB) (*Host, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg, err := config.ForFolder(dir, filepath.Join(dir, "decisions.jsonl"))
+	cfg, err := config.ForFolder(dir, filepath.Join(tb.TempDir(), "decisions.jsonl")) // outside: commands never run where the log is
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -699,3 +699,28 @@ func TestRunCommandSecretArguments(t *testing.T) {
 		t.Fatalf("cat of an ordinary file: %+v", r)
 	}
 }
+
+// TestRunCommandRefusedWhereTheHostKeepsItsFiles: a workspace that holds
+// the host's decision log (or its configuration, policy or state) runs no
+// command, whatever the policy says: the command could rewrite the
+// configuration that decides what it may do, or the log that records it.
+func TestRunCommandRefusedWhereTheHostKeepsItsFiles(t *testing.T) {
+	f := newFixture(t, nil)
+	f.log = filepath.Join(f.ws, "audit", "decisions.jsonl")
+	b, _ := json.Marshal(map[string]any{
+		"workspaces":      []map[string]string{{"name": "ws", "path": f.ws}},
+		"allowed_origins": []string{testOrigin},
+		"decision_log":    map[string]string{"path": f.log},
+		"state_dir":       filepath.Join(f.dir, "state"),
+	})
+	if err := os.WriteFile(f.config, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(f.ws, "MARKER")
+	f.write(t, "touch.js", "require('fs').writeFileSync('"+marker+"', 'x')", 0o644)
+	r := f.run(t, map[string]any{"argv": []string{"node", "touch.js"}})
+	if r.code() != "COMMAND_NOT_ALLOWED" || !strings.Contains(r.Error.Message, "decisions.jsonl") {
+		t.Fatalf("a command in the workspace holding the decision log: %s %q", r.code(), r.Error.Message)
+	}
+	mustNotExist(t, marker)
+}

@@ -158,6 +158,10 @@ func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 	if perr := checkRunnable(f, cwd); perr != nil {
 		return nil, perr
 	}
+	if p, ok := env.Paths.HoldsProtected(cwd.WorkspaceRoot); ok {
+		return nil, protocol.Errorf(protocol.CommandNotAllowed,
+			"The workspace holds DeskBridge's own %s, which a command run in it could change; move it out of the workspace (state_dir, decision_log.path, --config) to run commands there.", filepath.Base(p))
+	}
 	held, perr := holdCwd(cwd)
 	if perr != nil {
 		return nil, perr

@@ -262,6 +262,9 @@ func (c *Config) normalise() error {
 		}
 		seen[strings.ToLower(w.Name)] = true
 	}
+	if err := c.checkApart(); err != nil {
+		return err
+	}
 	if err := c.canonicalImportSources(); err != nil {
 		return err
 	}
@@ -289,6 +292,30 @@ func (c *Config) normalise() error {
 	}
 	c.fillDefaults()
 	return nil
+}
+
+// checkApart refuses two workspaces of which one lies inside the other: a
+// command run in the outer one could swap the inner one's folder for a
+// link, and the inner workspace would then lead wherever the link points.
+func (c *Config) checkApart() error {
+	for i, a := range c.Workspaces {
+		for _, b := range c.Workspaces[i+1:] {
+			if inside(a.Path, b.Path) || inside(b.Path, a.Path) {
+				return fmt.Errorf("workspaces %q (%s) and %q (%s) overlap; name only the outer one, or keep them apart", a.Name, a.Path, b.Name, b.Path)
+			}
+		}
+	}
+	return nil
+}
+
+// inside reports whether p is root or lies below it, comparing whole
+// components of canonical paths, without case where the OS ignores it.
+func inside(root, p string) bool {
+	if runtime.GOOS != "linux" {
+		root, p = strings.ToLower(root), strings.ToLower(p)
+	}
+	sep := string(filepath.Separator)
+	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, sep)+sep)
 }
 
 func canonicalRoot(w *Workspace) error {

@@ -159,6 +159,23 @@ func (r *Resolver) isProtected(cp pathform.Path) bool {
 	return false
 }
 
+// HoldsProtected returns a path the host never writes (its configuration,
+// policy, decision log, state …) that lies inside root, a workspace root,
+// and whether there is one: a program run there could change it, which no
+// policy can allow.
+func (r *Resolver) HoldsProtected(root string) (string, bool) {
+	rp, err := pathform.Parse(pathform.Native, root)
+	if err != nil {
+		return "", false
+	}
+	for _, p := range r.protected {
+		if _, ok := within(rp, p); ok {
+			return p.String(), true
+		}
+	}
+	return "", false
+}
+
 // within compares whole components, ignoring case where the OS does.
 func within(root, p pathform.Path) (string, bool) {
 	if FoldCase {

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,5 +37,39 @@ func TestSkillsAndLimitsValidation(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestNestedWorkspacesRefused: a workspace inside another (or the same
+// folder twice) is refused; folders that only share a name prefix are not
+// nested.
+func TestNestedWorkspacesRefused(t *testing.T) {
+	base := t.TempDir()
+	for _, d := range []string{"a/b", "ab"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := func(paths ...string) string {
+		var ws []string
+		for i, p := range paths {
+			ws = append(ws, fmt.Sprintf(`{"name":"w%d","path":%q}`, i, filepath.Join(base, p)))
+		}
+		return `{"workspaces":[` + strings.Join(ws, ",") + `]}`
+	}
+	for _, tt := range []struct {
+		paths   []string
+		wantErr bool
+	}{
+		{[]string{"a", "ab"}, false},
+		{[]string{"a", "a/b"}, true},
+		{[]string{"a/b", "a"}, true},
+		{[]string{"a", "a"}, true},
+		{[]string{"ab", "a/b"}, false},
+	} {
+		_, err := Parse([]byte(doc(tt.paths...)))
+		if (err != nil) != tt.wantErr || (err != nil && !strings.Contains(err.Error(), "overlap")) {
+			t.Errorf("%v: error %v, want an overlap error: %v", tt.paths, err, tt.wantErr)
+		}
 	}
 }
