@@ -36,7 +36,11 @@ func landlockStatus() (bool, string) {
 	if _, err := os.Executable(); err != nil {
 		return false, "the host cannot find its own executable"
 	}
-	return true, "Landlock ABI " + strconv.Itoa(v)
+	reason := "Landlock ABI " + strconv.Itoa(v)
+	if auditArch != 0 {
+		reason += ", and seccomp refuses Unix sockets, SysV IPC and io_uring"
+	}
+	return true, reason
 }
 
 // MaybeRunTrampoline must be called first thing in the host's main. When
@@ -61,6 +65,9 @@ func trampoline(args []string) error {
 	}
 	if err := restrictWrites(roots); err != nil {
 		return fmt.Errorf("landlock: %w", err)
+	}
+	if _, err := loadSeccomp(); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
 	}
 	return syscall.Exec(path, argv, os.Environ())
 }

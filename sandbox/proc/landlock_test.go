@@ -120,9 +120,10 @@ func TestConfinedChildCannotSignalOut(t *testing.T) {
 	}
 }
 
-// TestConfinedChildCannotReachAbstractSocket: where the kernel scopes
-// abstract Unix sockets (Landlock ABI 6), a confined child cannot connect
-// to one made outside its domain, as an X11 display or a session bus is.
+// TestConfinedChildCannotReachAbstractSocket: a confined child cannot
+// connect to an abstract Unix socket made outside its domain, as an X11
+// display or a session bus is: Landlock's scope (ABI 6) and the seccomp
+// filter each refuse it.
 func TestConfinedChildCannotReachAbstractSocket(t *testing.T) {
 	if v, err := ll.LandlockGetABIVersion(); err != nil || v < 6 || !trampolineReady {
 		t.Skipf("no socket scoping here (ABI %d, %v)", v, err)
@@ -143,9 +144,8 @@ func TestConfinedChildCannotReachAbstractSocket(t *testing.T) {
 		}
 	}()
 	connect := `import socket
-s = socket.socket(socket.AF_UNIX)
 try:
-    s.connect("\0` + name + `"); print("connected")
+    s = socket.socket(socket.AF_UNIX); s.connect("\0` + name + `"); print("connected")
 except OSError as e:
     print("refused", e.errno)`
 	s := Spec{Path: "/usr/bin/python3", Argv: []string{"python3", "-c", connect}, Timeout: 20 * time.Second}
