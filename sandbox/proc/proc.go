@@ -17,8 +17,11 @@
 //     its behalf by another (WMI, the task scheduler, a COM server) is not
 //     its descendant and is not in the job.
 //   - Linux: with WritableRoots set and Landlock up, the host re-executes
-//     itself as a trampoline (see MaybeRunTrampoline) that restricts itself
-//     and then execs the program.
+//     itself as a trampoline (see MaybeRunTrampoline) that restricts its
+//     writes, signals and abstract sockets with Landlock, installs a
+//     seccomp filter (no Unix sockets, SysV IPC or io_uring), and then
+//     execs the program in a temporary folder of its run, with its
+//     workspace's caches (Spec.CacheDir).
 package proc
 
 import (
