@@ -129,7 +129,15 @@ func TestConfinedChildCannotReachAbstractSocket(t *testing.T) {
 		t.Skipf("no socket scoping here (ABI %d, %v)", v, err)
 	}
 	name := "deskbridge-test-" + strconv.Itoa(os.Getpid())
-	l, err := net.Listen("unix", "@"+name)
+	checkSocketWalled(t, "@"+name, `"\0`+name+`"`)
+}
+
+// checkSocketWalled serves a Unix socket at addr (net.Listen's form) and
+// checks that a confined child cannot connect to it (pyAddr, as a Python
+// literal) while an unconfined one can.
+func checkSocketWalled(t *testing.T, addr, pyAddr string) {
+	t.Helper()
+	l, err := net.Listen("unix", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,16 +153,16 @@ func TestConfinedChildCannotReachAbstractSocket(t *testing.T) {
 	}()
 	connect := `import socket
 try:
-    s = socket.socket(socket.AF_UNIX); s.connect("\0` + name + `"); print("connected")
+    s = socket.socket(socket.AF_UNIX); s.connect(` + pyAddr + `); print("connected")
 except OSError as e:
     print("refused", e.errno)`
 	s := Spec{Path: "/usr/bin/python3", Argv: []string{"python3", "-c", connect}, Timeout: 20 * time.Second}
 	s.WritableRoots = []string{t.TempDir()}
 	if out := string(mustRun(t, s).Stdout); !strings.HasPrefix(out, "refused") {
-		t.Fatalf("the confined child reached the abstract socket: %q", out)
+		t.Fatalf("the confined child reached %s: %q", addr, out)
 	}
 	s.WritableRoots = nil
 	if out := string(mustRun(t, s).Stdout); !strings.HasPrefix(out, "connected") {
-		t.Fatalf("an unconfined child could not reach the abstract socket: %q", out)
+		t.Fatalf("an unconfined child could not reach %s: %q", addr, out)
 	}
 }

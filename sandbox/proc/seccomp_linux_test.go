@@ -2,9 +2,9 @@ package proc
 
 import (
 	"encoding/binary"
-	"net"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,34 +82,7 @@ func confinedOrSkip(t *testing.T) {
 func TestConfinedChildCannotReachPathSocket(t *testing.T) {
 	confinedOrSkip(t)
 	path := filepath.Join(t.TempDir(), "s.sock")
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	connect := `import socket
-try:
-    s = socket.socket(socket.AF_UNIX); s.connect("` + path + `"); print("connected")
-except OSError as e:
-    print("refused", e.errno)`
-	s := Spec{Path: "/usr/bin/python3", Argv: []string{"python3", "-c", connect}, Timeout: 20 * time.Second}
-	s.WritableRoots = []string{t.TempDir()}
-	if out := string(mustRun(t, s).Stdout); !strings.HasPrefix(out, "refused") {
-		t.Fatalf("the confined child reached the socket: %q", out)
-	}
-	s.WritableRoots = nil
-	if out := string(mustRun(t, s).Stdout); !strings.HasPrefix(out, "connected") {
-		t.Fatalf("an unconfined child could not reach the socket: %q", out)
-	}
+	checkSocketWalled(t, path, strconv.Quote(path))
 }
 
 // TestConfinedChildHasNoSysVIPC: a confined child cannot make (or reach by
