@@ -13,9 +13,10 @@ import (
 // "file" would leave the files skill on) and switching off control, which
 // get_status and get_skill_profile need to say why others fail.
 func (c *Config) checkSkills() error {
+	skills := skillNames()
 	for name, on := range c.Skills {
-		if !slices.Contains(skillNames(), name) {
-			return fmt.Errorf("skills: %q is not a skill; the skills are %s", name, strings.Join(skillNames(), ", "))
+		if !slices.Contains(skills, name) {
+			return fmt.Errorf("skills: %q is not a skill; the skills are %s", name, strings.Join(skills, ", "))
 		}
 		if name == string(protocol.SkillControl) && !on {
 			return fmt.Errorf("skills: control cannot be switched off; it answers get_status and get_skill_profile")

@@ -66,7 +66,7 @@ func trampoline(args []string) error {
 	if err := restrictWrites(roots); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	if _, err := loadSeccomp(); err != nil {
+	if err := loadSeccomp(); err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	return syscall.Exec(path, argv, os.Environ())
@@ -75,7 +75,7 @@ func trampoline(args []string) error {
 // scopes keep the child from connecting to an abstract Unix socket (an X11
 // display, a session bus) or signalling a process outside its own Landlock
 // domain, where the kernel offers it (ABI 6); a socket with a path in
-// the file system is not covered.
+// the file system Landlock does not cover, the seccomp filter does.
 const scopes = landlock.ScopedSet(ll.ScopeAbstractUnixSocket | ll.ScopeSignal)
 
 func restrictWrites(roots []string) error {

@@ -65,9 +65,7 @@ func TestTrampolineRoundTrip(t *testing.T) {
 // it can write those but not the host's temporary folder, so it can plant
 // nothing that another run or the user's own tools pick up later.
 func TestPrivateTempAndCache(t *testing.T) {
-	if up, reason := LandlockStatus(); !up {
-		t.Skipf("Landlock down: %s", reason)
-	}
+	confinedOrSkip(t)
 	hostTemp := t.TempDir()
 	t.Setenv("TMPDIR", hostTemp)
 	ws, cache := t.TempDir(), t.TempDir()

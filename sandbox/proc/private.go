@@ -16,13 +16,6 @@ import (
 // the user's next `go build` writes through) would run or be written
 // outside the wall later.
 
-// privateTemp makes the run's temporary folder, which only this host
-// process and the child may know: a fresh folder of mode 0700 with a
-// random name in the host's temporary folder.
-func privateTemp() (string, error) {
-	return os.MkdirTemp("", "deskbridge-run-")
-}
-
 // privateEnv points the child's temporary folder at tmp and, when cache is
 // not empty, the caches of common tools below cache: the XDG cache (the go
 // build cache, pip, node-gyp, yarn and most others), GOPATH and the module

@@ -98,8 +98,11 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		defer cancel()
 	}
 	token := newRunToken()
+	if s.Env == nil {
+		s.Env = SafeEnv(nil)
+	}
 	if len(s.WritableRoots) > 0 {
-		tmp, err := privateTemp()
+		tmp, err := os.MkdirTemp("", "deskbridge-run-") // 0700, a random name: the child's own
 		if err != nil {
 			return Result{}, &StartError{Path: s.Path, Err: err}
 		}
@@ -118,11 +121,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 // private returns s with the run's temporary folder tmp and its cache
 // folder among the writable roots and named in the environment.
 func (s Spec) private(tmp string) Spec {
-	env := s.Env
-	if env == nil {
-		env = SafeEnv(nil)
-	}
-	s.Env = append(env[:len(env):len(env)], privateEnv(tmp, s.CacheDir)...)
+	s.Env = append(s.Env[:len(s.Env):len(s.Env)], privateEnv(tmp, s.CacheDir)...)
 	s.WritableRoots = append(s.WritableRoots[:len(s.WritableRoots):len(s.WritableRoots)], tmp)
 	if s.CacheDir != "" {
 		s.WritableRoots = append(s.WritableRoots, s.CacheDir)
@@ -134,15 +133,11 @@ func command(s Spec, token string) (*exec.Cmd, bool, error) {
 	if len(s.Argv) == 0 {
 		return nil, false, errors.New("empty argv")
 	}
-	env := s.Env
-	if env == nil {
-		env = SafeEnv(nil)
-	}
 	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots)
 	if err != nil {
 		return nil, false, err
 	}
-	env = append(env[:len(env):len(env)], RunVar+"="+token) // last: it wins over a requested one
+	env := append(s.Env[:len(s.Env):len(s.Env)], RunVar+"="+token) // last: it wins over a requested one
 	cmd := &exec.Cmd{Path: path, Args: argv, Dir: childDir(s.Dir, s.DirHandle), Env: env}
 	prepare(cmd)
 	return cmd, confined, nil

@@ -72,19 +72,19 @@ func seccompProgram() (insts []bpf.Instruction, ok bool) {
 
 // loadSeccomp installs the filter on the calling thread, which it locks:
 // the trampoline then execs from this very thread, and the filter stays
-// with the program. It reports whether a filter was installed.
-func loadSeccomp() (bool, error) {
+// with the program. Where this architecture has no filter it does nothing.
+func loadSeccomp() error {
 	insts, ok := seccompProgram()
 	if !ok {
-		return false, nil
+		return nil
 	}
 	prog, err := bpf.Assemble(insts)
 	if err != nil {
-		return false, err
+		return err
 	}
 	runtime.LockOSThread()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return false, err
+		return err
 	}
 	filter := make([]unix.SockFilter, len(prog))
 	for i, in := range prog {
@@ -92,7 +92,7 @@ func loadSeccomp() (bool, error) {
 	}
 	fprog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
-		return false, errno
+		return errno
 	}
-	return true, nil
+	return nil
 }

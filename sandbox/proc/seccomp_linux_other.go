@@ -3,7 +3,7 @@
 package proc
 
 // No filter is built for this architecture: Landlock alone confines the
-// child (loadSeccomp reports none).
+// child (loadSeccomp does nothing).
 const (
 	auditArch = 0
 	foreignNr = 0
