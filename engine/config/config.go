@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/deskbridge/deskbridge/engine/pathform"
 	"github.com/go-json-experiment/json"
 )
 
@@ -308,14 +309,21 @@ func (c *Config) checkApart() error {
 	return nil
 }
 
-// inside reports whether p is root or lies below it, comparing whole
-// components of canonical paths, without case where the OS ignores it.
+// inside reports whether p is root or lies below it, by whole names as the
+// path resolver compares them (pathform.Within; without case on macOS as on
+// Windows).
 func inside(root, p string) bool {
-	if runtime.GOOS != "linux" {
-		root, p = strings.ToLower(root), strings.ToLower(p)
+	r, err1 := pathform.Parse(pathform.Native, root)
+	q, err2 := pathform.Parse(pathform.Native, p)
+	if err1 != nil || err2 != nil {
+		return false
 	}
-	sep := string(filepath.Separator)
-	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, sep)+sep)
+	if runtime.GOOS == "darwin" {
+		_, ok := pathform.WithinFold(r, q)
+		return ok
+	}
+	_, ok := pathform.Within(r, q)
+	return ok
 }
 
 func canonicalRoot(w *Workspace) error {
