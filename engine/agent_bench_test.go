@@ -9,8 +9,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/engine/config"
 )
 
 // BenchmarkAgentSearch answers one web_agent_context round holding one

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/go-json-experiment/json"
+
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/engine"
 )
 
 // marker is planted in every file the agent must never see.

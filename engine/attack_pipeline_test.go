@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/wire"
 )
 

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/policy"
-	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // The benchmarks report p50 and p99 of each operation (a histogram over

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/policy/bundletest"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
 
 func bundleConfig(t *testing.T, bundleBytes []byte, key bundletest.Key) *config.Config {

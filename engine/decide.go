@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/policy"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // record ties a decision to its outcome in the log.
@@ -125,7 +125,7 @@ func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec po
 		metrics = e.memoMetrics
 	}
 	e.ev = decisionlog.Event{
-		Bundles:    h.policy.Bundles(),
+		Bundles:    h.bundles,
 		Path:       "deskbridge/main/decision",
 		Input:      &e.doc,
 		Result:     dec.Result,

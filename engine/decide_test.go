@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
 
 // TestPooledDecisionEventLogsAsBefore holds the pooled decision event

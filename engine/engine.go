@@ -18,12 +18,12 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
 	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/policy"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Channels a request can arrive on (input.request.channel).
@@ -38,6 +38,7 @@ const (
 type Host struct {
 	env     *action.Env
 	policy  *policy.Engine
+	bundles map[string]decisionlog.Bundle // the deciding bundle, for the log
 	log     *decisionlog.Log
 	origin  string
 	channel string

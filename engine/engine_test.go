@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/decisionlog"
 	deskrego "github.com/deskbridge/deskbridge/rego"
 )
 

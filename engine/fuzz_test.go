@@ -4,9 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/go-json-experiment/json"
+
+	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // FuzzHandle feeds arbitrary payloads through the whole pipeline: every

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/go-json-experiment/json"
+
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // testOrigin is the extension origin the test configurations allow.

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/go-json-experiment/json"
+
+	"github.com/deskbridge/deskbridge/engine/action"
 )
 
 // hostileTable is testdata/hostile-paths.json.

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/decisionlog"
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // An executor's error that quotes a URL reaches the host's log with the

@@ -9,13 +9,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
-	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
-	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // inputDoc is the policy input document (docs/policy-input.md) as OPA's

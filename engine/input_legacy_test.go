@@ -7,9 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/facts"
-	"github.com/go-json-experiment/json"
 )
 
 // The input document as the engine built it before it was built as an

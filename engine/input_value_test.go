@@ -11,14 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/policy"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
-	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // checkInputValue fails unless the input value buildInput made is the

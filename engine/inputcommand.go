@@ -3,8 +3,9 @@ package engine
 import (
 	"unicode/utf8"
 
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 )
 
 // input.command is built from cmdfacts.Facts directly rather than through

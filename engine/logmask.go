@@ -9,8 +9,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/redact"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 )
 
 // secretMasker keeps the secrets requests commonly carry out of the

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // queryRecorder is a loopback server that keeps the query of every request.

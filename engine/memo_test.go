@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/decisionlog"
 )
 
 // A request repeated is decided from the policy's memo (and its log line

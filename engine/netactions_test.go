@@ -22,9 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 const testOrigin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // TestPanickingExecutorLogsOutcome: an executor that panics answers

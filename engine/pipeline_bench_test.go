@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // The benchmarks below time the file pipeline without the policy decision

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )

@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // PoolSize bounds how many requests of one port are served at once; when

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/go-json-experiment/json"
+
+	"github.com/deskbridge/deskbridge/engine/wire"
 )
 
 // TestServeLendsAndHandsOnTheReadLock drives Serve over real pipes as a

@@ -8,21 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
+	"github.com/go-json-experiment/json"
+
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/redact"
-	"github.com/deskbridge/deskbridge/install"
 	"github.com/deskbridge/deskbridge/policy"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"
-	"github.com/go-json-experiment/json"
 )
 
 // Version is DeskBridge's version, set at build time with -ldflags.
@@ -37,6 +36,11 @@ type Options struct {
 	HostLog io.Writer
 	// Opener opens URLs for open_in_browser; nil means browser.System().
 	Opener browser.Opener
+	// ProtectedPaths are more files and folders the host never writes on a
+	// request's behalf, beside its own configuration, policy, log, state
+	// and binary: the command line passes the browsers' manifest folders
+	// (install.ManifestDirs).
+	ProtectedPaths []string
 }
 
 // Start assembles a Host: it compiles the policy, opens the decision log
@@ -56,7 +60,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	go func() { compiled <- compilePolicy(ctx, cfg, hostLog) }()
 	// The policy compiles on one core while the path resolver is built on
 	// the other; the log opens only once the policy has compiled.
-	paths := facts.NewResolver(cfg.Workspaces, protectedPaths(cfg), facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes))
+	paths := facts.NewResolver(cfg.Workspaces, protectedPaths(cfg, o.ProtectedPaths), facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes))
 	c := <-compiled
 	if c.err != nil {
 		return nil, c.err
@@ -81,7 +85,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
-	return &Host{env: env, policy: pe, log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}, nil
+	return &Host{env: env, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}, nil
 }
 
 type compileResult struct {
@@ -150,10 +154,36 @@ func decodeExact(b []byte) (map[string]any, error) {
 // commonly carry (secretMasker) unless the configuration says unmasked,
 // then what the policy's own system.log.mask names.
 func logMasker(cfg *config.Config, pe *policy.Engine) decisionlog.Masker {
-	if cfg.DecisionLog.Unmasked {
-		return pe.Masker()
+	var own decisionlog.Masker
+	if pe.HasMask() {
+		own = policyMasker{pe}
 	}
-	return decisionlog.Maskers(secretMasker{}, pe.Masker())
+	if cfg.DecisionLog.Unmasked {
+		return own
+	}
+	return decisionlog.Maskers(secretMasker{}, own)
+}
+
+// policyMasker masks what the policy's own system.log.mask rule names.
+type policyMasker struct{ pe *policy.Engine }
+
+// Mask implements decisionlog.Masker.
+func (m policyMasker) Mask(ctx context.Context, ev *decisionlog.Event) ([]decisionlog.MaskOp, error) {
+	doc, err := m.pe.Mask(ctx, ev)
+	if err != nil || doc == nil {
+		return nil, err
+	}
+	return decisionlog.ParseMaskOps(doc)
+}
+
+// logBundles names the bundle that decides, for the decision log's
+// bundles field, or nil when the policy is not a bundle.
+func logBundles(pe *policy.Engine) map[string]decisionlog.Bundle {
+	name, rev := pe.Bundle()
+	if name == "" {
+		return nil
+	}
+	return map[string]decisionlog.Bundle{name: {Revision: rev}}
 }
 
 func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error) {
@@ -187,8 +217,9 @@ func storePolicy(cfg *config.Config, src *policy.Source, data map[string]any) er
 }
 
 // protectedPaths are the files and folders the host never writes: its
-// configuration, policy, decision log, state, binary and browser manifests.
-func protectedPaths(cfg *config.Config) []string {
+// configuration, policy, decision log, state and binary, and extra (the
+// browser manifests' folders).
+func protectedPaths(cfg *config.Config, extra []string) []string {
 	var out []string
 	add := func(p string) {
 		if p == "" {
@@ -226,13 +257,8 @@ func protectedPaths(cfg *config.Config) []string {
 	if exe, err := os.Executable(); err == nil {
 		add(exe)
 	}
-	env := install.EnvFromOS()
-	for _, b := range install.Browsers {
-		for _, s := range []install.Scope{install.User, install.System} {
-			if loc, err := install.Locations(runtime.GOOS, b, s, env); err == nil {
-				add(filepath.Dir(loc.Manifest))
-			}
-		}
+	for _, p := range extra {
+		add(p)
 	}
 	return out
 }

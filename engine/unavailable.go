@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // ServeUnavailable serves a port when the host could not start (an invalid

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -166,4 +167,21 @@ func winJoin(elem ...string) string {
 		}
 	}
 	return strings.Join(parts, `\`)
+}
+
+// ManifestDirs returns the folders that hold (or would hold) this host's
+// manifest for every supported browser in both scopes on this OS, as read
+// from the running process's environment. The host never writes them on a
+// request's behalf.
+func ManifestDirs() []string {
+	env := EnvFromOS()
+	var dirs []string
+	for _, b := range Browsers {
+		for _, s := range []Scope{User, System} {
+			if loc, err := Locations(runtime.GOOS, b, s, env); err == nil {
+				dirs = append(dirs, filepath.Dir(loc.Manifest))
+			}
+		}
+	}
+	return dirs
 }

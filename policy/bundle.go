@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/keys"
 )
@@ -119,11 +118,8 @@ func bundleSource(path string, b bundle.Bundle) (*Source, error) {
 	return s, nil
 }
 
-// Bundles names the bundle that decides, for the decision log's bundles
-// field, or nil when the policy is not a bundle.
-func (e *Engine) Bundles() map[string]decisionlog.Bundle {
-	if e.src.Bundle == "" {
-		return nil
-	}
-	return map[string]decisionlog.Bundle{e.src.Bundle: {Revision: e.src.Revision}}
+// Bundle names the bundle that decides and its revision, for the decision
+// log's bundles field; the name is empty when the policy is not a bundle.
+func (e *Engine) Bundle() (name, revision string) {
+	return e.src.Bundle, e.src.Revision
 }

@@ -58,7 +58,7 @@ func TestBundleEngineReportsItsRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Revision() != "rev-7" || e.Bundles()["team"].Revision != "rev-7" {
-		t.Fatalf("revision %q, bundles %v", e.Revision(), e.Bundles())
+	if name, rev := e.Bundle(); e.Revision() != "rev-7" || name != "team" || rev != "rev-7" {
+		t.Fatalf("revision %q, bundle %q at %q", e.Revision(), name, rev)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // what an unsigned bundle can cost.
 const (
 	// MaxBundleBytes caps the bundle file itself (compressed), as
-	// policy/fleet caps a download.
+	// fleet caps a download.
 	MaxBundleBytes = 64 << 20
 	// MaxBundleFileBytes caps one file in the bundle, decompressed.
 	MaxBundleFileBytes = 8 << 20

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 )
 
 // The command rules read facts the host computes (input.command.options_end,

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Document is a decision document as the policy evaluated it. It is kept

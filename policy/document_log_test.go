@@ -9,8 +9,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/decisionlog"
 )
 
 // TestDocumentLogsAsMarshalJSON: a decision document written to the

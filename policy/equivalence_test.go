@@ -7,9 +7,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // The default policies were rewritten for OPA's rule index (docs/benchmarks.md,

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -20,13 +19,19 @@ type masker struct {
 	q *query
 }
 
-// Masker returns the policy's decision-log masker, or nil when the policy
-// set has no package system.log (nothing is masked then).
-func (e *Engine) Masker() decisionlog.Masker {
+// HasMask reports whether the policy set has a package system.log, whose
+// mask rule Mask evaluates.
+func (e *Engine) HasMask() bool { return e.mask != nil }
+
+// Mask evaluates MaskQuery with event, a decision-log event that encodes
+// to a JSON object, as input, as OPA's decision-log masking does, and
+// returns the rule's JSON document: nil when the policy set has no
+// package system.log or the rule is undefined (nothing is masked then).
+func (e *Engine) Mask(ctx context.Context, event any) (any, error) {
 	if e.mask == nil {
-		return nil
+		return nil, nil
 	}
-	return e.mask
+	return e.mask.eval(ctx, event)
 }
 
 // newMasker prepares MaskQuery when some module of c is package
@@ -42,9 +47,9 @@ func newMasker(c *compiled) (*masker, error) {
 	return &masker{q: q}, nil
 }
 
-// Mask implements decisionlog.Masker. An undefined mask rule masks nothing.
-func (m *masker) Mask(ctx context.Context, ev *decisionlog.Event) ([]decisionlog.MaskOp, error) {
-	in, err := eventValue(ev)
+// eval is Engine.Mask on a policy set with a mask rule.
+func (m *masker) eval(ctx context.Context, event any) (any, error) {
+	in, err := eventValue(event)
 	if err != nil {
 		return nil, err
 	}
@@ -55,15 +60,11 @@ func (m *masker) Mask(ctx context.Context, ev *decisionlog.Event) ([]decisionlog
 	if v == nil {
 		return nil, nil
 	}
-	doc, err := ast.JSON(v)
-	if err != nil {
-		return nil, err
-	}
-	return decisionlog.ParseMaskOps(doc)
+	return ast.JSON(v)
 }
 
 // eventValue is the event as OPA's mask policy sees it: its JSON object.
-func eventValue(ev *decisionlog.Event) (ast.Value, error) {
+func eventValue(ev any) (ast.Value, error) {
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return nil, err

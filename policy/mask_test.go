@@ -4,17 +4,17 @@ import (
 	"context"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"reflect"
 )
 
-func TestMaskerEvaluatesSystemLogMask(t *testing.T) {
+func TestMaskEvaluatesSystemLogMask(t *testing.T) {
 	ctx := context.Background()
 	e, err := New(ctx, Embedded(), Options{Data: map[string]any{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Masker() != nil {
-		t.Fatal("a policy without package system.log has a masker")
+	if doc, err := e.Mask(ctx, map[string]any{"action": "read_file"}); e.HasMask() || doc != nil || err != nil {
+		t.Fatalf("a policy without package system.log masks %v (%v)", doc, err)
 	}
 	s := Embedded()
 	s.Modules = clone(s.Modules)
@@ -26,16 +26,17 @@ mask contains {"op": "upsert", "path": "/input/origin", "value": "hidden"} if in
 	if e, err = New(ctx, s, Options{Data: map[string]any{}}); err != nil {
 		t.Fatal(err)
 	}
-	ev := &decisionlog.Event{Action: "read_file", Input: map[string]any{"secret": "s3cr3t", "origin": "o", "kept": 1}}
-	ops, err := e.Masker().Mask(ctx, ev)
-	if err != nil {
+	ev := map[string]any{"action": "read_file", "input": map[string]any{"secret": "s3cr3t", "origin": "o"}}
+	doc, err := e.Mask(ctx, ev)
+	if err != nil || !e.HasMask() {
 		t.Fatal(err)
 	}
-	if err := decisionlog.ApplyMask(ev, ops); err != nil {
-		t.Fatal(err)
+	want := []any{"/input/secret", map[string]any{"op": "upsert", "path": "/input/origin", "value": "hidden"}}
+	if !reflect.DeepEqual(doc, want) {
+		t.Fatalf("mask document %v, want %v", doc, want)
 	}
-	in := ev.Input.(map[string]any)
-	if _, ok := in["secret"]; ok || in["origin"] != "hidden" || in["kept"] == nil {
-		t.Fatalf("masked input %v (ops %v)", in, ops)
+	ev["action"] = "list_folder"
+	if doc, err = e.Mask(ctx, ev); err != nil || !reflect.DeepEqual(doc, []any{"/input/secret"}) {
+		t.Fatalf("mask document for list_folder: %v (%v)", doc, err)
 	}
 }

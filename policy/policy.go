@@ -21,9 +21,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Query is the rule every decision evaluates.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/internal/jsonptr"
 )
 
 // inputReads is what of the input document a compiled policy set can
@@ -76,7 +76,7 @@ func (r inputReads) reads(tokens []string) bool {
 // original did. A pointer not under /input, or not a valid pointer, is
 // read.
 func (e *Engine) ReadsInput(pointer string) bool {
-	tokens, err := decisionlog.ParsePointer(pointer)
+	tokens, err := jsonptr.Parse(pointer)
 	if err != nil || tokens[0] != "input" {
 		return true
 	}

@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	deskrego "github.com/deskbridge/deskbridge/rego"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	deskrego "github.com/deskbridge/deskbridge/rego"
 )
 
 // TestSpelledOutSetsMatchNamedSets: commands.rego spells some sets out in

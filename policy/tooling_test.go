@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 )
 
 func TestCheckReportsFileAndLine(t *testing.T) {

@@ -21,7 +21,7 @@ listed := {
 	"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
 }
 
-# The v1 actions limits.rego does not list (engine/protocol/actions.go).
+# The v1 actions limits.rego does not list (protocol/actions.go).
 unlisted := {
 	"get_status", "get_skill_profile", "open_deskbridge",
 	"create_file", "create_folder",

@@ -4,7 +4,7 @@ import data.deskbridge.fixtures as f
 import data.deskbridge.main
 import rego.v1
 
-# The v1 actions by skill, as engine/protocol/actions.go lists them; the
+# The v1 actions by skill, as protocol/actions.go lists them; the
 # host puts the action's skill into input.request.skill.
 areas := {
 	"control": {"get_status", "get_skill_profile", "open_deskbridge"},

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 func TestWriteRefusesSpecialFiles(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/jsonenc"
+	"github.com/deskbridge/deskbridge/internal/jsonenc"
 )
 
 // Entry is one item of a folder listing.

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Roots caches one *os.Root per workspace for the life of the process.

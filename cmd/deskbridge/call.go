@@ -9,8 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/install"
 )
 
 // call runs one request through the whole pipeline and prints the
@@ -31,7 +32,7 @@ func call(configPath string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 1
 	}
-	h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Channel: engine.ChannelCLI, HostLog: stderr})
+	h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Channel: engine.ChannelCLI, HostLog: stderr, ProtectedPaths: install.ManifestDirs()})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 1

@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/decisionlog"
 )
 
 // TestFleetEndToEnd runs fleet mode against real servers on loopback: a

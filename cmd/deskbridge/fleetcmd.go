@@ -8,8 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/policy/fleet"
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/fleet"
 )
 
 // fleetCommand runs `deskbridge fleet [--once]`: the per-user service

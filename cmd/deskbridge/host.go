@@ -10,9 +10,10 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
+	"github.com/deskbridge/deskbridge/install"
 )
 
 // hostGCPercent is the host's GOGC unless the environment sets one. Its
@@ -89,7 +90,7 @@ func startHost(ctx context.Context, configPath, origin string) (*engine.Host, er
 	if err != nil {
 		return nil, err
 	}
-	return engine.Start(ctx, engine.Options{Config: cfg, Origin: origin, Channel: engine.ChannelNative})
+	return engine.Start(ctx, engine.Options{Config: cfg, Origin: origin, Channel: engine.ChannelNative, ProtectedPaths: install.ManifestDirs()})
 }
 
 func serveFailure(ctx context.Context, cause error, stdin io.Reader, stdout io.Writer) int {

@@ -22,9 +22,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/deskbridge/deskbridge/decisionlog/logcmd"
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
-	"github.com/deskbridge/deskbridge/policy/decisionlog/logcmd"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 

@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 
-	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/policy"
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/deskbridge/deskbridge/engine"
+	"github.com/deskbridge/deskbridge/install"
+	"github.com/deskbridge/deskbridge/policy"
 )
 
 const policyUsage = `usage:
@@ -172,7 +174,7 @@ func policyInput(configPath string, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	cfg.DecisionLog.Disabled = true // nothing is decided, so nothing is logged
-	opts := engine.Options{Config: cfg, Channel: engine.ChannelCLI, HostLog: stderr}
+	opts := engine.Options{Config: cfg, Channel: engine.ChannelCLI, HostLog: stderr, ProtectedPaths: install.ManifestDirs()}
 	if *origin != "" {
 		opts.Channel, opts.Origin = engine.ChannelNative, *origin
 	}

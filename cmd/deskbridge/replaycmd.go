@@ -8,9 +8,9 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/deskbridge/deskbridge/decisionlog"
+	"github.com/deskbridge/deskbridge/decisionlog/replay"
 	"github.com/deskbridge/deskbridge/policy"
-	"github.com/deskbridge/deskbridge/policy/decisionlog"
-	"github.com/deskbridge/deskbridge/policy/replay"
 )
 
 const replayUsage = "usage: deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]\n"

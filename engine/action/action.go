@@ -14,10 +14,10 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/deskbridge/deskbridge/engine/config"
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/facts"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"

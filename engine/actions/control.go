@@ -5,8 +5,8 @@ import (
 	"runtime"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 type noArgs struct{}

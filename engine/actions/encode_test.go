@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/go-json-experiment/json"
 )

@@ -3,7 +3,7 @@ package actions
 import (
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/jsonenc"
+	"github.com/deskbridge/deskbridge/internal/jsonenc"
 
 	"github.com/go-json-experiment/json/jsontext"
 )

@@ -11,9 +11,9 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/facts"
-	"github.com/deskbridge/deskbridge/engine/jsonenc"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/internal/jsonenc"
+	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 	"github.com/go-json-experiment/json"
 )

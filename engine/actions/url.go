@@ -11,8 +11,8 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/engine/urlfacts"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // urlFacts is the Facts step of URL actions: it parses and resolves the

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/go-json-experiment/json/jsontext"
 )

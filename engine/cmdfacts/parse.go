@@ -11,7 +11,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/google/shlex"
 )
 

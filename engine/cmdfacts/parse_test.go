@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 func TestParseKeepsShellSyntaxPlain(t *testing.T) {

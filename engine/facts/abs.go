@@ -3,8 +3,8 @@ package facts
 import (
 	"errors"
 
-	"github.com/deskbridge/deskbridge/engine/pathform"
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/internal/pathform"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // ParseAbsolute checks that raw is an absolute path in a form this OS

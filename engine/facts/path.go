@@ -18,9 +18,9 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/deskbridge/deskbridge/engine/config"
-	"github.com/deskbridge/deskbridge/engine/pathform"
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/internal/pathform"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Path is the fact set of one path argument (docs/policy-input.md).

@@ -6,8 +6,8 @@ import (
 	"net/netip"
 	"slices"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/sandbox/netguard"
+	"github.com/deskbridge/deskbridge/internal/ipclass"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Resolver looks host names up. *net.Resolver satisfies it; tests inject
@@ -86,8 +86,8 @@ func (u *URL) Addrs(ctx context.Context, r Resolver) ([]netip.Addr, error) {
 	switch {
 	case u.IP.IsValid():
 		return []netip.Addr{u.IP}, nil
-	case netguard.IsLocalhostName(u.ASCIIHost):
-		return netguard.LocalhostAddrs(), nil
+	case ipclass.IsLocalhostName(u.ASCIIHost):
+		return ipclass.LocalhostAddrs(), nil
 	}
 	if r == nil {
 		r = net.DefaultResolver
@@ -116,9 +116,9 @@ func (f *Facts) add(a netip.Addr) {
 			return
 		}
 	}
-	c := netguard.Classify(a).String()
+	c := ipclass.Classify(a).String()
 	fact := IPFact{IP: a.String(), Class: c}
-	for _, e := range netguard.Embedded(a) {
+	for _, e := range ipclass.Embedded(a) {
 		fact.Embedded = append(fact.Embedded, e.String())
 	}
 	f.IPs = append(f.IPs, fact)

@@ -20,8 +20,8 @@ import (
 
 	"golang.org/x/net/idna"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/sandbox/netguard"
+	"github.com/deskbridge/deskbridge/internal/ipclass"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // MaxLength is the longest URL accepted, in bytes.
@@ -162,7 +162,7 @@ func (u *URL) setName(host string) error {
 		return invalid("The URL's host is not a valid domain name; check its spelling.")
 	}
 	ascii = strings.ToLower(ascii)
-	if a, numeric := netguard.ParseIPv4Host(ascii); numeric {
+	if a, numeric := ipclass.ParseIPv4Host(ascii); numeric {
 		if !a.IsValid() {
 			return invalid("The URL's host is not a valid IPv4 address; check the numbers.")
 		}

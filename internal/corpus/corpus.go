@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // URLAttack is one case of testdata/url-attacks.json.

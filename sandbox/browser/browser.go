@@ -6,8 +6,10 @@ package browser
 
 import (
 	"context"
-
-	"github.com/deskbridge/deskbridge/engine/urlfacts"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
 )
 
 // Opener hands a URL to the platform to open.
@@ -15,15 +17,41 @@ type Opener interface {
 	OpenURL(ctx context.Context, url string) error
 }
 
-// Open parses rawURL again (only http and https, no user info; see
-// urlfacts.Parse) and hands its normalised form to o. Pass the URL whose
-// facts the policy allowed.
-func Open(ctx context.Context, o Opener, rawURL string) error {
-	u, err := urlfacts.Parse(rawURL)
-	if err != nil {
-		return err
+// ErrRefusedURL is returned, wrapped, by Open for a URL it will not hand
+// to an opener.
+var ErrRefusedURL = errors.New("refused URL")
+
+// Open hands u to o. Pass the normalised URL whose facts the policy
+// allowed; Open checks again that it is an absolute http or https URL with
+// a host, no user info and no white space or control character, and in
+// the form net/url writes it, so that whatever reaches the opener is one
+// plain web address and never an option or a local file.
+func Open(ctx context.Context, o Opener, u string) error {
+	if err := checkURL(u); err != nil {
+		return fmt.Errorf("browser: %w: %v", ErrRefusedURL, err)
 	}
-	return o.OpenURL(ctx, u.String())
+	return o.OpenURL(ctx, u)
+}
+
+// checkURL is Open's check.
+func checkURL(raw string) error {
+	if strings.ContainsFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return errors.New("white space or a control character")
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return err
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("scheme %q", u.Scheme)
+	case u.Host == "" || u.Opaque != "":
+		return errors.New("no host")
+	case u.User != nil:
+		return errors.New("user info")
+	case u.String() != raw:
+		return errors.New("not in normalised form")
+	}
+	return nil
 }
 
 // System returns the platform's opener:

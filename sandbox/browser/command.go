@@ -7,7 +7,7 @@ import (
 	"errors"
 	"os/exec"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // commandOpener runs a program with the URL as its only argument.

@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
-	"github.com/deskbridge/deskbridge/engine/urlfacts"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // TestCommandOpenerNoShell runs a stand-in opener that records its
@@ -26,15 +25,11 @@ func TestCommandOpenerNoShell(t *testing.T) {
 	}
 	t.Setenv("PATH", dir)
 	const url = "https://example.com/a;touch$IFS" + "pwned&b=$(id)"
-	u, err := urlfacts.Parse(url)
-	if err != nil || !strings.ContainsAny(u.String(), ";&$") {
-		t.Fatalf("normalised %v (%v) lost the shell characters this test needs", u, err)
-	}
 	if err := Open(context.Background(), commandOpener{program: "fake-open"}, url); err != nil {
 		t.Fatal(err)
 	}
 	got := waitForFile(t, out)
-	if want := u.String() + "\n"; got != want {
+	if want := url + "\n"; got != want {
 		t.Fatalf("opener got %q, want %q", got, want)
 	}
 }

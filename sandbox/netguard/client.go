@@ -8,7 +8,8 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/internal/ipclass"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // DefaultMaxRedirects is the hop limit when ClientOptions.MaxRedirects is 0.
@@ -88,7 +89,7 @@ func checkHost(p Policy, host string) error {
 	if a, err := netip.ParseAddr(host); err == nil {
 		return p.Check(a)
 	}
-	if a, numeric := ParseIPv4Host(host); numeric {
+	if a, numeric := ipclass.ParseIPv4Host(host); numeric {
 		if !a.IsValid() {
 			return protocol.Errorf(protocol.InvalidURL, "The host is not a valid IPv4 address; check the URL.")
 		}
@@ -99,8 +100,8 @@ func checkHost(p Policy, host string) error {
 			return protocol.Errorf(protocol.InvalidURL, "The host is an IP address in a non-standard form; write it as dotted decimal.")
 		}
 	}
-	if IsLocalhostName(host) {
-		for _, a := range localhostAddrs {
+	if ipclass.IsLocalhostName(host) {
+		for _, a := range ipclass.LocalhostAddrs() {
 			if err := p.Check(a); err != nil {
 				return err
 			}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 func okHandler(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }

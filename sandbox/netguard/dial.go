@@ -10,7 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/internal/ipclass"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // LookupFunc resolves a host name to its addresses.
@@ -120,14 +121,14 @@ func (d *Dialer) resolve(ctx context.Context, host string) ([]netip.Addr, error)
 	if a, err := netip.ParseAddr(host); err == nil {
 		return []netip.Addr{a}, nil
 	}
-	if a, numeric := ParseIPv4Host(host); numeric {
+	if a, numeric := ipclass.ParseIPv4Host(host); numeric {
 		if !a.IsValid() {
 			return nil, protocol.Errorf(protocol.InvalidURL, "The host is not a valid IPv4 address; check the URL.")
 		}
 		return []netip.Addr{a}, nil
 	}
-	if IsLocalhostName(host) {
-		return LocalhostAddrs(), nil
+	if ipclass.IsLocalhostName(host) {
+		return ipclass.LocalhostAddrs(), nil
 	}
 	lookup := d.Lookup
 	if lookup == nil {

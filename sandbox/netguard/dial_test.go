@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
 	"github.com/deskbridge/deskbridge/internal/corpus"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // attack is one case of the shared URL attack corpus.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // pngBytes is the start of a PNG file, enough for sniffing.

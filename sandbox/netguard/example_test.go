@@ -7,12 +7,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/ipclass"
 	"github.com/deskbridge/deskbridge/sandbox/netguard"
 )
 
 func ExampleClassify() {
 	for _, s := range []string{"8.8.8.8", "10.1.2.3", "169.254.169.254", "::ffff:127.0.0.1", "64:ff9b::a9fe:a9fe"} {
-		fmt.Println(s, netguard.Classify(netip.MustParseAddr(s)))
+		fmt.Println(s, ipclass.Classify(netip.MustParseAddr(s)))
 	}
 	// Output:
 	// 8.8.8.8 public

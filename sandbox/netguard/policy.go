@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/internal/ipclass"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Policy says which non-public addresses may be reached. The zero Policy
@@ -22,7 +23,6 @@ type Policy struct {
 
 // exactOnly are the classes that a prefix opens only when it lies inside
 // the class's own range.
-var exactOnly = map[Class]bool{LinkLocal: true, Metadata: true, Unspecified: true}
 
 // ParsePolicy builds a Policy from CIDR strings such as "10.20.0.0/16".
 func ParsePolicy(allowPrivate []string) (Policy, error) {
@@ -40,20 +40,20 @@ func ParsePolicy(allowPrivate []string) (Policy, error) {
 // Allowed reports whether a may be reached under p.
 func (p Policy) Allowed(a netip.Addr) bool {
 	a = a.WithZone("")
-	c := Classify(a)
+	c := ipclass.Classify(a)
 	switch c {
-	case Public:
+	case ipclass.Public:
 		return true
-	case Invalid:
+	case ipclass.Invalid:
 		return false
 	}
-	embedded := Embedded(a)
+	embedded := ipclass.Embedded(a)
 	if len(embedded) > 1 {
 		// The layouts of a local-use NAT64 address disagree on the host a
 		// translator reaches: each that is not public must be opened on
 		// its own, by its own class.
 		for _, e := range embedded {
-			if ce := tableClass(e); ce != Public && !p.opens(e, ce) {
+			if ce := ipclass.RangeClass(e); ce != ipclass.Public && !p.opens(e, ce) {
 				return false
 			}
 		}
@@ -69,19 +69,9 @@ func (p Policy) Allowed(a netip.Addr) bool {
 
 // opens reports whether a prefix of p contains a, an address of class c,
 // and may open that class.
-func (p Policy) opens(a netip.Addr, c Class) bool {
+func (p Policy) opens(a netip.Addr, c ipclass.Class) bool {
 	for _, pfx := range p.AllowPrivate {
-		if pfx.Contains(a) && (!exactOnly[c] || insideClass(pfx, c)) {
-			return true
-		}
-	}
-	return false
-}
-
-// insideClass reports whether pfx lies inside a table range of class c.
-func insideClass(pfx netip.Prefix, c Class) bool {
-	for _, r := range ranges {
-		if r.class == c && r.prefix.Bits() <= pfx.Bits() && r.prefix.Contains(pfx.Addr()) {
+		if pfx.Contains(a) && (!c.OpenedOnlyFromInside() || ipclass.Within(pfx, c)) {
 			return true
 		}
 	}
@@ -97,7 +87,7 @@ func (p Policy) Check(a netip.Addr) error {
 	return &protocol.Error{
 		Code: protocol.PrivateNetworkBlocked,
 		Message: fmt.Sprintf("The address is in the %s range, which DeskBridge does not reach; "+
-			"use a public address or list the range in network.allow_private.", Classify(a)),
-		Err: fmt.Errorf("netguard: %s is %s", a, Classify(a)),
+			"use a public address or list the range in network.allow_private.", ipclass.Classify(a)),
+		Err: fmt.Errorf("netguard: %s is %s", a, ipclass.Classify(a)),
 	}
 }

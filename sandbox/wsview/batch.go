@@ -3,7 +3,7 @@ package wsview
 import (
 	"context"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Request types of web_agent_context (protocol-v1.md §6).

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // InfoData is the data of a workspace_info result.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // MaxListDepth is the deepest List goes, whatever the request asks.

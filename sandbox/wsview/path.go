@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // cleanRel validates a workspace-relative request path ("/"-separated)

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // ReadData is the data of a read_file result.

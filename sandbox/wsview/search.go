@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 

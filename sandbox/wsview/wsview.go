@@ -37,7 +37,7 @@ import (
 	"errors"
 	"os"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Sensitivity values returned by a Classifier.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/protocol"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // marker is planted in every file the agent must never see.

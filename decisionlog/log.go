@@ -1,0 +1,389 @@
+package decisionlog
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/deskbridge/deskbridge/protocol"
+)
+
+// Defaults used where Options leaves a field zero.
+const (
+	DefaultKeep         = 5
+	DefaultSyncInterval = 100 * time.Millisecond
+)
+
+// SyncAlways as Options.SyncInterval makes every append wait for fsync.
+const SyncAlways time.Duration = -1
+
+// ErrClosed is returned by a Log used after Close.
+var ErrClosed = errors.New("decisionlog: log is closed")
+
+// Options configure a Log. The zero value is usable: no rotation, fsync
+// grouped every DefaultSyncInterval.
+type Options struct {
+	// MaxBytes rotates the file before an append would take it past this
+	// size. Zero never rotates.
+	MaxBytes int64
+	// Keep is how many rotated files (FILE.1 … FILE.Keep) are kept; the
+	// oldest is deleted. Zero means DefaultKeep; more than MaxRotated means
+	// MaxRotated.
+	Keep int
+	// SyncInterval groups fsync: the file is flushed to stable storage at
+	// most this long after an append, at rotation and at Close. Zero means
+	// DefaultSyncInterval; SyncAlways flushes every line before returning.
+	SyncInterval time.Duration
+	// Labels are written into events that have none.
+	Labels Labels
+	// Masker, if set, names the parts of each decision event to remove or
+	// replace before it is written.
+	Masker Masker
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Log appends chained events to one decision-log file. It is safe for
+// concurrent use, and several processes may append to the same file: each
+// append holds an exclusive lock on FILE.lock while it reads the chain's
+// tail and writes its line.
+//
+// Caveats:
+//   - FILE.lock and the rotated files FILE.1 … FILE.Keep live beside FILE
+//     and belong to the log; the host must treat them as protected.
+//   - On Windows the file is opened with FILE_SHARE_DELETE so that another
+//     process can rotate it.
+type Log struct {
+	path string
+	name statName // path, ready for the stat of every append
+	opts Options
+
+	mu      sync.Mutex
+	lock    *os.File
+	f       *os.File
+	held    fileID // f's identity, for noticing rotation by others
+	tail    tailState
+	dirty   bool
+	syncErr error
+	closed  bool
+	pending map[string]Event
+
+	leased    bool        // the file lock is held across appends (lease)
+	leaseEnd  *time.Timer // releases it when the lease ends
+	contended time.Time   // no lease before this: another writer was seen
+
+	queue  []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
+	queued int        // their bytes
+	out    []byte     // lines linked under the lock, not yet written
+	head   string     // the hash of the last line this Log wrote (Head)
+
+	stopOnce sync.Once
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+// Open opens (creating if needed) the decision log at path for appending.
+func Open(path string, opts Options) (*Log, error) {
+	opts = opts.withDefaults()
+	name, err := newStatName(path)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := openAppend(path + ".lock")
+	if err != nil {
+		return nil, err
+	}
+	f, err := openAppend(path)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	l := &Log{path: path, name: name, opts: opts, lock: lock, pending: map[string]Event{}}
+	if _, err := l.hold(f); err != nil {
+		lock.Close()
+		return nil, err
+	}
+	if opts.SyncInterval > 0 {
+		l.stop, l.done = make(chan struct{}), make(chan struct{})
+		go l.syncLoop()
+	}
+	return l, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Keep <= 0 {
+		o.Keep = DefaultKeep
+	}
+	o.Keep = min(o.Keep, MaxRotated)
+	if o.SyncInterval == 0 {
+		o.SyncInterval = DefaultSyncInterval
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Decision masks ev and appends it as the decision event, before the
+// action takes effect. It fills in ev's DecisionID (when empty), Timestamp
+// (when zero), Labels (when empty), Phase, Seq, PrevHash and Hash; ev.Input
+// itself is never modified. ev.Outcome must be OutcomeOK or a v1 code.
+// The Log keeps the decision's header until Outcome names its id.
+func (l *Log) Decision(ctx context.Context, ev *Event) error {
+	if err := l.WriteDecision(ctx, ev); err != nil {
+		return err
+	}
+	l.remember(ev)
+	return nil
+}
+
+// WriteDecision is Decision for a caller that keeps ev until the action
+// is done and then writes the outcome with WriteOutcome: the Log keeps
+// nothing between the two. The lines are the ones Decision and Outcome
+// write.
+func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
+	if err := checkCode(ev.Outcome); err != nil {
+		return err
+	}
+	ev.Phase = PhaseDecision
+	if ev.DecisionID == "" {
+		ev.DecisionID = newID()
+	}
+	l.stamp(ev)
+	ops, maskErr := l.maskOps(ctx, ev)
+	if len(ops) == 0 && maskErr == nil {
+		// Nothing to mask: the caller's event is written as it is, and
+		// append sets its chain members.
+		if err := l.append(ev); err != nil {
+			ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = 0, "", "", false
+			return err
+		}
+		return nil
+	}
+	// Masking changes only the input and the result (and says so in
+	// erased and masked), so the header written is ev's.
+	e := *ev
+	applyMask(&e, ops, maskErr)
+	if err := l.append(&e); err != nil {
+		return err
+	}
+	ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = e.Seq, e.PrevHash, e.Hash, e.FileStart
+	return nil
+}
+
+// Outcome appends the outcome event of an earlier Decision: the same
+// decision_id, the final code (OutcomeOK or a v1 code) and how long the
+// action took. It is written even if the decision is not known to this Log.
+func (l *Log) Outcome(decisionID, code string, d time.Duration) error {
+	return l.OutcomeDetail(decisionID, code, d, nil)
+}
+
+// OutcomeDetail is Outcome with facts about the result (counts returned,
+// an exit code); the caller keeps content out of detail.
+func (l *Log) OutcomeDetail(decisionID, code string, d time.Duration, detail map[string]any) error {
+	if err := checkCode(code); err != nil {
+		return err
+	}
+	ev := l.recall(decisionID)
+	return l.writeOutcome(&ev, code, d, detail)
+}
+
+// WriteOutcome appends the outcome event of dec, a decision event written
+// with WriteDecision (or Decision), as OutcomeDetail does for its id.
+// dec is not modified.
+func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
+	if err := checkCode(code); err != nil {
+		return err
+	}
+	ev := header(dec)
+	return l.writeOutcome(&ev, code, d, detail)
+}
+
+// QueueOutcome is WriteOutcome for a caller that need not wait for the
+// line: the outcome is encoded now and written together with the next
+// line this Log appends, by the next grouped flush (within SyncInterval),
+// or by Sync or Close, whichever comes first, so that it costs no file
+// lock and no write of its own. Lines keep the order of the calls. Under
+// SyncAlways (or any SyncInterval below zero) it is written at once, as
+// WriteOutcome. A failure to write it is returned by the append that
+// tried (a decision then fails) or, from a grouped flush, by the next
+// Sync or Close.
+func (l *Log) QueueOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
+	if l.opts.SyncInterval < 0 { // SyncAlways, or no grouped flush to write the queue
+		return l.WriteOutcome(dec, code, d, detail)
+	}
+	if err := checkCode(code); err != nil {
+		return err
+	}
+	ev := header(dec)
+	l.completeOutcome(&ev, code, d, detail)
+	lb, err := newLine(&ev)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		lb.free()
+		return ErrClosed
+	}
+	l.queue = append(l.queue, lb)
+	l.queued += len(lb.b)
+	if len(l.queue) < maxQueuedLines && l.queued < maxQueuedBytes {
+		return nil
+	}
+	_, err = l.writeLocked(nil)
+	return err
+}
+
+// The most outcome lines, and bytes, QueueOutcome keeps before it writes
+// them at once: the requests in flight, not a backlog.
+const (
+	maxQueuedLines = 64
+	maxQueuedBytes = 256 << 10
+)
+
+// dropQueue empties the queue of outcome lines (written or not).
+func (l *Log) dropQueue() {
+	for _, lb := range l.queue {
+		lb.free()
+	}
+	clear(l.queue)
+	l.queue, l.queued = l.queue[:0], 0
+}
+
+// writeQueued writes the queued outcome lines, if any, of an open Log;
+// l.mu is held.
+func (l *Log) writeQueued() error {
+	if len(l.queue) == 0 {
+		return nil
+	}
+	_, err := l.writeLocked(nil)
+	return err
+}
+
+// writeOutcome completes ev, a decision's header, as its outcome event
+// and appends it.
+func (l *Log) writeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) error {
+	l.completeOutcome(ev, code, d, detail)
+	return l.append(ev)
+}
+
+// completeOutcome completes ev, a decision's header, as its outcome event,
+// timestamped now.
+func (l *Log) completeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) {
+	ev.Phase, ev.Outcome, ev.DurationNS, ev.Detail = PhaseOutcome, code, d.Nanoseconds(), detail
+	ev.Timestamp = time.Time{}
+	l.stamp(ev)
+}
+
+// Head returns the hash of the last event this Log appended, or "" if none.
+// Kept elsewhere, it lets Verify notice lines cut from the end of the log.
+func (l *Log) Head() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.head
+}
+
+// Sync flushes appended lines to stable storage and returns the first error
+// a grouped flush met since the last call.
+func (l *Log) Sync() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	errQueue := l.writeQueued()
+	l.dropLease() // nobody waits for the lock through the fsync
+	err := errors.Join(l.syncErr, errQueue, l.f.Sync())
+	l.syncErr, l.dirty = nil, false
+	return err
+}
+
+// Close flushes and closes the log.
+func (l *Log) Close() error {
+	if l.stop != nil {
+		l.stopOnce.Do(func() { close(l.stop) })
+		<-l.done
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	errQueue := l.writeQueued()
+	l.closed = true
+	if l.leaseEnd != nil {
+		l.leaseEnd.Stop()
+	}
+	l.dropLease() // before the fsync, and explicitly (Windows releases a closed handle's lock late)
+	return errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
+}
+
+func (l *Log) stamp(ev *Event) {
+	if ev.Timestamp.IsZero() {
+		ev.Timestamp = l.opts.Now().UTC()
+	}
+	if ev.Labels == (Labels{}) {
+		ev.Labels = l.opts.Labels
+	}
+}
+
+// header is the part of a decision event its outcome event repeats.
+func header(ev *Event) Event {
+	return Event{
+		Labels: ev.Labels, DecisionID: ev.DecisionID, Bundles: ev.Bundles, Path: ev.Path,
+		RequestID: ev.RequestID, Action: ev.Action, Origin: ev.Origin,
+		PolicyHash: ev.PolicyHash, ConfigHash: ev.ConfigHash,
+	}
+}
+
+// remember keeps the header of a decision for its outcome event.
+func (l *Log) remember(ev *Event) {
+	h := header(ev)
+	l.mu.Lock()
+	l.pending[ev.DecisionID] = h
+	l.mu.Unlock()
+}
+
+func (l *Log) recall(id string) Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	h, ok := l.pending[id]
+	if !ok {
+		return Event{DecisionID: id}
+	}
+	delete(l.pending, id)
+	return h
+}
+
+func checkCode(code string) error {
+	if code == OutcomeOK || protocol.Code(code).Valid() {
+		return nil
+	}
+	return fmt.Errorf("decisionlog: outcome %q is neither OK nor a v1 code", code)
+}
+
+// newID returns a random UUID (version 4) for a decision.
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], b[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], b[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], b[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], b[10:16])
+	return string(s[:])
+}

@@ -1,0 +1,105 @@
+// Package logcmd implements the `deskbridge log` command line: today
+// `deskbridge log verify --log FILE [--head HASH] [--json]`.
+//
+// The host's main dispatches to Run with the arguments after "log".
+package logcmd
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/deskbridge/deskbridge/decisionlog"
+)
+
+// Exit codes of the log commands.
+const (
+	ExitIntact   = 0 // the log is intact
+	ExitTampered = 1 // a line was changed, removed, inserted or reordered
+	ExitUsage    = 2 // bad arguments, or no log to read
+)
+
+// Run runs `deskbridge log SUBCOMMAND …` with args holding SUBCOMMAND and
+// its arguments, and returns the exit code.
+func Run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: deskbridge log verify --log FILE [--head HASH] [--json]")
+		return ExitUsage
+	}
+	switch args[0] {
+	case "verify":
+		return RunVerify(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "deskbridge log: unknown command %q (want verify)\n", args[0])
+	return ExitUsage
+}
+
+// RunVerify runs `deskbridge log verify` with the arguments after "verify".
+// It walks the log and its rotated files, lists every finding on stdout,
+// and exits ExitIntact, ExitTampered or ExitUsage.
+func RunVerify(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("deskbridge log verify", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	path := flags.String("log", "", "decision log `FILE` (its rotated FILE.n beside it are read too)")
+	head := flags.String("head", "", "expected `HASH` of the last event, kept from an earlier run")
+	asJSON := flags.Bool("json", false, "print the report as JSON")
+	if err := flags.Parse(args); err != nil {
+		return ExitUsage
+	}
+	if *path == "" || flags.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: deskbridge log verify --log FILE [--head HASH] [--json]")
+		return ExitUsage
+	}
+	rep, err := decisionlog.VerifyFile(*path)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", describe(err))
+		return ExitUsage
+	}
+	rep.ExpectHead(*head)
+	if *asJSON {
+		printJSON(stdout, rep)
+	} else {
+		printText(stdout, rep)
+	}
+	if !rep.OK() {
+		return ExitTampered
+	}
+	return ExitIntact
+}
+
+func describe(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no decision log there: %w", err)
+	}
+	return err
+}
+
+func printText(w io.Writer, rep decisionlog.Report) {
+	for _, is := range rep.Issues {
+		fmt.Fprintln(w, is.String())
+	}
+	state := "intact"
+	if !rep.OK() {
+		state = fmt.Sprintf("NOT intact: %d finding(s)", len(rep.Issues))
+	}
+	fmt.Fprintf(w, "%s: %d line(s) in %d file(s), seq %d–%d, head %s\n",
+		state, rep.Lines, len(rep.Files), rep.FirstSeq, rep.LastSeq, rep.Head)
+	if rep.Start != "" {
+		fmt.Fprintln(w, "note:", rep.Start)
+	}
+	if len(rep.Pending) > 0 {
+		fmt.Fprintf(w, "note: %d decision(s) without an outcome: %v\n", len(rep.Pending), rep.Pending)
+	}
+}
+
+func printJSON(w io.Writer, rep decisionlog.Report) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(struct {
+		Intact bool `json:"intact"`
+		decisionlog.Report
+	}{rep.OK(), rep})
+}

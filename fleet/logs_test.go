@@ -1,0 +1,215 @@
+package fleet
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/deskbridge/deskbridge/decisionlog"
+)
+
+// collector stores every decision-log upload it accepts; while down, or
+// for the upload numbers in failOn, it answers 503 and stores nothing.
+type collector struct {
+	mu      sync.Mutex
+	down    bool
+	failOn  map[int]bool
+	posts   int
+	events  []decisionlog.Event
+	headers []http.Header
+}
+
+func (c *collector) setDown(d bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.down = d
+}
+
+func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.posts++
+	if c.down || c.failOn[c.posts] || r.Method != http.MethodPost || r.URL.Path != "/logs" {
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	c.headers = append(c.headers, r.Header.Clone())
+	zr, err := gzip.NewReader(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var batch []decisionlog.Event
+	if err := json.NewDecoder(zr).Decode(&batch); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	c.events = append(c.events, batch...)
+}
+
+// seqs counts the events the collector holds by sequence number.
+func (c *collector) seqs() map[uint64]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := map[uint64]int{}
+	for _, e := range c.events {
+		m[e.Seq]++
+	}
+	return m
+}
+
+// decide appends n decisions (and their outcomes) to the log at path.
+func decide(t *testing.T, path string, n int) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l, err := decisionlog.Open(path, decisionlog.Options{SyncInterval: decisionlog.SyncAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := range n {
+		ev := &decisionlog.Event{Path: "deskbridge/main", Action: "read_file", RequestID: fmt.Sprint(i), Outcome: decisionlog.OutcomeOK,
+			Input: map[string]any{"i": i}}
+		if err := l.Decision(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Outcome(ev.DecisionID, decisionlog.OutcomeOK, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// logSeqs are the sequence numbers in the log at path.
+func logSeqs(t *testing.T, path string) []uint64 {
+	t.Helper()
+	var out []uint64
+	for ev, err := range decisionlog.Read(path) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ev.Seq)
+	}
+	return out
+}
+
+// exactlyOnce fails unless the collector holds every event of the log
+// once and nothing else.
+func exactlyOnce(t *testing.T, c *collector, path string) {
+	t.Helper()
+	got := c.seqs()
+	want := logSeqs(t, path)
+	for _, s := range want {
+		if got[s] != 1 {
+			t.Errorf("event seq %d delivered %d times", s, got[s])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("collector holds %d distinct events, the log %d", len(got), len(want))
+	}
+}
+
+func TestShipDeliversEachEventOnceAcrossOutageAndRestart(t *testing.T) {
+	c := &collector{}
+	ts := httptest.NewServer(c)
+	defer ts.Close()
+	s := newSetup(t, ts.URL, "")
+	path := s.cfg.LogPath()
+
+	if n, err := s.fleet(t).Ship(context.Background()); n != 0 || err != nil {
+		t.Fatalf("ship with no log: %d, %v", n, err)
+	}
+	decide(t, path, 3)
+	c.setDown(true)
+	if n, err := s.fleet(t).Ship(context.Background()); err == nil || n != 0 {
+		t.Fatalf("ship to a down collector: %d, %v", n, err)
+	}
+	c.setDown(false)
+	if n, err := s.fleet(t).Ship(context.Background()); err != nil || n != 6 {
+		t.Fatalf("ship after the outage: %d, %v", n, err)
+	}
+	decide(t, path, 2)
+	f := s.fleet(t) // a restart: only the cursor carries over
+	if n, err := f.Ship(context.Background()); err != nil || n != 4 {
+		t.Fatalf("ship after a restart: %d, %v", n, err)
+	}
+	if n, err := f.Ship(context.Background()); err != nil || n != 0 {
+		t.Fatalf("ship with nothing new: %d, %v", n, err)
+	}
+	exactlyOnce(t, c, path)
+	h := c.headers[0]
+	if h.Get("Content-Encoding") != "gzip" || h.Get("Content-Type") != "application/json" || h.Get("Authorization") != "Bearer s3cret" {
+		t.Errorf("upload headers %v", h)
+	}
+}
+
+func TestShipBatchesAndResumesAfterAFailedBatch(t *testing.T) {
+	c := &collector{failOn: map[int]bool{2: true}}
+	ts := httptest.NewServer(c)
+	defer ts.Close()
+	s := newSetup(t, ts.URL, `,"reporting":{"upload_size_limit_bytes":1200}`)
+	path := s.cfg.LogPath()
+	decide(t, path, 5)
+	n, err := s.fleet(t).Ship(context.Background())
+	if err == nil || n == 0 {
+		t.Fatalf("first ship: %d, %v; want some batches, then the failure", n, err)
+	}
+	if _, err := s.fleet(t).Ship(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c.posts < 4 {
+		t.Fatalf("%d uploads; the size limit should split 10 events in several", c.posts)
+	}
+	exactlyOnce(t, c, path)
+}
+
+func TestShipEverythingWhenTheCursorIsNotInTheLog(t *testing.T) {
+	c := &collector{}
+	ts := httptest.NewServer(c)
+	defer ts.Close()
+	s := newSetup(t, ts.URL, "")
+	path := s.cfg.LogPath()
+	decide(t, path, 2)
+	f := s.fleet(t)
+	if _, err := f.Ship(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The log is replaced by a new one whose sequence numbers start over.
+	os.Remove(path)
+	decide(t, path, 1)
+	n, err := f.Ship(context.Background())
+	if err != nil || n != 2 {
+		t.Fatalf("ship of the new log: %d, %v; want its 2 events", n, err)
+	}
+}
+
+func TestCorruptCursorIsAnError(t *testing.T) {
+	s := newSetup(t, "http://127.0.0.1:1", "")
+	f := s.fleet(t)
+	decide(t, s.cfg.LogPath(), 1)
+	if err := os.WriteFile(f.cursorPath(), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Ship(context.Background()); err == nil {
+		t.Fatal("a corrupt cursor was taken for none (everything would ship again)")
+	}
+}
+
+func TestBackoffIsCapped(t *testing.T) {
+	for _, retries := range []int{0, 1, 5, 30, 1000} {
+		t.Run(fmt.Sprint(retries), func(t *testing.T) {
+			d := Backoff(retries, 1, 10)
+			if d <= 0 || d.Seconds() > 10 {
+				t.Fatalf("backoff %v outside (0, 10s]", d)
+			}
+		})
+	}
+}
