@@ -1,0 +1,199 @@
+package layering
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/deskbridge/deskbridge"
+
+// forbidden lists, for each folder (and everything below it), the folders
+// its non-test code must never import.
+var forbidden = map[string][]string{
+	// The executor changes the OS; it is told what to do, it never decides
+	// or speaks the browser's protocol.
+	"sandbox": {"engine", "policy", "decisionlog", "fleet", "install", "cmd"},
+	// Deciding is pure: an input document in, a decision out.
+	"policy": {"engine", "sandbox", "decisionlog", "fleet", "install", "cmd"},
+	// The decision log records; it neither decides nor acts.
+	"decisionlog": {"engine", "sandbox", "fleet", "install", "cmd"},
+	// Shared vocabulary imports nothing above it.
+	"protocol": {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "config"},
+	"config":   {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd"},
+	"internal": {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "config"},
+	"engine":   {"cmd", "install", "fleet"},
+}
+
+// decisionlog/replay re-evaluates logged decisions: it is the one part of
+// the audit side that asks the policy.
+var allowed = map[string][]string{"decisionlog/replay": {"policy"}}
+
+func TestImportsPointOneWay(t *testing.T) {
+	edges := moduleImports(t)
+	for from, tos := range edges {
+		for _, to := range tos {
+			if bad := against(from, to); bad != "" {
+				t.Errorf("%s imports %s: %s", from, to, bad)
+			}
+		}
+	}
+}
+
+func TestNoCycleBetweenTopLevelFolders(t *testing.T) {
+	graph := map[string]map[string]bool{}
+	for from, tos := range moduleImports(t) {
+		for _, to := range tos {
+			a, b := unit(from), unit(to)
+			if a == b {
+				continue
+			}
+			if graph[a] == nil {
+				graph[a] = map[string]bool{}
+			}
+			graph[a][b] = true
+		}
+	}
+	for a := range graph {
+		if path := cycleFrom(graph, a); path != nil {
+			t.Errorf("import cycle between top-level folders: %s", strings.Join(path, " → "))
+		}
+	}
+}
+
+// against returns why the arrow from → to runs against the layering, or "".
+func against(from, to string) string {
+	for _, ok := range allowed[from] {
+		if under(to, ok) {
+			return ""
+		}
+	}
+	for folder, nots := range forbidden {
+		if !under(from, folder) {
+			continue
+		}
+		for _, n := range nots {
+			if under(to, n) {
+				return fmt.Sprintf("%s/… must not import %s/…", folder, n)
+			}
+		}
+	}
+	return ""
+}
+
+// unit is the top-level folder a package belongs to; each package under
+// internal/ is a unit of its own.
+func unit(pkg string) string {
+	parts := strings.Split(pkg, "/")
+	if parts[0] == "internal" && len(parts) > 1 {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
+func under(pkg, folder string) bool { return pkg == folder || strings.HasPrefix(pkg, folder+"/") }
+
+// cycleFrom returns a cycle through start, or nil.
+func cycleFrom(graph map[string]map[string]bool, start string) []string {
+	var walk func(n string, path []string) []string
+	seen := map[string]bool{}
+	walk = func(n string, path []string) []string {
+		for next := range graph[n] {
+			if next == start {
+				return append(path, next)
+			}
+			if !seen[next] {
+				seen[next] = true
+				if c := walk(next, append(path, next)); c != nil {
+					return c
+				}
+			}
+		}
+		return nil
+	}
+	return walk(start, []string{start})
+}
+
+// moduleImports maps each package folder of the module (relative to its
+// root) to the module's packages its non-test files import.
+func moduleImports(t *testing.T) map[string][]string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root not found: %v", err)
+	}
+	edges := map[string][]string{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		from := filepath.ToSlash(rel)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if to, ok := strings.CutPrefix(p, module+"/"); ok && !slices.Contains(edges[from], to) {
+				edges[from] = append(edges[from], to)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(edges) < 10 {
+		t.Fatalf("read the imports of only %d packages; is the module root %s?", len(edges), root)
+	}
+	return edges
+}
+
+// TestRulesCatchWrongArrows keeps the rules themselves honest: each arrow
+// below is one the layering forbids (or, last, allows).
+func TestRulesCatchWrongArrows(t *testing.T) {
+	for _, tt := range []struct {
+		from, to string
+		bad      bool
+	}{
+		{"sandbox/wsview", "engine/facts", true},
+		{"sandbox", "policy", true},
+		{"policy", "decisionlog", true},
+		{"policy", "sandbox/proc", true},
+		{"protocol", "config", true},
+		{"internal/pathform", "engine", true},
+		{"engine", "install", true},
+		{"engine/actions", "sandbox/proc", false},
+		{"decisionlog/replay", "policy", false},
+		{"engine", "policy", false},
+	} {
+		if got := against(tt.from, tt.to) != ""; got != tt.bad {
+			t.Errorf("%s → %s: against = %v, want %v", tt.from, tt.to, got, tt.bad)
+		}
+	}
+	graph := map[string]map[string]bool{"a": {"b": true}, "b": {"c": true}, "c": {"a": true}, "d": {"a": true}}
+	if c := cycleFrom(graph, "a"); len(c) != 4 {
+		t.Errorf("cycle from a = %v, want a → b → c → a", c)
+	}
+	if c := cycleFrom(graph, "d"); c != nil {
+		t.Errorf("cycle from d = %v, want none", c)
+	}
+}
