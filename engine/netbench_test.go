@@ -15,7 +15,7 @@ import (
 // BenchmarkDownload1MB compares a 1 MB download through Host.Handle (URL
 // facts, policy, decision log, guarded client, temporary file, fsync,
 // rename, SHA-256) with a plain http.Client writing the same bytes to a
-// file, from the same loopback server (docs/benchmarks.md, "Third pass:
+// file, from the same loopback server (docs/benchmarks-history.md, "Third pass:
 // download").
 func BenchmarkDownload1MB(b *testing.B) {
 	body := make([]byte, 1<<20)

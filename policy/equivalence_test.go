@@ -13,7 +13,7 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
-// The default policies were rewritten for OPA's rule index (docs/benchmarks.md,
+// The default policies were rewritten for OPA's rule index (docs/benchmarks-history.md,
 // "Third pass: policy"). testdata/policy-v1 is the set as it was before; the
 // tests here hold the embedded set to deciding exactly as it did, whole
 // decision documents compared, over generated inputs and configurations.

@@ -67,7 +67,7 @@ var gitLogInput = ast.MustInterfaceToValue(map[string]any{
 // TestRulesEvaluatedPerDecision keeps the number of rules an allowed
 // decision evaluates from growing unnoticed: every rule entered costs
 // 10–20 allocations in OPA's evaluator. The bounds are the counts when
-// this test was written (docs/benchmarks.md, fourth pass; git log since
+// this test was written (docs/benchmarks-history.md, fourth pass; git log since
 // "run_command decision"), plus commands.path_secret, which every
 // run_command request enters, and origin_allowed, which every request
 // over the native channel enters (the origins rule fails closed); a rule that OPA's index or rule tree cannot
