@@ -4,7 +4,7 @@ BIN     ?= bin/deskbridge
 PKGS    := ./...
 FUZZTIME ?= 10s
 
-.PHONY: schema build test test-unit test-e2e lint cross policy-test fuzz bench clean
+.PHONY: generate check-generated schema build test test-unit test-e2e lint cross policy-test fuzz bench clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/deskbridge
@@ -14,7 +14,7 @@ build:
 ## end-to-end suite.
 test: lint cross test-unit policy-test test-e2e
 
-lint:
+lint: check-generated
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	GOOS=windows $(GO) vet $(PKGS)
@@ -31,9 +31,22 @@ test-unit:
 policy-test: build
 	$(BIN) policy test
 
-## schema: regenerate the argument schemas the reference extension loads.
-schema:
-	$(GO) run ./cmd/deskbridge schema > extension/schemas.json
+## generate: regenerate what is generated from the code — the argument
+## schemas the reference extension loads (extension/schemas.json) and the
+## actions table of docs/protocol.md.
+generate:
+	GO=$(GO) scripts/generate.sh
+
+## schema: the old name of generate.
+schema: generate
+
+## check-generated: fail when a committed generated file is stale.
+check-generated:
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	GO=$(GO) scripts/generate.sh "$$tmp" && \
+	diff -u extension/schemas.json "$$tmp/extension/schemas.json" && \
+	diff -u docs/protocol.md "$$tmp/docs/protocol.md" || \
+	{ echo "generated files are stale: run make generate and commit the result"; exit 1; }
 
 test-e2e:
 	$(GO) test -tags e2e -count=1 ./e2e/

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
+	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/invopop/jsonschema"
 )
 
@@ -39,10 +42,16 @@ func buildSchemas() Schemas {
 	return out
 }
 
-// schemaCommand prints the argument schemas as indented JSON.
+// schemaCommand prints the argument schemas as indented JSON, or with
+// --markdown the actions table of docs/protocol.md (`make generate` writes
+// both).
 func schemaCommand(args []string, stdout, stderr io.Writer) int {
+	if slices.Equal(args, []string{"--markdown"}) {
+		writeActionsTable(stdout, buildSchemas())
+		return 0
+	}
 	if len(args) != 0 {
-		fmt.Fprint(stderr, "usage: deskbridge schema > extension/schemas.json\n")
+		fmt.Fprint(stderr, "usage: deskbridge schema [--markdown]\n")
 		return 2
 	}
 	b, err := json.MarshalIndent(buildSchemas(), "", "  ")
@@ -52,4 +61,31 @@ func schemaCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s\n", b)
 	return 0
+}
+
+// writeActionsTable writes the Markdown table of every v1 action and
+// internal message, in the order of protocol.Actions: its skill, whether it
+// is built, and the members of its arguments in the order of its argument
+// type. Which members are required is said in each action's section: not
+// every argument type carries its required tags.
+func writeActionsTable(w io.Writer, s Schemas) {
+	fmt.Fprint(w, "| action | skill | today | argument members |\n|---|---|---|---|\n")
+	for _, a := range protocol.Actions {
+		today, members := "not built: `SKILL_RUNTIME_UNAVAILABLE`", "—"
+		if sc, ok := s.Actions[a.Name]; ok {
+			today, members = "built", memberList(sc)
+		}
+		fmt.Fprintf(w, "| [`%s`](#%s) | %s | %s | %s |\n", a.Name, a.Name, a.Skill, today, members)
+	}
+}
+
+// memberList renders the members of an argument schema as `{a, b}`.
+func memberList(s *jsonschema.Schema) string {
+	var names []string
+	if s.Properties != nil {
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			names = append(names, p.Key)
+		}
+	}
+	return "`{" + strings.Join(names, ", ") + "}`"
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // TestSchemasFileUpToDate fails when extension/schemas.json differs from
@@ -23,7 +24,7 @@ func TestSchemasFileUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(committed, out.Bytes()) {
-		t.Error("extension/schemas.json is stale: run `go run ./cmd/deskbridge schema > extension/schemas.json`")
+		t.Error("extension/schemas.json is stale: run `make generate`")
 	}
 }
 
@@ -79,5 +80,26 @@ func TestSchemaUsage(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"schema", "extra"}, nil, &out, &errOut); code != 2 || out.Len() != 0 {
 		t.Errorf("deskbridge schema extra: exit %d, stdout %q; want 2 and nothing", code, out.String())
+	}
+}
+
+// TestActionsTable checks that `deskbridge schema --markdown` has one row
+// per v1 action and internal message, built ones marked built.
+func TestActionsTable(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"schema", "--markdown"}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("deskbridge schema --markdown: exit %d, %s", code, errOut.String())
+	}
+	rows := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(rows) != 2+len(protocol.Actions) {
+		t.Fatalf("%d lines, want a header, a rule and %d rows:\n%s", len(rows), len(protocol.Actions), out.String())
+	}
+	for i, a := range protocol.Actions {
+		row := rows[2+i]
+		_, built := action.Lookup(a.Name)
+		if !strings.HasPrefix(row, "| [`"+a.Name+"`](#"+a.Name+") | "+string(a.Skill)+" | ") ||
+			strings.Contains(row, "| built |") != built {
+			t.Errorf("row %d = %q; want %s (%s), built %v", i, row, a.Name, a.Skill, built)
+		}
 	}
 }
