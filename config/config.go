@@ -1,5 +1,5 @@
 // Package config loads and normalises DeskBridge's JSON configuration
-// (protocol-v1.md §7).
+// (docs/configuration.md).
 //
 // The configuration is chosen by --config PATH, else the DESKBRIDGE_CONFIG
 // environment variable, else deskbridge/config.json in the OS
@@ -110,7 +110,7 @@ type Network struct {
 	OpenLocalhost bool `json:"open_localhost,omitempty"`
 }
 
-// AgentLimits are the limits of web_agent runs (protocol-v1.md §6).
+// AgentLimits are the limits of web_agent runs (docs/protocol.md, "Agent messages").
 type AgentLimits struct {
 	MaxFileBytes  int64 `json:"max_file_bytes,omitempty"`
 	MaxLines      int   `json:"max_lines,omitempty"`

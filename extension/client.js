@@ -1,7 +1,7 @@
 // DeskBridge reference client: promise-based requests to the native host
 // "com.deskbridge.host" over chrome.runtime.connectNative (one long-lived
 // port, responses matched by id, out of order allowed) or one-shot
-// chrome.runtime.sendNativeMessage. Protocol: docs/protocol-v1.md.
+// chrome.runtime.sendNativeMessage. Protocol: docs/protocol.md.
 
 export const HOST = "com.deskbridge.host";
 export const VERSION = 1;

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// starter is the configuration written when none exists (protocol-v1.md §7).
+// starter is the configuration written when none exists (docs/configuration.md).
 type starter struct {
 	Workspaces     []workspace `json:"workspaces"`
 	AllowedOrigins []string    `json:"allowed_origins"`

@@ -3,7 +3,7 @@ package protocol
 // Skill names an area of actions that can be switched on and off as a whole.
 type Skill string
 
-// The v1 skills (protocol-v1.md §4).
+// The v1 skills (docs/protocol.md, "Actions").
 const (
 	SkillControl      Skill = "control"
 	SkillFiles        Skill = "files"
@@ -24,7 +24,7 @@ type ActionInfo struct {
 	Skill Skill
 }
 
-// Actions is the v1 whitelist: the 29 actions and the internal web_agent_*
+// Actions is the v1 whitelist: the 28 actions and the internal web_agent_*
 // messages. A request naming anything else is UNKNOWN_ACTION.
 var Actions = []ActionInfo{
 	{"get_status", SkillControl}, {"get_skill_profile", SkillControl}, {"open_deskbridge", SkillControl},

@@ -9,7 +9,7 @@ import "fmt"
 // Code is a stable v1 error code. The set is closed: exactly the 29 codes below.
 type Code string
 
-// The 29 stable v1 error codes (protocol-v1.md §3).
+// The 29 stable v1 error codes (docs/protocol.md, "Error codes").
 const (
 	InvalidRequest            Code = "INVALID_REQUEST"
 	UnknownAction             Code = "UNKNOWN_ACTION"

@@ -240,7 +240,7 @@ func mustCode(t *testing.T, r response, id, code string) {
 }
 
 // TestFramingAndEnvelope sends every bad frame and envelope of
-// protocol-v1.md §1–2 to one host, which must answer each and read on.
+// docs/protocol.md ("Wire", "Envelope") to one host, which must answer each and read on.
 func TestFramingAndEnvelope(t *testing.T) {
 	p := startConfigured(t)
 	cases := []struct {

@@ -17,7 +17,7 @@ import (
 // the keyboard, and no extension can use or end them, nor can the CLI use
 // or end an extension's run.
 
-// Run modes (protocol-v1.md §6).
+// Run modes (docs/protocol.md, "Agent messages").
 const (
 	modeWorkspace = "workspace-context"
 	modePageOnly  = "page-only"

@@ -1,7 +1,7 @@
 // Package envelope decodes untrusted request payloads into v1 requests and
 // their arguments, strictly.
 //
-// The rules (protocol-v1.md §1–2):
+// The rules (docs/protocol.md, "Wire" and "Envelope"):
 //   - the payload is one JSON object, valid UTF-8, with no duplicate member
 //     names at any depth and nothing after it;
 //   - version is the integer 1, id a non-empty string of at most 128

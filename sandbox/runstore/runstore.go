@@ -1,4 +1,4 @@
-// Package runstore keeps the state of agent runs (protocol-v1.md §6) on
+// Package runstore keeps the state of agent runs (docs/protocol.md, "Agent messages") on
 // disk, so that a run's limits hold across reconnects: a new host process
 // sees the rounds that earlier ones used.
 //

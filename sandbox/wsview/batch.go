@@ -6,7 +6,7 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
-// Request types of web_agent_context (protocol-v1.md §6).
+// Request types of web_agent_context (docs/protocol.md, "Agent messages").
 const (
 	TypeInfo   = "workspace_info"
 	TypeList   = "list_directory"

@@ -2,7 +2,7 @@ package wsview
 
 import "slices"
 
-// Limits are the agent limits in force for a run (protocol-v1.md §6, the
+// Limits are the agent limits in force for a run (docs/protocol.md, "Agent messages"; the
 // configuration's agent member). A value of zero or less means the default.
 type Limits struct {
 	// MaxFileBytes is the largest file whose content may be read or searched.

@@ -1,5 +1,5 @@
 // Package wsview is a read-only, limit-enforcing view of one workspace for
-// the agent's workspace-context runs (protocol-v1.md §6).
+// the agent's workspace-context runs (docs/protocol.md, "Agent messages").
 //
 // Every file access goes through an *os.Root opened on the workspace, so no
 // path can leave it. On top of that the view withholds, from every operation
