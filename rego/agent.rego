@@ -1,4 +1,4 @@
-# Agent-mode limits (protocol-v1.md §6): web_agent_context is answered only
+# Agent-mode limits (docs/protocol.md, "Agent messages"): web_agent_context is answered only
 # for a live workspace-context run of the calling origin with a round left;
 # web_agent_end only for a known run of the calling origin; web_agent_start
 # only names a configured workspace.
