@@ -99,8 +99,13 @@ func (f *Fleet) etag() string {
 func (f *Fleet) etagPath() string { return filepath.Join(f.state, "bundle.etag") }
 
 // install verifies body as a bundle signed by the configured key, checks
-// that it compiles, and renames it over policy.bundle.
+// that it is newer than the installed one (checkForward) and that it
+// compiles, and renames it over policy.bundle.
 func (f *Fleet) install(ctx context.Context, body []byte) (revision string, err error) {
+	installed, wasInstalled, err := f.installedMark()
+	if err != nil {
+		return "", err
+	}
 	target := f.cfg.Policy.Bundle
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return "", err
@@ -119,11 +124,19 @@ func (f *Fleet) install(ctx context.Context, body []byte) (revision string, err 
 	if err != nil {
 		return "", err
 	}
+	if wasInstalled {
+		if err := checkForward(installed, src); err != nil {
+			return "", err
+		}
+	}
 	if _, err := policy.New(ctx, src, policy.Options{Print: io.Discard}); err != nil {
 		return "", fmt.Errorf("downloaded bundle does not compile: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), target); err != nil {
 		return "", err
+	}
+	if err := f.saveMark(src); err != nil {
+		return "", fmt.Errorf("saving the installed revision: %w", err)
 	}
 	return src.Revision, nil
 }

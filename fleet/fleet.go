@@ -42,6 +42,8 @@ type Fleet struct {
 // Options configure New.
 type Options struct {
 	// Client makes the requests; nil means one with a 5-minute timeout.
+	// Fleet follows redirects only within the configured service's
+	// origin and method, whatever Client's own CheckRedirect says.
 	Client *http.Client
 	// Log receives one line per change or failure; nil means stderr.
 	Log io.Writer
@@ -62,7 +64,7 @@ func New(cfg *config.Config, o Options) (*Fleet, error) {
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		return nil, fmt.Errorf("fleet: state folder: %w", err)
 	}
-	return &Fleet{cfg: cfg, client: o.Client, log: o.Log, state: state}, nil
+	return &Fleet{cfg: cfg, client: withRedirectRule(o.Client), log: o.Log, state: state}, nil
 }
 
 // Run polls the bundle and ships the log until ctx ends, each on its own

@@ -105,8 +105,12 @@ func RunUninstall(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	browsers, err := ParseBrowsers(c.browsers)
+	var self string
 	if err == nil {
-		err = NewInstaller(stdout).Uninstall(browsers, c.scope())
+		self, err = selfPath()
+	}
+	if err == nil {
+		err = NewInstaller(stdout).Uninstall(browsers, c.scope(), self)
 	}
 	return exit(stderr, "uninstall", err)
 }

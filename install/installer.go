@@ -1,11 +1,13 @@
 package install
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
+	"strings"
 )
 
 // Installer registers and unregisters the host on one OS. The zero value is
@@ -96,32 +98,96 @@ func regNote(loc Location) string {
 }
 
 // Uninstall removes the manifest and registry value of every browser in
-// browsers for scope s. The configuration is kept.
-func (in *Installer) Uninstall(browsers []Browser, s Scope) error {
+// browsers for scope s, when they are DeskBridge's: a manifest only when
+// its name is HostName and it starts hostPath or another DeskBridge binary
+// (a file named deskbridge or deskbridge.exe), and a registry value only
+// when it names the manifest's place. Anything else found there is left,
+// and Out says what and why; Out names only what was removed. The
+// configuration is kept.
+func (in *Installer) Uninstall(browsers []Browser, s Scope, hostPath string) error {
 	var errs []error
 	for _, b := range browsers {
-		if err := in.unregister(b, s); err != nil {
+		if err := in.unregister(b, s, hostPath); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", b, err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (in *Installer) unregister(b Browser, s Scope) error {
+func (in *Installer) unregister(b Browser, s Scope, hostPath string) error {
 	loc, err := Locations(in.OS, b, s, in.Env)
 	if err != nil {
 		return err
 	}
-	if loc.Registry != nil && in.Registry != nil {
-		if err := in.Registry.Delete(*loc.Registry); err != nil {
-			return err
-		}
-	}
-	if err := in.FS.Remove(loc.Manifest); err != nil {
+	data, err := in.FS.ReadFile(loc.Manifest)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	fmt.Fprintf(in.Out, "%s: removed %s%s\n", b, loc.Manifest, regNote(loc))
+	if err == nil {
+		if why := in.notOurs(data, hostPath); why != "" {
+			fmt.Fprintf(in.Out, "%s: left %s: %s\n", b, loc.Manifest, why)
+			return nil
+		}
+	}
+	regRemoved, err := in.deleteRegistry(loc)
+	if err != nil {
+		return err
+	}
+	switch {
+	case data != nil:
+		if err := in.FS.Remove(loc.Manifest); err != nil {
+			return err
+		}
+		fmt.Fprintf(in.Out, "%s: removed %s%s\n", b, loc.Manifest, regNote(loc))
+	case regRemoved:
+		fmt.Fprintf(in.Out, "%s: removed registry %s (its manifest %s was gone)\n", b, loc.Registry, loc.Manifest)
+	}
 	return nil
+}
+
+// notOurs says why the manifest data is not DeskBridge's to remove, or
+// returns "" when it is.
+func (in *Installer) notOurs(data []byte, hostPath string) string {
+	var doc manifestDoc
+	switch {
+	case json.Unmarshal(data, &doc) != nil:
+		return "it is not a JSON host manifest"
+	case doc.Name != HostName:
+		return fmt.Sprintf("its name is %q, not %q", doc.Name, HostName)
+	case !in.isDeskBridge(doc.Path, hostPath):
+		return fmt.Sprintf("it starts %q, which is not a DeskBridge binary", doc.Path)
+	}
+	return ""
+}
+
+// isDeskBridge reports whether p is hostPath or a DeskBridge binary
+// installed elsewhere.
+func (in *Installer) isDeskBridge(p, hostPath string) bool {
+	base := path.Base(strings.ReplaceAll(p, `\`, "/"))
+	if in.OS == "windows" {
+		return strings.EqualFold(p, hostPath) || strings.EqualFold(base, "deskbridge.exe")
+	}
+	return p == hostPath || base == "deskbridge"
+}
+
+// deleteRegistry deletes loc's registry value when it names loc's
+// manifest, and reports whether it did.
+func (in *Installer) deleteRegistry(loc Location) (bool, error) {
+	if loc.Registry == nil || in.Registry == nil {
+		return false, nil
+	}
+	v, err := in.Registry.Default(*loc.Registry)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !strings.EqualFold(v, loc.Manifest) {
+		fmt.Fprintf(in.Out, "left registry %s: it names %s, not %s\n", loc.Registry, v, loc.Manifest)
+		return false, nil
+	}
+	return true, in.Registry.Delete(*loc.Registry)
 }
 
 // ConfigPath returns the configuration file the host reads: explicit if set,

@@ -103,7 +103,7 @@ func TestUninstallLinux(t *testing.T) {
 	if err := in.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	if err := in.Uninstall(Browsers, User); err != nil {
+	if err := in.Uninstall(Browsers, User, bin); err != nil {
 		t.Fatal(err)
 	}
 	for _, b := range Browsers {
@@ -218,7 +218,7 @@ func TestWindowsRegistryLayout(t *testing.T) {
 			if !in.Doctor(Browsers, cfg) {
 				t.Errorf("doctor found problems:\n%s", out.String())
 			}
-			if err := in.Uninstall(Browsers, scope); err != nil || len(reg) != 0 {
+			if err := in.Uninstall(Browsers, scope, bin); err != nil || len(reg) != 0 {
 				t.Errorf("after uninstall: registry %v, err %v", reg, err)
 			}
 		})
@@ -244,5 +244,34 @@ func TestWindowsDoctorRegistryPointsNowhere(t *testing.T) {
 	in := &Installer{OS: "windows", Env: testEnv, FS: memFS{}, Registry: reg, Out: &out}
 	if in.Doctor([]Browser{Chrome}, `C:\cfg.json`) || !strings.Contains(out.String(), "cannot read manifest") {
 		t.Errorf("doctor missed a dangling registry value:\n%s", out.String())
+	}
+}
+
+// TestUninstallLeavesAnotherRegistration: on Windows, a registry value
+// that names another program's manifest is left, and so is a manifest
+// that starts another program.
+func TestUninstallLeavesAnotherRegistration(t *testing.T) {
+	const bin = `C:\Program Files\DeskBridge\deskbridge.exe`
+	loc, _ := Locations("windows", Chrome, User, testEnv)
+	other := `C:\Other\host.json`
+	files := memFS{loc.Manifest: {[]byte(`{"name":"com.deskbridge.host","path":"C:\\Other\\host.exe","type":"stdio"}`), 0o644}}
+	reg := memRegistry{loc.Registry.String(): other}
+	var out bytes.Buffer
+	in := &Installer{OS: "windows", Env: testEnv, FS: files, Registry: reg, Out: &out}
+	if err := in.Uninstall([]Browser{Chrome}, User, bin); err != nil {
+		t.Fatal(err)
+	}
+	if reg[loc.Registry.String()] != other {
+		t.Errorf("the registry value naming %s was changed: %v", other, reg)
+	}
+	if _, ok := files[loc.Manifest]; !ok {
+		t.Errorf("a manifest that starts another program was removed")
+	}
+	delete(files, loc.Manifest)
+	if err := in.Uninstall([]Browser{Chrome}, User, bin); err != nil {
+		t.Fatal(err)
+	}
+	if reg[loc.Registry.String()] != other || strings.Contains(out.String(), "removed") {
+		t.Errorf("registry %v after uninstall; it said:\n%s", reg, &out)
 	}
 }

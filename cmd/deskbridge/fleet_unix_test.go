@@ -29,7 +29,8 @@ import (
 // bundle built and signed by the opa command line, served by nginx, and a
 // collector that stores every decision-log upload. The fleet command
 // installs the bundle, a host started afterwards decides with it, the
-// collector gets every decision once, and a new revision is picked up.
+// collector gets every decision once, a new revision is picked up, and
+// an older one served again is refused.
 func TestFleetEndToEnd(t *testing.T) {
 	opa, nginx := opaBinary(t), nginxBinary(t)
 	dir := t.TempDir()
@@ -75,6 +76,15 @@ func TestFleetEndToEnd(t *testing.T) {
 		access, _ := os.ReadFile(accessLog)
 		return strings.Contains(string(access), `" 304 `)
 	})
+	// An older bundle, validly signed, does not take back rev-2's place.
+	publish("rev-1", epoch.Add(2*time.Minute))
+	waitFor(t, "the fleet to refuse rolling back to rev-1", fleet.stderr, func() bool {
+		return strings.Contains(fleet.stderr.String(), `revision "rev-1" is older than the installed "rev-2"`)
+	})
+	if got := hostRevision(t, cfg); got != "rev-2" {
+		t.Fatalf("after serving rev-1 again, the host decides with %q", got)
+	}
+	waitFor(t, "the collector to hold the last decisions", fleet.stderr, func() bool { return recv.holdsAll(t, logPath) })
 	fleet.stop(t)
 	recv.exactlyOnce(t, logPath)
 }
