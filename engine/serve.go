@@ -116,8 +116,8 @@ func (p *port) serve(payload []byte) (holding bool) {
 // of every response the browser has seen is in the queue when SIGTERM or
 // the end of the port writes it.
 func (p *port) answer(payload []byte) {
-	resp, out := p.h.handle(p.ctx, payload)
-	p.h.queueOutcome(out)
+	resp, r := p.h.handle(p.ctx, payload)
+	r.Finish(true)
 	p.h.write(p.fw, resp)
 }
 
