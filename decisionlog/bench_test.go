@@ -37,7 +37,7 @@ func BenchmarkAppend(b *testing.B) {
 			cpu := processCPU()
 			for b.Loop() {
 				ev.DecisionID, ev.Timestamp = "", time.Time{}
-				if err := l.Decision(context.Background(), ev); err != nil {
+				if err := l.WriteDecision(context.Background(), ev); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -29,12 +29,12 @@ func Example() {
 		Input:     map[string]any{"request": map[string]any{"action": "get_status"}},
 		Result:    map[string]any{"allow": true},
 	}
-	if err := l.Decision(context.Background(), ev); err != nil {
+	if err := l.WriteDecision(context.Background(), ev); err != nil {
 		fmt.Println(err) // do not act on a decision that was not logged
 		return
 	}
 	// … the action runs here …
-	l.Outcome(ev.DecisionID, decisionlog.OutcomeOK, 2*time.Millisecond)
+	l.WriteOutcome(ev, decisionlog.OutcomeOK, 2*time.Millisecond, nil)
 	l.Close()
 
 	rep, _ := decisionlog.VerifyFile(path)

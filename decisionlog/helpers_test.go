@@ -33,10 +33,10 @@ func writePairs(t testing.TB, l *Log, n int) {
 	t.Helper()
 	for i := range n {
 		ev := sampleEvent(i)
-		if err := l.Decision(context.Background(), ev); err != nil {
+		if err := l.WriteDecision(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.Outcome(ev.DecisionID, OutcomeOK, 1500); err != nil {
+		if err := l.WriteOutcome(ev, OutcomeOK, 1500, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

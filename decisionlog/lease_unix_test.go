@@ -36,7 +36,7 @@ func TestLockLeaseEnds(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		ev := sampleEvent(9)
-		done <- l.Decision(t.Context(), ev)
+		done <- l.WriteDecision(t.Context(), ev)
 	}()
 	select {
 	case err := <-done:
@@ -50,7 +50,7 @@ func TestLockLeaseEnds(t *testing.T) {
 	// Having met another writer, the Log keeps no lease: the lock is
 	// free as soon as each append returns.
 	for i := range 20 {
-		if err := l.Decision(t.Context(), sampleEvent(10+i)); err != nil {
+		if err := l.WriteDecision(t.Context(), sampleEvent(10+i)); err != nil {
 			t.Fatal(err)
 		}
 		if err := unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
@@ -105,7 +105,7 @@ func TestLeasesDoNotStarve(t *testing.T) {
 			default:
 			}
 			ev := sampleEvent(aPairs)
-			if err := a.Decision(t.Context(), ev); err != nil {
+			if err := a.WriteDecision(t.Context(), ev); err != nil {
 				t.Error(err)
 				return
 			}

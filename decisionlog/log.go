@@ -71,7 +71,6 @@ type Log struct {
 	dirty   bool
 	syncErr error
 	closed  bool
-	pending map[string]Event
 
 	leased    bool        // the file lock is held across appends (lease)
 	leaseEnd  *time.Timer // releases it when the lease ends
@@ -103,7 +102,7 @@ func Open(path string, opts Options) (*Log, error) {
 		lock.Close()
 		return nil, err
 	}
-	l := &Log{path: path, name: name, opts: opts, lock: lock, pending: map[string]Event{}}
+	l := &Log{path: path, name: name, opts: opts, lock: lock}
 	if _, err := l.hold(f); err != nil {
 		lock.Close()
 		return nil, err
@@ -129,23 +128,12 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Decision masks ev and appends it as the decision event, before the
+// WriteDecision masks ev and appends it as the decision event, before the
 // action takes effect. It fills in ev's DecisionID (when empty), Timestamp
 // (when zero), Labels (when empty), Phase, Seq, PrevHash and Hash; ev.Input
 // itself is never modified. ev.Outcome must be OutcomeOK or a v1 code.
-// The Log keeps the decision's header until Outcome names its id.
-func (l *Log) Decision(ctx context.Context, ev *Event) error {
-	if err := l.WriteDecision(ctx, ev); err != nil {
-		return err
-	}
-	l.remember(ev)
-	return nil
-}
-
-// WriteDecision is Decision for a caller that keeps ev until the action
-// is done and then writes the outcome with WriteOutcome: the Log keeps
-// nothing between the two. The lines are the ones Decision and Outcome
-// write.
+// The caller keeps ev until the action is done and then writes the outcome
+// with WriteOutcome or QueueOutcome: the Log keeps nothing between the two.
 func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	if err := checkCode(ev.Outcome); err != nil {
 		return err
@@ -176,26 +164,11 @@ func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	return nil
 }
 
-// Outcome appends the outcome event of an earlier Decision: the same
-// decision_id, the final code (OutcomeOK or a v1 code) and how long the
-// action took. It is written even if the decision is not known to this Log.
-func (l *Log) Outcome(decisionID, code string, d time.Duration) error {
-	return l.OutcomeDetail(decisionID, code, d, nil)
-}
-
-// OutcomeDetail is Outcome with facts about the result (counts returned,
-// an exit code); the caller keeps content out of detail.
-func (l *Log) OutcomeDetail(decisionID, code string, d time.Duration, detail map[string]any) error {
-	if err := checkCode(code); err != nil {
-		return err
-	}
-	ev := l.recall(decisionID)
-	return l.writeOutcome(&ev, code, d, detail)
-}
-
 // WriteOutcome appends the outcome event of dec, a decision event written
-// with WriteDecision (or Decision), as OutcomeDetail does for its id.
-// dec is not modified.
+// with WriteDecision: the same decision_id, the final code (OutcomeOK or a
+// v1 code), how long the action took and facts about the result (counts
+// returned, an exit code; the caller keeps content out of detail). dec is
+// not modified.
 func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[string]any) error {
 	if err := checkCode(code); err != nil {
 		return err
@@ -341,25 +314,6 @@ func header(ev *Event) Event {
 		RequestID: ev.RequestID, Action: ev.Action, Origin: ev.Origin,
 		PolicyHash: ev.PolicyHash, ConfigHash: ev.ConfigHash,
 	}
-}
-
-// remember keeps the header of a decision for its outcome event.
-func (l *Log) remember(ev *Event) {
-	h := header(ev)
-	l.mu.Lock()
-	l.pending[ev.DecisionID] = h
-	l.mu.Unlock()
-}
-
-func (l *Log) recall(id string) Event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	h, ok := l.pending[id]
-	if !ok {
-		return Event{DecisionID: id}
-	}
-	delete(l.pending, id)
-	return h
 }
 
 func checkCode(code string) error {

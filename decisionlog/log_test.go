@@ -19,10 +19,10 @@ func TestDecisionAndOutcomeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := sampleEvent(1)
-	if err := l.Decision(context.Background(), ev); err != nil {
+	if err := l.WriteDecision(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Outcome(ev.DecisionID, "FILE_NOT_FOUND", 3*time.Millisecond); err != nil {
+	if err := l.WriteOutcome(ev, "FILE_NOT_FOUND", 3*time.Millisecond, nil); err != nil {
 		t.Fatal(err)
 	}
 	head := l.Head()
@@ -96,9 +96,9 @@ func TestOutcomeCodeMustBeKnown(t *testing.T) {
 		name string
 		call func() error
 	}{
-		{"decision with empty outcome", func() error { e := sampleEvent(1); e.Outcome = ""; return l.Decision(context.Background(), e) }},
-		{"decision with made-up code", func() error { e := sampleEvent(1); e.Outcome = "NOPE"; return l.Decision(context.Background(), e) }},
-		{"outcome with lower-case code", func() error { return l.Outcome("x", "file_not_found", 0) }},
+		{"decision with empty outcome", func() error { e := sampleEvent(1); e.Outcome = ""; return l.WriteDecision(context.Background(), e) }},
+		{"decision with made-up code", func() error { e := sampleEvent(1); e.Outcome = "NOPE"; return l.WriteDecision(context.Background(), e) }},
+		{"outcome with lower-case code", func() error { return l.WriteOutcome(&Event{DecisionID: "x"}, "file_not_found", 0, nil) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestClosedLogRefusesAppends(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Decision(context.Background(), sampleEvent(1)); err != ErrClosed {
+	if err := l.WriteDecision(context.Background(), sampleEvent(1)); err != ErrClosed {
 		t.Errorf("Decision after Close = %v, want ErrClosed", err)
 	}
 	if err := l.Close(); err != ErrClosed {
@@ -286,7 +286,7 @@ func TestRotationByAnotherLogIsFollowed(t *testing.T) {
 	}
 }
 
-// TestLinesAreInTheFileWhenAppendsReturn: Decision and Outcome return only
+// TestLinesAreInTheFileWhenAppendsReturn: WriteDecision and WriteOutcome return only
 // after their line was written to the file (write(2) done, nothing left in
 // a buffer of this process), so that another reader, or the log after a
 // crash of the host, sees the decision before the action's effect.
@@ -299,13 +299,13 @@ func TestLinesAreInTheFileWhenAppendsReturn(t *testing.T) {
 	defer l.Close()
 	for i := range 3 {
 		ev := sampleEvent(i)
-		if err := l.Decision(context.Background(), ev); err != nil {
+		if err := l.WriteDecision(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"hash":"`+ev.Hash+`"}`+"\n")) {
 			t.Fatalf("decision %d is not in the file when Decision returns", i)
 		}
-		if err := l.Outcome(ev.DecisionID, OutcomeOK, time.Millisecond); err != nil {
+		if err := l.WriteOutcome(ev, OutcomeOK, time.Millisecond, nil); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"hash":"`+l.Head()+`"}`+"\n")) || l.Head() == ev.Hash {

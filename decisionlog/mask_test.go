@@ -186,10 +186,10 @@ func TestLogWritesNoMaskedContent(t *testing.T) {
 			if tt.noResult {
 				ev.Result = nil
 			}
-			if err := l.Decision(context.Background(), ev); err != nil {
+			if err := l.WriteDecision(context.Background(), ev); err != nil {
 				t.Fatal(err)
 			}
-			if err := l.Outcome(ev.DecisionID, OutcomeOK, 0); err != nil {
+			if err := l.WriteOutcome(ev, OutcomeOK, 0, nil); err != nil {
 				t.Fatal(err)
 			}
 			l.Close()

@@ -15,7 +15,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"time"
 
 	"github.com/deskbridge/deskbridge/decisionlog"
@@ -51,71 +50,31 @@ type Host struct {
 // logged decision whose executor panicked gets an INTERNAL_ERROR outcome.
 // The outcome is in the log when Handle returns.
 func (h *Host) Handle(ctx context.Context, payload []byte) *protocol.Response {
-	resp, out := h.handle(ctx, payload)
-	h.logOutcome(out)
+	resp, r := h.handle(ctx, payload)
+	r.Finish(false)
 	return resp
 }
 
-// handle runs the pipeline up to the response. The outcome of a logged
-// decision is returned instead of written, for logOutcome or, in a
-// server, queueOutcome: the browser does not wait for the outcome's line,
-// which records the effect that has already happened (the decision's line
-// was written before it). Everything else is as Handle.
-func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Response, out pending) {
-	start := h.now()
-	var req protocol.Request
-	var rec record
-	defer h.recoverInto(&resp, &req, &rec, start)
+// handle runs the pipeline up to the response and returns the request,
+// whose Finish writes the outcome of its logged decision: Handle writes
+// it at once; a server queues it and then sends the response, since the
+// browser need not wait for a line that records an effect that has
+// already happened (the decision's line was written before it).
+func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Response, r *request) {
+	r = h.newRequest()
+	defer r.recover(&resp)
 	req, perr := envelope.Decode(payload)
+	r.id = req.ID
 	if perr != nil {
-		return protocol.Failure(req.ID, perr), pending{}
+		return r.answer(nil, perr), r
 	}
-	call, perr := h.prepare(ctx, req)
-	if perr != nil {
-		return protocol.Failure(req.ID, perr), pending{}
+	if r.call, perr = h.prepare(ctx, req); perr != nil {
+		return r.answer(nil, perr), r
 	}
-	rec, perr = h.decide(ctx, call, start)
-	if perr != nil {
-		return protocol.Failure(req.ID, perr), h.pendingOutcome(&rec, perr, start)
+	if perr := h.decide(ctx, r); perr != nil {
+		return r.answer(nil, perr), r
 	}
-	data, perr := h.execute(ctx, call)
-	if perr != nil {
-		return protocol.Failure(req.ID, perr), h.pendingOutcome(&rec, perr, start)
-	}
-	return protocol.Success(req.ID, data), h.pendingOutcome(&rec, perr, start)
-}
-
-// pending is the outcome of a logged decision, not yet written.
-type pending struct {
-	rec  record
-	perr *protocol.Error
-	took time.Duration
-}
-
-// pendingOutcome takes rec's outcome out of the request, timed now, so
-// that a panic after this point does not write it a second time.
-func (h *Host) pendingOutcome(rec *record, perr *protocol.Error, start time.Time) pending {
-	return pending{rec: rec.take(), perr: perr, took: h.now().Sub(start)}
-}
-
-// logOutcome writes a pending outcome (nothing when out holds none); it
-// is in the log when logOutcome returns. queueOutcome leaves it to go out
-// with the log's next write, for a server that has sent the response. A
-// panic while writing it is reported to the host log, not raised: the
-// response has been sent.
-func (h *Host) logOutcome(out pending)   { h.finishOutcome(out, false) }
-func (h *Host) queueOutcome(out pending) { h.finishOutcome(out, true) }
-
-func (h *Host) finishOutcome(out pending, queue bool) {
-	if !out.rec.logged {
-		return
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(h.hostLog, "deskbridge: internal error writing an outcome: %v\n%s", r, debug.Stack())
-		}
-	}()
-	h.outcomeTook(out.rec, out.perr, out.took, queue)
+	return r.answer(h.execute(ctx, r.call)), r
 }
 
 // execute runs an allowed call under the decision's timeout. The cause of
@@ -133,19 +92,6 @@ func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.E
 		fmt.Fprintf(h.hostLog, "deskbridge: %s: %v\n", call.Request.Action, perr.Err) // redacted: see Start
 	}
 	return data, perr
-}
-
-// recoverInto turns a panic into an INTERNAL_ERROR response and, when the
-// decision was logged but its outcome was not, logs that outcome, so an
-// auditor never meets a decision without one.
-func (h *Host) recoverInto(resp **protocol.Response, req *protocol.Request, rec *record, start time.Time) {
-	if r := recover(); r != nil {
-		fmt.Fprintf(h.hostLog, "deskbridge: internal error: %v\n%s", r, debug.Stack())
-		perr := protocol.Errorf(protocol.InternalError,
-			"DeskBridge hit an internal error; the details are in its log. Please report it.")
-		h.outcome(rec.take(), perr, start)
-		*resp = protocol.Failure(req.ID, perr)
-	}
 }
 
 // SyncLog writes the decision log's queued outcome lines and flushes it

@@ -230,10 +230,7 @@ func (h *Host) LoggedInput(ctx context.Context, payload []byte) (input any, mask
 	if err != nil {
 		return nil, nil, nil, protocol.Wrap(protocol.ActionNotAllowed, err, "The policy could not decide this request; run `deskbridge policy check` to find the fault.")
 	}
-	e := newLogEntry()
-	h.fillDecision(e, call, doc, dec, outcomeOf(dec), evalStart) // the event the log would mask
-	ev := e.ev
-	ev.Phase = decisionlog.PhaseDecision
+	ev := h.decisionEvent(call, doc, dec, evalStart) // the event the log would mask
 	if m := logMasker(h.env.Config, h.policy); m != nil {
 		decisionlog.MaskEvent(ctx, m, &ev)
 	}

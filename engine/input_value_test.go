@@ -73,7 +73,7 @@ func loggedLine(t *testing.T, in any) string {
 	ev := &decisionlog.Event{DecisionID: "d", Path: "deskbridge/main/decision", Input: in,
 		Result: map[string]any{"allow": true}, Timestamp: time.Unix(1764672000, 0).UTC(),
 		RequestID: "r", Action: "read_file", Phase: decisionlog.PhaseDecision, Outcome: decisionlog.OutcomeOK}
-	if err := l.Decision(context.Background(), ev); err != nil {
+	if err := l.WriteDecision(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Close(); err != nil {

@@ -17,7 +17,7 @@ import (
 // cancels most of the drift of a shared machine; the thread's CPU time
 // leaves out the background fsync and GC workers but keeps GC assists.
 // outcome=written is Handle (`deskbridge call`), outcome=queued is what a
-// served port does (handle, then queueOutcome). Reported: cpu-ns/op of
+// served port does (handle, then Finish(true)). Reported: cpu-ns/op of
 // each host and the logging host's extra in %.
 func BenchmarkLoggingCost(b *testing.B) {
 	for _, queue := range []bool{false, true} {
@@ -51,15 +51,11 @@ func loggingCost(b *testing.B, queue bool) {
 	for b.Loop() {
 		i := (n[0] + n[1]) / batch % 2
 		start := threadCPU()
-		resp, out := hosts[i].handle(context.Background(), reqs[i])
+		resp, r := hosts[i].handle(context.Background(), reqs[i])
 		if !resp.Success {
 			b.Fatalf("%+v", resp.Error)
 		}
-		if queue {
-			hosts[i].queueOutcome(out)
-		} else {
-			hosts[i].logOutcome(out)
-		}
+		r.Finish(queue)
 		cpu[i] += threadCPU() - start
 		n[i]++
 	}

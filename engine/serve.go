@@ -21,14 +21,16 @@ const PoolSize = 8
 var ErrCorruptStream = errors.New("engine: corrupt frame stream")
 
 // Serve answers framed requests from in on out until the browser closes
-// the port. Requests are served concurrently and answered in whole frames,
-// possibly out of order (clients match them by id). At EOF on a frame
-// boundary in-flight work is cancelled and Serve returns nil; EOF inside a
-// frame or a corrupt length returns an error after the same clean-up.
+// the port. Requests are served concurrently, PoolSize at most at once,
+// and answered in whole frames, possibly out of order (clients match them
+// by id). At EOF on a frame boundary in-flight work is cancelled and Serve
+// returns nil; EOF inside a frame or a corrupt length returns an error
+// after the same clean-up.
 func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := &port{h: h, ctx: ctx, cancel: cancel, fr: wire.NewReader(in), fw: wire.NewWriter(out)}
+	p := &port{h: h, ctx: ctx, cancel: cancel, fw: wire.NewWriter(out), turn: make(chan *reading, 1)}
+	p.turn <- &reading{fr: wire.NewReader(in)}
 	p.watch = time.AfterFunc(time.Hour, p.handOn)
 	p.watch.Stop()
 	defer p.watch.Stop()
@@ -37,119 +39,130 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		wg.Go(p.work)
 	}
 	wg.Wait()
-	return p.err
+	return (<-p.turn).err
 }
 
-// port is one served stream. PoolSize workers take turns reading: a free
-// worker holds the read lock while it waits for the next frame, then
-// serves the request itself, so a request goes from read to response on
-// one goroutine with no hand-off, and when every worker is busy nobody
-// reads (back-pressure). A worker whose request is the only one out keeps
-// the lock while it serves, for up to lendAfter (see serve); one timer per
-// port hands it on when that passes. Workers live as long as the port: a
-// request then runs on a stack already grown by earlier ones (policy
-// evaluation recurses deeply) instead of growing a new goroutine's stack
-// each time.
+// port is one served stream. PoolSize workers take turns reading: the
+// reading side of the stream is a value that one goroutine owns at a
+// time, passed on through the turn channel. A free worker takes it,
+// waits for the next frame, then serves the request itself, so a request
+// goes from read to response on one goroutine with no hand-off, and when
+// every worker is busy nobody reads (back-pressure). A worker whose
+// request is the only one out keeps the reading while it serves, for up
+// to lendAfter (see serve); the port's timer passes it on when that
+// passes. Workers live as long as the port: a request then runs on a stack
+// already grown by earlier ones (policy evaluation recurses deeply)
+// instead of growing a new goroutine's stack each time.
+//
+// This is faster than one reader goroutine handing each request to a
+// worker, as net/http's Server.Serve does: for a sequential client, that
+// wakes a second goroutine for every request (docs/benchmarks-history.md, "Serving and the log's encoder").
 type port struct {
 	h      *Host
 	ctx    context.Context
 	cancel context.CancelFunc
 	fw     *wire.Writer
 
-	busy  atomic.Int32 // requests being served
-	lent  atomic.Bool  // the read lock is lent to the request being served
-	watch *time.Timer  // hands a lent lock on after lendAfter (handOn)
+	turn  chan *reading // holds the reading side when no goroutine owns it
+	busy  atomic.Int32  // requests being served
+	lent  atomic.Pointer[reading]
+	watch *time.Timer // ends a lend after lendAfter (handOn)
+}
 
-	mu   sync.Mutex // guards fr, done and err
+// reading is the reading side of a port: whoever holds it may read.
+type reading struct {
 	fr   *wire.Reader
-	done bool
-	err  error
+	done bool  // the stream has ended
+	err  error // what ended it, for Serve
 }
 
 // work answers requests until the stream ends.
 func (p *port) work() {
-	holding := false
+	var rd *reading // owned by this worker while not nil
 	for {
-		payload, ok := p.next(holding)
+		if rd == nil {
+			rd = <-p.turn
+		}
+		payload, ok := p.next(rd)
 		if !ok {
+			p.turn <- rd
 			return
 		}
-		holding = p.serve(payload)
+		rd = p.serve(rd, payload)
 	}
 }
 
-// lendAfter is how long a worker keeps the read lock while it serves the
-// request it read, when that request is the only one out (nothing else
-// being served, nothing more buffered). A sequential client sends its next
-// request only after the answer, so handing the lock on at once would only
-// wake another worker to find nothing to read (a thread wake-up, a read
-// that would block and a sleep: tens of µs of CPU per request); a request
-// that takes longer hands it on when this passes, so requests that arrive
-// meanwhile are read and served in parallel.
+// lendAfter is how long a worker keeps the reading side while it serves
+// the request it read, when that request is the only one out (nothing
+// else being served, nothing more buffered). A sequential client sends its
+// next request only after the answer, so passing the reading on at once
+// would only wake another worker to find nothing to read (a thread
+// wake-up, a read that would block and a sleep: tens of µs of CPU per
+// request); a request that takes longer has it passed on when this
+// passes, so requests that arrive meanwhile are read and served in
+// parallel.
 const lendAfter = 200 * time.Microsecond
 
-// serve answers one request read under the read lock, which it holds on
-// entry. It reports whether it still holds the lock, so that the worker
-// reads the next frame without taking it again.
-func (p *port) serve(payload []byte) (holding bool) {
+// serve answers one request read with rd, which the worker owns on entry.
+// It returns rd when the worker still owns it, so that the worker reads
+// the next frame without waiting for its turn, or nil when it was passed
+// on.
+func (p *port) serve(rd *reading, payload []byte) *reading {
 	defer p.busy.Add(-1)
-	if p.busy.Add(1) > 1 || p.fr.Buffered() > 0 {
+	if p.busy.Add(1) > 1 || rd.fr.Buffered() > 0 {
 		// The client has other requests out (in flight or already read):
 		// let another worker read the next one now.
-		p.mu.Unlock()
-		p.answer(payload)
-		return false
+		p.turn <- rd
+		p.h.answer(p.ctx, p.fw, payload)
+		return nil
 	}
-	p.lent.Store(true)
+	// Lend rd to this request: whichever of the worker and the timer
+	// ends the lend first (the swap that finds rd) decides who owns it.
+	p.lent.Store(rd)
 	p.watch.Reset(lendAfter)
-	p.answer(payload)
-	if p.lent.CompareAndSwap(true, false) {
+	p.h.answer(p.ctx, p.fw, payload)
+	if p.lent.CompareAndSwap(rd, nil) {
 		p.watch.Stop()
-		return true
+		return rd
 	}
-	return false
+	return nil
 }
 
-// answer serves one request: the outcome of its decision is queued for
-// the log's next write (see Host.handle and decisionlog.Log.QueueOutcome:
-// no system call), then the response goes out. Queued first, the outcome
-// of every response the browser has seen is in the queue when SIGTERM or
-// the end of the port writes it.
-func (p *port) answer(payload []byte) {
-	resp, out := p.h.handle(p.ctx, payload)
-	p.h.queueOutcome(out)
-	p.h.write(p.fw, resp)
-}
-
-// handOn releases the read lock if it is lent: the port's timer calls it
-// when lendAfter has passed. A late call (the timer fired just as the
-// lend ended, and another lend began) only hands the lock on early; the
-// lock is released once per lend either way, by whoever ends the lend.
+// handOn passes a lent reading side on: the port's timer calls it when
+// lendAfter has passed. A late call (the timer fired just as the lend
+// ended, and another lend began) only passes it on early; it is passed
+// on once per lend either way, by whoever ends the lend.
 func (p *port) handOn() {
-	if p.lent.CompareAndSwap(true, false) {
-		p.mu.Unlock()
+	if rd := p.lent.Swap(nil); rd != nil {
+		p.turn <- rd
 	}
 }
 
-// next reads the next request, answering framing errors on the way; it
-// takes the read lock unless holding, and returns with it held. At the end
-// of the stream it cancels the in-flight work, releases the lock and
-// reports false.
-func (p *port) next(holding bool) ([]byte, bool) {
-	if !holding {
-		p.mu.Lock()
-	}
-	for !p.done {
-		payload, err := p.fr.Next()
+// answer serves one request of a port: the outcome of its decision is
+// queued for the log's next write (see Host.handle and
+// decisionlog.Log.QueueOutcome: no system call), then the response goes
+// out. Queued first, the outcome of every response the browser has seen
+// is in the queue when SIGTERM or the end of the port writes it.
+func (h *Host) answer(ctx context.Context, fw *wire.Writer, payload []byte) {
+	resp, r := h.handle(ctx, payload)
+	r.Finish(true)
+	h.write(fw, resp)
+}
+
+// next reads the next request with rd, answering framing errors on the
+// way. At the end of the stream it cancels the in-flight work and reports
+// false.
+func (p *port) next(rd *reading) ([]byte, bool) {
+	for !rd.done {
+		payload, err := rd.fr.Next()
 		if err == nil {
 			return payload, true
 		}
 		if stop := p.h.frameError(p.fw, err); stop != nil || errors.Is(err, io.EOF) {
-			p.done, p.err = true, stop
+			rd.done, rd.err = true, stop
 			p.cancel()
 		}
 	}
-	p.mu.Unlock()
 	return nil, false
 }
 

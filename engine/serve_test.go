@@ -16,16 +16,16 @@ import (
 	"github.com/deskbridge/deskbridge/engine/wire"
 )
 
-// TestServeLendsAndHandsOnTheReadLock drives Serve over real pipes as a
+// TestServeLendsAndPassesOnTheReading drives Serve over real pipes as a
 // browser does: sequential requests (each the only one out, so the
-// worker keeps the read lock while it serves, and the port's timer hands
-// it on when a request runs past lendAfter, which under the race detector
-// happens often), interleaved with pairs sent together (the lock is
-// handed on at once). Every answer must come back, once, with its id; a
-// lock released twice (the timer and the worker both ending one lend)
-// stops the process with "unlock of unlocked mutex", and a lock kept by
-// nobody stops the port. Run it with -race too.
-func TestServeLendsAndHandsOnTheReadLock(t *testing.T) {
+// worker keeps the reading side while it serves, and the port's timer
+// passes it on when a request runs past lendAfter, which under the race
+// detector happens often), interleaved with pairs sent together (the
+// reading side is passed on at once). Every answer must come back, once,
+// with its id; a reading side passed on twice (the timer and the worker
+// both ending one lend) would let two workers read at once, and one kept
+// by nobody stops the port. Run it with -race too.
+func TestServeLendsAndPassesOnTheReading(t *testing.T) {
 	th := newTestHost(t, nil)
 	file := filepath.Join(th.ws, "small.txt")
 	write(t, file, "hello\n")
@@ -42,7 +42,7 @@ func TestServeLendsAndHandsOnTheReadLock(t *testing.T) {
 		done <- th.h.Serve(context.Background(), inR, outW)
 		outW.Close()
 	}()
-	// A port whose read lock nobody holds stops answering: fail then
+	// A port whose reading side nobody holds stops answering: fail then
 	// instead of waiting for the test binary's timeout.
 	outR.SetReadDeadline(time.Now().Add(time.Minute))
 	out := bufio.NewReader(outR)

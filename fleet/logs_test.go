@@ -79,10 +79,10 @@ func decide(t *testing.T, path string, n int) {
 	for i := range n {
 		ev := &decisionlog.Event{Path: "deskbridge/main", Action: "read_file", RequestID: fmt.Sprint(i), Outcome: decisionlog.OutcomeOK,
 			Input: map[string]any{"i": i}}
-		if err := l.Decision(context.Background(), ev); err != nil {
+		if err := l.WriteDecision(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.Outcome(ev.DecisionID, decisionlog.OutcomeOK, 0); err != nil {
+		if err := l.WriteOutcome(ev, decisionlog.OutcomeOK, 0, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

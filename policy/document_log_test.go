@@ -73,7 +73,7 @@ func loggedResult(t *testing.T, result any) []byte {
 	}
 	ev := &decisionlog.Event{DecisionID: "d-1", Path: "deskbridge/main/decision", Input: map[string]any{},
 		Result: result, Phase: decisionlog.PhaseDecision, Outcome: decisionlog.OutcomeOK}
-	if err := l.Decision(context.Background(), ev); err != nil {
+	if err := l.WriteDecision(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Close(); err != nil {

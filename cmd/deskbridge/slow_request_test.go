@@ -2,19 +2,22 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
 
 // TestSlowRequestDoesNotHoldUpTheNext: a request sent while a slow one is
 // being served (here a command that sleeps) is read and answered at once,
-// not after the slow one: the worker serving the slow request hands the
+// not after the slow one: the worker serving the slow request passes the
 // reading on (engine.port.serve lends it for lendAfter at most).
 func TestSlowRequestDoesNotHoldUpTheNext(t *testing.T) {
 	cfg, ws := writeConfig(t, `,"commands":{"allow":["sleep"]}`)
 	p := start(t, []string{"--config", cfg, origin})
 	p.send(frame([]byte(fmt.Sprintf(`{"version":1,"id":"slow","action":"run_command","arguments":{"argv":["sleep","3"],"cwd":%q}}`, ws))))
-	time.Sleep(300 * time.Millisecond) // the slow request is being served, nothing else is buffered
+	waitForChild(t, p.cmd.Process.Pid) // the slow request is being served, nothing else is buffered
 	p.send(frame([]byte(`{"version":1,"id":"quick","action":"get_status","arguments":{}}`)))
 	first := p.recv()
 	if first.ID != "quick" || !first.Success {
@@ -26,4 +29,24 @@ func TestSlowRequestDoesNotHoldUpTheNext(t *testing.T) {
 	if code := p.closeAndWait(); code != 0 {
 		t.Errorf("exit %d, want 0", code)
 	}
+}
+
+// waitForChild waits until process pid has a child process, as Linux
+// lists them in /proc/PID/task/*/children. Where that list does not
+// exist it returns at once.
+func waitForChild(t *testing.T, pid int) {
+	t.Helper()
+	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	if len(lists) == 0 {
+		return
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		lists, _ = filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+		for _, name := range lists {
+			if b, _ := os.ReadFile(name); strings.TrimSpace(string(b)) != "" {
+				return
+			}
+		}
+	}
+	t.Fatalf("host %d started no child process", pid)
 }

@@ -24,10 +24,10 @@ func writeLog(t *testing.T) (string, string) {
 	for i := range 3 {
 		ev := &decisionlog.Event{Path: "deskbridge/main/decision", RequestID: "r" + string(rune('0'+i)),
 			Action: "get_status", Outcome: decisionlog.OutcomeOK}
-		if err := l.Decision(context.Background(), ev); err != nil {
+		if err := l.WriteDecision(context.Background(), ev); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.Outcome(ev.DecisionID, decisionlog.OutcomeOK, 0); err != nil {
+		if err := l.WriteOutcome(ev, decisionlog.OutcomeOK, 0, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -62,7 +62,7 @@ type Resolver struct {
 func NewResolver(workspaces []config.Workspace, protected []string, c *Classifier) *Resolver {
 	r := &Resolver{workspaces: workspaces, classifier: c}
 	for _, w := range workspaces {
-		r.roots = append(r.roots, mustParse(w.Path))
+		r.roots = append(r.roots, parseRoot(w.Path))
 	}
 	for _, p := range protected {
 		if pp, err := pathform.Parse(pathform.Native, p); err == nil {
@@ -72,9 +72,9 @@ func NewResolver(workspaces []config.Workspace, protected []string, c *Classifie
 	return r
 }
 
-// mustParse parses a canonical root from the configuration; a root that
+// parseRoot parses a canonical root from the configuration; a root that
 // does not parse matches nothing.
-func mustParse(p string) pathform.Path {
+func parseRoot(p string) pathform.Path {
 	pp, _ := pathform.Parse(pathform.Native, p)
 	return pp
 }

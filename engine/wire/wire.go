@@ -132,21 +132,6 @@ func (fw *Writer) WriteFrame(frame []byte) error {
 	return err
 }
 
-// Write writes payload as one frame. A payload over MaxPayload is refused
-// with ErrOverCap and nothing is written.
-func (fw *Writer) Write(payload []byte) error {
-	if len(payload) > MaxPayload {
-		return ErrOverCap
-	}
-	frame := make([]byte, 4+len(payload))
-	binary.LittleEndian.PutUint32(frame, uint32(len(payload)))
-	copy(frame[4:], payload)
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
-	_, err := fw.w.Write(frame)
-	return err
-}
-
 // Append returns dst with payload appended as one frame (length header and
 // bytes); test harnesses and clients use it to build streams.
 func Append(dst, payload []byte) []byte {

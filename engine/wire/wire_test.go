@@ -94,13 +94,13 @@ func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
 func TestWriterRefusesOverCap(t *testing.T) {
 	var b bytes.Buffer
-	if err := NewWriter(&b).Write(make([]byte, MaxPayload+1)); !errors.Is(err, ErrOverCap) {
+	if err := NewWriter(&b).WriteFrame(make([]byte, HeaderLen+MaxPayload+1)); !errors.Is(err, ErrOverCap) {
 		t.Fatalf("got %v", err)
 	}
 	if b.Len() != 0 {
 		t.Fatalf("wrote %d bytes for a refused frame", b.Len())
 	}
-	if err := NewWriter(&b).Write(make([]byte, MaxPayload)); err != nil || b.Len() != MaxPayload+4 {
+	if err := NewWriter(&b).WriteFrame(make([]byte, HeaderLen+MaxPayload)); err != nil || b.Len() != MaxPayload+4 {
 		t.Fatalf("exact cap: err %v, len %d", err, b.Len())
 	}
 }
@@ -113,7 +113,7 @@ func TestWriterFramesDoNotInterleave(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = w.Write(bytes.Repeat([]byte{byte('a' + i%26)}, 1000+i))
+			_ = w.WriteFrame(append(make([]byte, HeaderLen), bytes.Repeat([]byte{byte('a' + i%26)}, 1000+i)...))
 		}()
 	}
 	wg.Wait()
@@ -149,20 +149,18 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
-// TestWriteFrameMatchesWrite: a frame written from a buffer with the header
-// reserved is the frame Write writes, in one write call; over the cap
-// nothing is written.
-func TestWriteFrameMatchesWrite(t *testing.T) {
+// TestWriteFrameMatchesAppend: a frame written from a buffer with the
+// header reserved is the frame Append builds, in one write call; over the
+// cap nothing is written.
+func TestWriteFrameMatchesAppend(t *testing.T) {
 	for _, payload := range [][]byte{[]byte("{}"), bytes.Repeat([]byte("x"), 70_000), make([]byte, MaxPayload)} {
-		var want, got countingWriter
-		if err := NewWriter(&want).Write(payload); err != nil {
-			t.Fatal(err)
-		}
+		var got countingWriter
+		want := Append(nil, payload)
 		if err := NewWriter(&got).WriteFrame(append(make([]byte, HeaderLen), payload...)); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got.buf.Bytes(), want.buf.Bytes()) || got.writes != 1 {
-			t.Fatalf("WriteFrame wrote %d bytes in %d calls; Write %d bytes", got.buf.Len(), got.writes, want.buf.Len())
+		if !bytes.Equal(got.buf.Bytes(), want) || got.writes != 1 {
+			t.Fatalf("WriteFrame wrote %d bytes in %d calls; want %d bytes", got.buf.Len(), got.writes, len(want))
 		}
 	}
 	var w countingWriter

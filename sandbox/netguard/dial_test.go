@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/deskbridge/deskbridge/internal/corpus"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -25,14 +24,14 @@ func TestDialerControlChecksConnectedAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	var accepted atomic.Int64
+	accepted := make(chan net.Addr, 1)
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			accepted.Add(1)
+			accepted <- c.RemoteAddr()
 			c.Close()
 		}
 	}()
@@ -45,9 +44,15 @@ func TestDialerControlChecksConnectedAddress(t *testing.T) {
 	if codeOf(err) != protocol.PrivateNetworkBlocked {
 		t.Fatalf("dial = %v, want PRIVATE_NETWORK_BLOCKED", err)
 	}
-	time.Sleep(20 * time.Millisecond) // let a stray accept, if any, be counted
-	if n := accepted.Load(); n != 0 {
-		t.Fatalf("listener accepted %d connections", n)
+	// Connections are accepted in the order they were made: the first
+	// one accepted must be this sentinel, not a stray from the dial above.
+	sentinel, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sentinel.Close()
+	if first := <-accepted; first.String() != sentinel.LocalAddr().String() {
+		t.Fatalf("listener accepted a connection from %v before the sentinel's %v", first, sentinel.LocalAddr())
 	}
 }
 

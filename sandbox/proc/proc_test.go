@@ -81,13 +81,9 @@ func TestTimeoutKillsGrandchild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	time.Sleep(2500 * time.Millisecond)
+	waitGone(t, pidOf(t, b))
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the grandchild outlived the timeout and wrote its marker")
-	}
-	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("grandchild %d still exists: %v", pid, err)
 	}
 }
 
@@ -96,13 +92,41 @@ func TestTimeoutKillsGrandchild(t *testing.T) {
 func TestExitKillsBackgroundGrandchild(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "marker")
-	res := mustRun(t, sh("(sleep 1; touch "+marker+") & echo started"))
-	if res.TimedOut || string(res.Stdout) != "started\n" {
+	res := mustRun(t, sh("(sleep 1; touch "+marker+") & echo $!"))
+	if res.TimedOut {
 		t.Fatalf("result = %+v", res)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	waitGone(t, pidOf(t, res.Stdout))
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the background grandchild outlived the command")
+	}
+}
+
+// pidOf parses the process id a shell printed.
+func pidOf(t *testing.T, b []byte) int {
+	t.Helper()
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("no process id in %q", b)
+	}
+	return pid
+}
+
+// waitGone waits until process pid no longer exists (killed and reaped),
+// failing the test if it still does after a generous deadline. A process
+// that is gone cannot write anything afterwards.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := syscall.Kill(pid, 0)
+		if errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d still exists: %v", pid, err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
