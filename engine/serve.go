@@ -25,11 +25,14 @@ var ErrCorruptStream = errors.New("engine: corrupt frame stream")
 // and answered in whole frames, possibly out of order (clients match them
 // by id). At EOF on a frame boundary in-flight work is cancelled and Serve
 // returns nil; EOF inside a frame or a corrupt length returns an error
-// after the same clean-up.
+// after the same clean-up. When ctx ends (the host was told to stop), no
+// request starts any more, the in-flight ones are cancelled, and Serve
+// returns ctx's error once they have answered; a read in progress is left
+// to end with the stream (the process is about to exit).
 func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
+	inner, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := &port{h: h, ctx: ctx, cancel: cancel, fw: wire.NewWriter(out), turn: make(chan *reading, 1)}
+	p := &port{h: h, ctx: inner, cancel: cancel, fw: wire.NewWriter(out), turn: make(chan *reading, 1)}
 	p.turn <- &reading{fr: wire.NewReader(in)}
 	p.watch = time.AfterFunc(time.Hour, p.handOn)
 	p.watch.Stop()
@@ -38,8 +41,45 @@ func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	for range PoolSize {
 		wg.Go(p.work)
 	}
-	wg.Wait()
-	return (<-p.turn).err
+	ended := make(chan struct{})
+	go func() { wg.Wait(); close(ended) }()
+	select {
+	case <-ended:
+		return (<-p.turn).err
+	case <-ctx.Done():
+		p.inflight.close()
+		return ctx.Err()
+	}
+}
+
+// gate admits requests until it is closed, and then waits for the ones
+// it admitted.
+type gate struct {
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// enter admits one request, or reports false once the gate is closed.
+func (g *gate) enter() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
+	}
+	g.wg.Add(1)
+	return true
+}
+
+// leave ends an admitted request.
+func (g *gate) leave() { g.wg.Done() }
+
+// close admits no more requests and waits for the admitted ones.
+func (g *gate) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	g.wg.Wait()
 }
 
 // port is one served stream. PoolSize workers take turns reading: the
@@ -63,10 +103,11 @@ type port struct {
 	cancel context.CancelFunc
 	fw     *wire.Writer
 
-	turn  chan *reading // holds the reading side when no goroutine owns it
-	busy  atomic.Int32  // requests being served
-	lent  atomic.Pointer[reading]
-	watch *time.Timer // ends a lend after lendAfter (handOn)
+	turn     chan *reading // holds the reading side when no goroutine owns it
+	busy     atomic.Int32  // requests being served
+	inflight gate          // closed when the host stops; see Serve
+	lent     atomic.Pointer[reading]
+	watch    *time.Timer // ends a lend after lendAfter (handOn)
 }
 
 // reading is the reading side of a port: whoever holds it may read.
@@ -108,6 +149,10 @@ const lendAfter = 200 * time.Microsecond
 // the next frame without waiting for its turn, or nil when it was passed
 // on.
 func (p *port) serve(rd *reading, payload []byte) *reading {
+	if !p.inflight.enter() {
+		return rd // the host is stopping: the request is not started
+	}
+	defer p.inflight.leave()
 	defer p.busy.Add(-1)
 	if p.busy.Add(1) > 1 || rd.fr.Buffered() > 0 {
 		// The client has other requests out (in flight or already read):

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,18 +31,23 @@ func call(configPath string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 1
 	}
-	h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Channel: engine.ChannelCLI, HostLog: stderr, ProtectedPaths: install.ManifestDirs()})
+	ctx, stop := signalContext()
+	defer stop()
+	h, err := engine.Start(ctx, engine.Options{Config: cfg, Channel: engine.ChannelCLI, HostLog: stderr, ProtectedPaths: install.ManifestDirs()})
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 1
 	}
 	defer h.Close()
 	req := fmt.Sprintf(`{"version":1,"id":"cli-1","action":%q,"arguments":%s}`, args[0], arguments)
-	resp := h.Handle(context.Background(), []byte(req))
+	resp := h.Handle(ctx, []byte(req))
 	b, _ := engine.Encode(resp)
 	var pretty bytes.Buffer
 	json.Indent(&pretty, b, "", "  ")
 	fmt.Fprintln(stdout, pretty.String())
+	if s, ok := signalStatus(ctx); ok {
+		return s
+	}
 	if !resp.Success {
 		return 1
 	}

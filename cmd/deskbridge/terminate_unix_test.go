@@ -47,7 +47,7 @@ func TestQueuedOutcomeSurvivesTheEndOfTheHost(t *testing.T) {
 			} else {
 				status = p.closeAndWait()
 			}
-			want := map[string]int{"SIGTERM": terminatedStatus, "EOF": 0}[end]
+			want := map[string]int{"SIGTERM": 128 + int(syscall.SIGTERM), "EOF": 0}[end]
 			if status != want {
 				t.Errorf("exit status %d after %s; want %d\nstderr: %s", status, end, want, p.stderr)
 			}
