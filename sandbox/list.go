@@ -37,8 +37,10 @@ type ListOptions struct {
 
 // List lists the folder rel of root; absBase is its absolute path, used to
 // report each entry's path. Entries are sorted by path; symlinks are listed
-// but never followed. truncated reports that Limit cut the listing.
+// but never followed. truncated reports that Limit cut the listing. A
+// failure is a *PathError with Op "list".
 func List(root *os.Root, rel, absBase string, o ListOptions) (entries []Entry, truncated bool, err error) {
+	defer wrap("list", rel, &err)
 	dir, err := openDir(root, rel, false)
 	if err != nil {
 		return nil, false, err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -70,7 +71,7 @@ func listFolder(_ context.Context, env *action.Env, c *action.Call) (any, *proto
 	}
 	entries, truncated, err := sandbox.List(root, p.Rel(), p.Canonical, o)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	return fit(c, listData{Entries: entries, Truncated: truncated}), nil
 }

@@ -1,0 +1,37 @@
+// Package errmap turns the executor's typed errors into protocol errors:
+// the one place where a failure of sandbox/... gets the code the browser
+// extension sees and the message the user reads. The error itself stays in
+// the protocol error's Err, for the host log.
+package errmap
+
+import (
+	"errors"
+
+	"github.com/deskbridge/deskbridge/protocol"
+)
+
+// rule maps one sentinel kind to a code and a message.
+type rule struct {
+	kind error
+	code protocol.Code
+	msg  string
+}
+
+// match returns the protocol error of the first rule whose kind err
+// matches, or nil.
+func match(err error, rules []rule) *protocol.Error {
+	for _, r := range rules {
+		if errors.Is(err, r.kind) {
+			return protocol.Wrap(r.code, err, r.msg)
+		}
+	}
+	return nil
+}
+
+// asProtocol returns the *protocol.Error inside err, made by the engine's
+// own steps, if there is one.
+func asProtocol(err error) (*protocol.Error, bool) {
+	var pe *protocol.Error
+	ok := errors.As(err, &pe)
+	return pe, ok
+}
