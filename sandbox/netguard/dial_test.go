@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/internal/corpus"
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // attack is one case of the shared URL attack corpus.
@@ -42,7 +41,7 @@ func TestDialerControlChecksConnectedAddress(t *testing.T) {
 	if err == nil {
 		c.Close()
 	}
-	if codeOf(err) != protocol.PrivateNetworkBlocked {
+	if !isKind(err, ErrBlocked) {
 		t.Fatalf("dial = %v, want PRIVATE_NETWORK_BLOCKED", err)
 	}
 	time.Sleep(20 * time.Millisecond) // let a stray accept, if any, be counted
@@ -68,7 +67,7 @@ func TestDialerRebinding(t *testing.T) {
 	// … the connection sees the second, loopback one, and is refused.
 	d := &Dialer{Lookup: lookup}
 	_, err := d.DialContext(context.Background(), "tcp", "rebind.test:"+srv.port())
-	if codeOf(err) != protocol.PrivateNetworkBlocked {
+	if !isKind(err, ErrBlocked) {
 		t.Fatalf("dial = %v, want PRIVATE_NETWORK_BLOCKED", err)
 	}
 	if srv.hits.Load() != 0 {
@@ -88,7 +87,7 @@ func TestDialerMixedRecords(t *testing.T) {
 		if err == nil {
 			c.Close()
 		}
-		if codeOf(err) != protocol.PrivateNetworkBlocked {
+		if !isKind(err, ErrBlocked) {
 			t.Errorf("%v: dial = %v, want PRIVATE_NETWORK_BLOCKED", answer, err)
 		}
 	}
