@@ -35,3 +35,14 @@ func asProtocol(err error) (*protocol.Error, bool) {
 	ok := errors.As(err, &pe)
 	return pe, ok
 }
+
+// URL maps an error of urlfacts.Gather, which words its own refusals.
+func URL(err error) *protocol.Error {
+	if err == nil {
+		return nil
+	}
+	if pe, ok := asProtocol(err); ok {
+		return pe
+	}
+	return protocol.Wrap(protocol.InvalidURL, err, "The URL could not be read; check it and try again.")
+}
