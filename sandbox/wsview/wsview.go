@@ -36,8 +36,6 @@ package wsview
 import (
 	"errors"
 	"os"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Sensitivity values returned by a Classifier.
@@ -89,8 +87,3 @@ func (v *View) Close() error { return v.root.Close() }
 
 // Name returns the workspace name given to Open.
 func (v *View) Name() string { return v.name }
-
-// errorf builds the *protocol.Error an operation fails with.
-func errorf(code protocol.Code, format string, args ...any) *protocol.Error {
-	return protocol.Errorf(code, format, args...)
-}
