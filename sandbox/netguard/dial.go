@@ -51,7 +51,7 @@ type Dialer struct {
 }
 
 // DialContext connects to address ("host:port") on network "tcp", "tcp4"
-// or "tcp6". A blocked address fails with PRIVATE_NETWORK_BLOCKED.
+// or "tcp6". A blocked address fails with a *BlockedError (ErrBlocked).
 func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
 	switch network {
 	case "tcp", "tcp4", "tcp6":

@@ -19,6 +19,10 @@
 // names the limits ("max_file_bytes", "max_lines", "max_results",
 // "max_total_chars", "walk_entries").
 //
+// A refused or failed operation returns a *PathError (or a *TypeError)
+// whose Err is one of the sentinel kinds (ErrWithheld, ErrLink,
+// fs.ErrNotExist …); the engine words it for the wire.
+//
 // Platform caveats:
 //   - Read opens its path one folder at a time and checks each folder and
 //     the file against an lstat of its name (os.SameFile); Search opens
