@@ -174,7 +174,7 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 	maxRounds = min(maxRounds, int(c.Limit(limRounds, int64(maxRounds))))
 	r, err := s.BeginRound(a.RunID, c.Origin, maxRounds)
 	if err != nil {
-		return nil, refusal(err)
+		return nil, errmap.Run(err)
 	}
 	lim := runLimits(env, c, r)
 	lim.MaxRounds = maxRounds
