@@ -2,6 +2,12 @@
 // the one place where a failure of sandbox/... gets the code the browser
 // extension sees and the message the user reads. The error itself stays in
 // the protocol error's Err, for the host log.
+//
+// There is one function per executor package or operation: File and Copy
+// (package sandbox), Download (sandbox/netguard), Browser (sandbox/browser),
+// Workspace (sandbox/wsview), Run (sandbox/runstore) and Git (sandbox/proc),
+// and URL for engine/urlfacts. Each tests the sentinel kinds with
+// errors.Is and the typed errors with errors.As, never the error's text.
 package errmap
 
 import (
