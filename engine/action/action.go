@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -168,7 +169,7 @@ func (env *Env) Root(p facts.Path) (*os.Root, *protocol.Error) {
 	}
 	r, err := env.Roots.Open(p.WorkspaceRoot)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	return r, nil
 }

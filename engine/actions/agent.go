@@ -71,26 +71,6 @@ func runFact[T any](c *action.Call, name string) T {
 	return v
 }
 
-// refusal turns a run store refusal into ACTION_NOT_ALLOWED. It answers
-// when the store's atomic check disagrees with the policy's input (a race
-// with another host process, or a policy that does not check runs).
-func refusal(err error) *protocol.Error {
-	var msg string
-	switch {
-	case errors.Is(err, runstore.ErrNotFound):
-		msg = "The agent run is unknown; start a new run with web_agent_start."
-	case errors.Is(err, runstore.ErrEnded):
-		msg = "The agent run has ended; start a new run with web_agent_start."
-	case errors.Is(err, runstore.ErrOtherOrigin):
-		msg = "The agent run belongs to another extension; start a run of your own."
-	case errors.Is(err, runstore.ErrRoundLimit):
-		msg = "The agent run has used all its rounds; start a new run to continue."
-	default:
-		return protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not update its run store; try again.")
-	}
-	return &protocol.Error{Code: protocol.ActionNotAllowed, Message: msg, Err: err}
-}
-
 // configLimits are the configuration's agent limits, each lowered by the
 // decision's limit of the same name when it sets one.
 func configLimits(a config.AgentLimits, c *action.Call) wsview.Limits {

@@ -2,11 +2,11 @@ package actions
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/pathform"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -102,7 +102,7 @@ func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *prot
 	a := action.Args[importArgs](c)
 	imp := c.Facts["import"].(importFact)
 	if !imp.Inside || imp.Relative == "." { // never, whatever the policy says
-		return nil, denied()
+		return nil, errmap.ImportDenied()
 	}
 	dst := c.Paths["destination"]
 	dstRoot, perr := env.WritableRoot(dst)
@@ -111,33 +111,12 @@ func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *prot
 	}
 	srcRoot, err := env.Roots.Open(imp.Source)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	max := c.Limit("max_bytes", importMaxBytes)
 	done, err := sandbox.Copy(srcRoot, filepath.FromSlash(imp.Relative), dstRoot, dst.Rel(), sandbox.CopyOptions{MaxBytes: max, Overwrite: a.Overwrite})
 	if err != nil {
-		return nil, copyError(err, max)
+		return nil, errmap.Copy(err, max)
 	}
 	return importData{Path: dst.Canonical, Size: done.Size, SHA256: done.SHA256, Created: done.Created}, nil
-}
-
-// copyError names a source that left its import location as a denied
-// import, and a destination that exists as FILE_ALREADY_EXISTS.
-func copyError(err error, max int64) *protocol.Error {
-	var se *sandbox.SourceError
-	switch {
-	case errors.Is(err, sandbox.ErrTooLarge):
-		return protocol.Errorf(protocol.InvalidRequest, "The file is larger than this action's limit of %d bytes.", max)
-	case errors.As(err, &se) && sandbox.Classify(se.Err).Code == protocol.WorkspaceViolation:
-		return denied()
-	}
-	pe := sandbox.Classify(err)
-	if pe.Code == protocol.FileAlreadyExists {
-		pe.Message = "The destination file already exists; choose another name or pass \"overwrite\": true."
-	}
-	return pe
-}
-
-func denied() *protocol.Error {
-	return protocol.Errorf(protocol.AssetImportDenied, "The source is not a file inside an allowed import location (the configuration's import_sources); copy it there first.")
 }
