@@ -51,6 +51,10 @@ type Options struct {
 	Data map[string]any
 	// Print receives `print` output; nil means stderr.
 	Print io.Writer
+	// CheckedDir, when set, keeps a mark per policy set that compiled with
+	// every compiler stage, so that its next compile skips the stages that
+	// only report errors (checked.go).
+	CheckedDir string
 }
 
 // New compiles src with data and prepares the decision query.
@@ -59,9 +63,13 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	if out == nil {
 		out = os.Stderr
 	}
-	c, err := compile(ctx, src, opts.Data, out)
+	checked := wasChecked(opts.CheckedDir, src)
+	c, err := compile(ctx, src, opts.Data, out, checked)
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
+	}
+	if !checked {
+		markChecked(opts.CheckedDir, src, c)
 	}
 	q, err := c.prepare(Query)
 	if err != nil {
