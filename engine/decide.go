@@ -12,6 +12,15 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
+// Decider decides one request's input document: the compiled policy
+// (*policy.Engine) in a running host, a fake in tests that need no Rego.
+type Decider interface {
+	// Decide returns the decision for in; an error refuses the request.
+	Decide(ctx context.Context, in policy.InputDocument) (policy.Decision, error)
+	// Hash identifies what decides, for the decision log.
+	Hash() string
+}
+
 // record ties a decision to its outcome in the log.
 type record struct {
 	entry  *logEntry // the logged decision; nil when nothing was logged
@@ -38,7 +47,7 @@ func (h *Host) decide(ctx context.Context, call *action.Call, start time.Time) (
 		return record{}, protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input; the details are in its log.")
 	}
 	evalStart := h.now()
-	dec, err := h.policy.Decide(ctx, doc.value)
+	dec, err := h.decider.Decide(ctx, doc)
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: policy: %v\n", err)
 		return record{}, protocol.Wrap(protocol.ActionNotAllowed, err,
@@ -70,7 +79,7 @@ const (
 // input.
 type logEntry struct {
 	ev          decisionlog.Event
-	doc         inputDoc
+	doc         policy.InputDocument
 	evalNS      int64
 	metrics     map[string]any // {evalMetric: &evalNS}, made once
 	memoMetrics map[string]any // the same and {memoMetric: 1}
@@ -95,13 +104,13 @@ func outcomeOf(dec policy.Decision) string {
 
 // release returns e to the pool, holding no request's documents.
 func (e *logEntry) release() {
-	e.ev, e.doc = decisionlog.Event{}, inputDoc{}
+	e.ev, e.doc = decisionlog.Event{}, policy.InputDocument{}
 	logEntries.Put(e)
 }
 
 // logDecision writes the decision event and returns it for the outcome;
 // it returns nil when the host keeps no log.
-func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc, dec policy.Decision, outcome string, evalStart time.Time) (*logEntry, *protocol.Error) {
+func (h *Host) logDecision(ctx context.Context, call *action.Call, doc policy.InputDocument, dec policy.Decision, outcome string, evalStart time.Time) (*logEntry, *protocol.Error) {
 	if h.log == nil {
 		return nil, nil
 	}
@@ -118,7 +127,7 @@ func (h *Host) logDecision(ctx context.Context, call *action.Call, doc inputDoc,
 
 // fillDecision sets e's event to the decision event of call. Its
 // decision_id is left for the log to draw (a random UUID).
-func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec policy.Decision, outcome string, evalStart time.Time) {
+func (h *Host) fillDecision(e *logEntry, call *action.Call, doc policy.InputDocument, dec policy.Decision, outcome string, evalStart time.Time) {
 	e.doc, e.evalNS = doc, h.now().Sub(evalStart).Nanoseconds()
 	metrics := e.metrics
 	if dec.Memo {
@@ -136,7 +145,7 @@ func (h *Host) fillDecision(e *logEntry, call *action.Call, doc inputDoc, dec po
 		Origin:     call.Origin,
 		Phase:      decisionlog.PhaseDecision,
 		Outcome:    outcome,
-		PolicyHash: h.policy.Hash(),
+		PolicyHash: h.decider.Hash(),
 		ConfigHash: h.env.Info.ConfigHash,
 	}
 }

@@ -45,7 +45,7 @@ func TestPooledDecisionEventLogsAsBefore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec, err := h.policy.Decide(ctx, doc.value)
+		dec, err := h.policy.Decide(ctx, doc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -115,10 +115,11 @@ type Denial struct {
 	Priority int           `json:"priority"`
 }
 
-// Decide evaluates input, an input document as built by the engine, or
-// answers it with the decision of an equal input decided before (memo.go;
-// Decision.Memo says which).
-func (e *Engine) Decide(ctx context.Context, input ast.Value) (Decision, error) {
+// Decide evaluates the input document in, or answers it with the
+// decision of an equal input decided before (memo.go; Decision.Memo says
+// which).
+func (e *Engine) Decide(ctx context.Context, in InputDocument) (Decision, error) {
+	input := in.value
 	m := e.memoized()
 	if m == nil {
 		return e.Evaluate(ctx, input)

@@ -23,20 +23,12 @@ func urlFacts(ctx context.Context, c *action.Call, raw string) (urlfacts.Facts, 
 	if err != nil {
 		return urlfacts.Facts{}, asProtocol(err, protocol.InvalidURL, "The URL could not be read; check it and try again.")
 	}
-	setFact(c, "url", f)
+	c.URL = &f
 	return f, nil
 }
 
 // checkedURL returns the URL facts the policy judged.
-func checkedURL(c *action.Call) urlfacts.Facts { return c.Facts["url"].(urlfacts.Facts) }
-
-// setFact records one input member other than paths.
-func setFact(c *action.Call, member string, v any) {
-	if c.Facts == nil {
-		c.Facts = map[string]any{}
-	}
-	c.Facts[member] = v
-}
+func checkedURL(c *action.Call) urlfacts.Facts { return *c.URL }
 
 // asProtocol returns the *protocol.Error inside err, or wraps err with code.
 func asProtocol(err error, code protocol.Code, msg string) *protocol.Error {
