@@ -9,6 +9,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/pathform"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
@@ -28,14 +29,7 @@ func (a *importArgs) Validate() error {
 
 // importFact is input.import: the configured import source that contains
 // the canonical source path, if any.
-type importFact struct {
-	// Source is the canonical import source folder ("" when none contains it).
-	Source string `json:"source"`
-	// Relative is the source path relative to it, with "/" separators.
-	Relative string `json:"relative"`
-	// Inside reports whether an import source contains the source path.
-	Inside bool `json:"inside"`
-}
+type importFact = policy.Import
 
 // importData is import_asset's data.
 type importData struct {
@@ -66,7 +60,8 @@ func importFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.E
 	if perr != nil {
 		return perr
 	}
-	setFact(c, "import", importSourceOf(env.Config.ImportSources, src.Canonical))
+	imp := importSourceOf(env.Config.ImportSources, src.Canonical)
+	c.Import = &imp
 	return destination(env, c, a.Destination, filepath.Base(src.Canonical))
 }
 
@@ -100,7 +95,7 @@ func within(root, p pathform.Path) (string, bool) {
 // source into the destination through the workspace's root handle.
 func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[importArgs](c)
-	imp := c.Facts["import"].(importFact)
+	imp := *c.Import
 	if !imp.Inside || imp.Relative == "." { // never, whatever the policy says
 		return nil, errmap.ImportDenied()
 	}

@@ -129,10 +129,7 @@ func runCommandFacts(_ context.Context, env *action.Env, c *action.Call) *protoc
 		}
 		return protocol.Wrap(protocol.InvalidRequest, err, "The command could not be read.")
 	}
-	if c.Facts == nil {
-		c.Facts = map[string]any{}
-	}
-	c.Facts["command"] = f
+	c.Command = &f
 	return nil
 }
 
@@ -154,7 +151,7 @@ func locate(r *facts.Resolver) cmdfacts.Locate {
 // environment and the decision's caps.
 func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[runCommandArgs](c)
-	f, _ := c.Facts["command"].(cmdfacts.Facts)
+	f := *c.Command
 	cwd := c.Paths["cwd"]
 	if perr := checkRunnable(f, cwd); perr != nil {
 		return nil, perr

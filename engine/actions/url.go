@@ -23,20 +23,12 @@ func urlFacts(ctx context.Context, c *action.Call, raw string) (urlfacts.Facts, 
 	if err != nil {
 		return urlfacts.Facts{}, errmap.URL(err)
 	}
-	setFact(c, "url", f)
+	c.URL = &f
 	return f, nil
 }
 
 // checkedURL returns the URL facts the policy judged.
-func checkedURL(c *action.Call) urlfacts.Facts { return c.Facts["url"].(urlfacts.Facts) }
-
-// setFact records one input member other than paths.
-func setFact(c *action.Call, member string, v any) {
-	if c.Facts == nil {
-		c.Facts = map[string]any{}
-	}
-	c.Facts[member] = v
-}
+func checkedURL(c *action.Call) urlfacts.Facts { return *c.URL }
 
 // requireURL validates a required url argument.
 func requireURL(u string) error {

@@ -155,7 +155,7 @@ func agentContextFacts(_ context.Context, env *action.Env, c *action.Call) *prot
 	for _, r := range a.Requests {
 		types[r.Type]++
 	}
-	c.Facts["run"].(map[string]any)["request_types"] = types
+	c.Run.RequestTypes = types
 	return nil
 }
 
@@ -163,14 +163,17 @@ func agentContextFacts(_ context.Context, env *action.Env, c *action.Call) *prot
 // read-only view of the run's workspace under the run's limits.
 func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[agentContextArgs](c)
-	if runFact[bool](c, "exists") && runFact[string](c, "mode") != modeWorkspace {
+	if c.Run.Exists && *c.Run.Mode != modeWorkspace {
 		return nil, protocol.Errorf(protocol.ActionNotAllowed, "Only a workspace-context run may ask for workspace data; start one with mode workspace-context.")
 	}
 	s, perr := runStore(env)
 	if perr != nil {
 		return nil, perr
 	}
-	maxRounds := runFact[int](c, "max_rounds")
+	maxRounds := 0
+	if c.Run.MaxRounds != nil {
+		maxRounds = *c.Run.MaxRounds
+	}
 	maxRounds = min(maxRounds, int(c.Limit(limRounds, int64(maxRounds))))
 	r, err := s.BeginRound(a.RunID, c.Origin, maxRounds)
 	if err != nil {
