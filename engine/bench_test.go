@@ -6,16 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/policy"
 )
 
@@ -86,14 +82,18 @@ func readRequest(root string) []byte {
 // BenchmarkDecide is one policy decision of a read_file request with the
 // full default policy set: building the input document and evaluating it
 // (policy.Engine.Evaluate: never answered from the memo).
-func BenchmarkDecide(b *testing.B) { benchDecideRead(b, (*policy.Engine).Evaluate) }
+func BenchmarkDecide(b *testing.B) {
+	benchDecideRead(b, func(e *policy.Engine, ctx context.Context, in policy.InputDocument) (policy.Decision, error) {
+		return e.Evaluate(ctx, in.ASTValue())
+	})
+}
 
 // BenchmarkDecideMemo is BenchmarkDecide as the host decides a request it
 // has decided before: building the input document, and the decision from
 // the policy's memo (policy.Engine.Decide).
 func BenchmarkDecideMemo(b *testing.B) { benchDecideRead(b, (*policy.Engine).Decide) }
 
-func benchDecideRead(b *testing.B, decide func(*policy.Engine, context.Context, ast.Value) (policy.Decision, error)) {
+func benchDecideRead(b *testing.B, decide func(*policy.Engine, context.Context, policy.InputDocument) (policy.Decision, error)) {
 	h, root := benchHost(b, 0)
 	ctx := context.Background()
 	req, perr := envelope.Decode(readRequest(root))
@@ -109,7 +109,7 @@ func benchDecideRead(b *testing.B, decide func(*policy.Engine, context.Context, 
 		if err != nil {
 			b.Fatal(err)
 		}
-		dec, err := decide(h.policy, ctx, doc.value)
+		dec, err := decide(h.policy, ctx, doc)
 		if err != nil || !dec.Allow {
 			b.Fatal(err, dec.Denials)
 		}
@@ -182,24 +182,6 @@ func BenchmarkStart(b *testing.B) {
 		}
 		h.Close()
 	})
-}
-
-// TestPathValueMatchesJSON keeps pathValue equal to the JSON form of a
-// path fact: a member added to facts.Path must be added to pathValue too.
-func TestPathValueMatchesJSON(t *testing.T) {
-	p := facts.Path{Input: "a", Canonical: "/w/a", Workspace: "w", WorkspaceRoot: "/w", Relative: "a",
-		Inside: true, Exists: true, Type: facts.TypeFile, Sensitivity: facts.Secret, Protected: true, Links: 3}
-	want, err := toMap(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantValue, err := ast.InterfaceToValue(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := pathValue(p); got.Compare(wantValue) != 0 || !reflect.DeepEqual(legacyPathDoc(p), want) {
-		t.Fatalf("pathValue = %v\nJSON form = %v", got, wantValue)
-	}
 }
 
 // BenchmarkHandleReadFileLogging measures the whole pipeline on a 1 KiB

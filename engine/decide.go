@@ -11,6 +11,15 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
+// Decider decides one request's input document: the compiled policy
+// (*policy.Engine) in a running host, a fake in tests that need no Rego.
+type Decider interface {
+	// Decide returns the decision for in; an error refuses the request.
+	Decide(ctx context.Context, in policy.InputDocument) (policy.Decision, error)
+	// Hash identifies what decides, for the decision log.
+	Hash() string
+}
+
 // decide evaluates the call's input document and writes the decision to
 // the log before anything happens, into r, whose Finish writes its
 // outcome. A denial is returned as the error of the first denial; a
@@ -23,7 +32,7 @@ func (h *Host) decide(ctx context.Context, r *request) *protocol.Error {
 		return protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input; the details are in its log.")
 	}
 	evalStart := h.now()
-	dec, err := h.policy.Decide(ctx, doc.value)
+	dec, err := h.decider.Decide(ctx, doc)
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: policy: %v\n", err)
 		return protocol.Wrap(protocol.ActionNotAllowed, err,
@@ -57,7 +66,7 @@ func outcomeOf(dec policy.Decision) string {
 
 // decisionEvent is the decision event of call. Its decision_id is left
 // for the log to draw (a random UUID).
-func (h *Host) decisionEvent(call *action.Call, doc inputDoc, dec policy.Decision, evalStart time.Time) decisionlog.Event {
+func (h *Host) decisionEvent(call *action.Call, doc policy.InputDocument, dec policy.Decision, evalStart time.Time) decisionlog.Event {
 	metrics := map[string]any{evalMetric: h.now().Sub(evalStart).Nanoseconds()}
 	if dec.Memo {
 		metrics[memoMetric] = 1
@@ -74,7 +83,7 @@ func (h *Host) decisionEvent(call *action.Call, doc inputDoc, dec policy.Decisio
 		Origin:     call.Origin,
 		Phase:      decisionlog.PhaseDecision,
 		Outcome:    outcomeOf(dec),
-		PolicyHash: h.policy.Hash(),
+		PolicyHash: h.decider.Hash(),
 		ConfigHash: h.env.Info.ConfigHash,
 	}
 }

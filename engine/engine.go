@@ -36,7 +36,8 @@ const (
 // Host answers requests for one caller (an origin on a channel).
 type Host struct {
 	env     *action.Env
-	policy  *policy.Engine
+	decider Decider
+	policy  *policy.Engine                // the compiled policy, for the log's masks; nil with a fake decider
 	bundles map[string]decisionlog.Bundle // the deciding bundle, for the log
 	log     *decisionlog.Log
 	origin  string

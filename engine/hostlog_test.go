@@ -12,6 +12,7 @@ import (
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
@@ -54,7 +55,7 @@ func TestSecretMaskerAllocatesNothingWhenNothingIsMasked(t *testing.T) {
 		"run_command": {"request": map[string]any{"action": "run_command", "arguments": map[string]any{"argv": []any{"git", "status"}, "command": ""}},
 			"command": map[string]any{"argv": []any{"git", "status"}, "args": []any{"status"}, "path_args": []any{}}},
 	} {
-		ev := &decisionlog.Event{Input: &inputDoc{value: ast.MustInterfaceToValue(in)}}
+		ev := &decisionlog.Event{Input: ptr(policy.InputDocumentOf(ast.MustInterfaceToValue(in)))}
 		var ops []decisionlog.MaskOp
 		allocs := testing.AllocsPerRun(100, func() { ops, _ = secretMasker{}.Mask(context.Background(), ev) })
 		if allocs != 0 || len(ops) != 0 {
@@ -72,7 +73,7 @@ func TestSecretMaskerMasksFromOtherMembers(t *testing.T) {
 		"command": map[string]any{"program": "GITHUB_TOKEN=CANARYa/CANARYb", "program_name": "CANARYb", "resolved": "/ws/CANARYb",
 			"argv": []any{"GITHUB_TOKEN=CANARYa/CANARYb", "pr"}},
 	}
-	ev := &decisionlog.Event{Input: &inputDoc{value: ast.MustInterfaceToValue(in)}}
+	ev := &decisionlog.Event{Input: ptr(policy.InputDocumentOf(ast.MustInterfaceToValue(in)))}
 	ops, err := secretMasker{}.Mask(context.Background(), ev)
 	if err != nil {
 		t.Fatal(err)
@@ -94,3 +95,5 @@ func TestSecretMaskerMasksFromOtherMembers(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/redact"
+	"github.com/deskbridge/deskbridge/policy"
 )
 
 // secretMasker keeps the secrets requests commonly carry out of the
@@ -100,19 +101,19 @@ func terms(names ...string) []*ast.Term {
 
 // Mask implements decisionlog.Masker.
 func (secretMasker) Mask(_ context.Context, ev *decisionlog.Event) ([]decisionlog.MaskOp, error) {
-	doc, ok := ev.Input.(*inputDoc)
-	if !ok { // every decision event the host writes has an *inputDoc
+	doc, ok := ev.Input.(*policy.InputDocument)
+	if !ok { // every decision event the host writes has one
 		return nil, nil
 	}
 	var ops []decisionlog.MaskOp
 	var at [8]string // the wildcards' members and indexes on the way down
 	for i := range secretSites {
-		ops = secretSites[i].collect(doc.value, 0, at[:0], ops)
+		ops = secretSites[i].collect(doc.ASTValue(), 0, at[:0], ops)
 	}
-	ops = maskURLPath(doc.value, ops)
-	ops = maskProgram(doc.value, ops)
-	ops, argv, masked := maskArgv(doc.value, ops)
-	return maskPathArgs(doc.value, argv, masked, ops), nil
+	ops = maskURLPath(doc.ASTValue(), ops)
+	ops = maskProgram(doc.ASTValue(), ops)
+	ops, argv, masked := maskArgv(doc.ASTValue(), ops)
+	return maskPathArgs(doc.ASTValue(), argv, masked, ops), nil
 }
 
 // Members of input.url and input.command, as terms.

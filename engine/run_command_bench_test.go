@@ -113,7 +113,7 @@ func benchDecide(b *testing.B, h *Host, payload []byte) {
 	b.ReportAllocs()
 	for b.Loop() {
 		start := time.Now()
-		dec, err := h.policy.Evaluate(ctx, doc.value)
+		dec, err := h.policy.Evaluate(ctx, doc.ASTValue())
 		took = append(took, time.Since(start))
 		if err != nil {
 			b.Fatalf("decide: %v", err)

@@ -85,7 +85,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
-	return &Host{env: env, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}, nil
+	return &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}, nil
 }
 
 type compileResult struct {
@@ -105,8 +105,19 @@ func compilePolicy(ctx context.Context, cfg *config.Config, hostLog io.Writer) c
 	if err != nil {
 		return compileResult{err: err}
 	}
-	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog})
+	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog, CheckedDir: checkedDir(cfg)})
 	return compileResult{engine: pe, src: src, data: data, err: err}
+}
+
+// checkedDir is where the marks of policy sets that passed every compiler
+// check are kept (policy.Options.CheckedDir): "policies-checked" beside
+// the decision log, which the host already writes and never lets a
+// request write. With the log off there is none, and every start checks.
+func checkedDir(cfg *config.Config) string {
+	if cfg.DecisionLog.Disabled {
+		return ""
+	}
+	return policy.StoreDir(cfg.LogPath()) + "-checked"
 }
 
 func policySource(cfg *config.Config) (*policy.Source, error) {
@@ -251,6 +262,7 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	add(log)
 	add(log + ".lock")
 	add(policy.StoreDir(log))
+	add(checkedDir(cfg))
 	for i := 1; i <= cfg.DecisionLog.Keep; i++ {
 		add(fmt.Sprintf("%s.%d", log, i))
 	}

@@ -43,20 +43,7 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// readDecision reads the decision document v. The common shape is read
-// from OPA's value directly; anything else (an error included) goes
-// through ast.JSON and parseDecision, which decide what it means.
-func readDecision(v ast.Value) (Decision, error) {
-	if d, ok := fastDecision(v); ok {
-		return d, nil
-	}
-	doc, err := ast.JSON(v)
-	if err != nil {
-		return Decision{}, fmt.Errorf("policy: decision: %w", err)
-	}
-	return parseDecision(doc)
-}
-
+// Keys of the decision document's members.
 var (
 	keyAllow    = ast.StringTerm("allow")
 	keyDenials  = ast.StringTerm("denials")
@@ -67,26 +54,28 @@ var (
 	keyPriority = ast.StringTerm("priority")
 )
 
-// fastDecision reads a well-formed decision document straight from v, as
-// parseDecision reads ast.JSON(v); ok is false for anything it does not
-// read exactly as parseDecision would, and for every malformed document.
-func fastDecision(v ast.Value) (Decision, bool) {
+// readDecision reads the decision document a policy produced, as OPA's
+// value. A document that is not shaped as documented is an error, never
+// an allow.
+func readDecision(v ast.Value) (Decision, error) {
 	doc, ok := v.(ast.Object)
 	if !ok {
-		return Decision{}, false
+		return Decision{}, fmt.Errorf("policy: decision is not an object")
 	}
 	allow, ok := valueOf(doc, keyAllow).(ast.Boolean)
 	if !ok {
-		return Decision{}, false
+		return Decision{}, fmt.Errorf("policy: decision.allow is not a boolean")
 	}
 	d := Decision{Allow: bool(allow), Result: Document{value: v}}
-	if d.Denials, ok = fastDenials(valueOf(doc, keyDenials)); !ok || d.Allow != (len(d.Denials) == 0) {
-		return Decision{}, false
+	var err error
+	if d.Denials, err = readDenials(valueOf(doc, keyDenials)); err != nil {
+		return Decision{}, err
 	}
-	if d.Limits, ok = fastLimits(valueOf(doc, keyLimits)); !ok {
-		return Decision{}, false
+	if d.Allow != (len(d.Denials) == 0) {
+		return Decision{}, fmt.Errorf("policy: decision.allow disagrees with its denials")
 	}
-	return d, true
+	d.Limits, err = readLimits(valueOf(doc, keyLimits))
+	return d, err
 }
 
 // valueOf returns the value of key in obj, or nil.
@@ -97,7 +86,9 @@ func valueOf(obj ast.Object, key *ast.Term) ast.Value {
 	return nil
 }
 
-func fastDenials(v ast.Value) ([]Denial, bool) {
+// readDenials reads decision.denials: a set (an array is read alike),
+// absent or null for none.
+func readDenials(v ast.Value) ([]Denial, error) {
 	var items []*ast.Term
 	switch x := v.(type) {
 	case nil, ast.Null:
@@ -109,28 +100,28 @@ func fastDenials(v ast.Value) ([]Denial, bool) {
 			items[i] = x.Elem(i)
 		}
 	default:
-		return nil, false
+		return nil, fmt.Errorf("policy: decision.denials is not a set")
 	}
 	out := make([]Denial, 0, len(items))
 	for _, item := range items {
-		den, ok := fastDenial(item.Value)
-		if !ok {
-			return nil, false
+		den, err := readDenial(item.Value)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, den)
 	}
 	sortDenials(out)
-	return out, true
+	return out, nil
 }
 
-func fastDenial(v ast.Value) (Denial, bool) {
+func readDenial(v ast.Value) (Denial, error) {
 	m, ok := v.(ast.Object)
 	if !ok {
-		return Denial{}, false
+		return Denial{}, fmt.Errorf("policy: a denial is not an object")
 	}
-	code, ok := valueOf(m, keyCode).(ast.String)
-	if !ok || !protocol.Code(code).Valid() {
-		return Denial{}, false
+	code, _ := valueOf(m, keyCode).(ast.String)
+	if !protocol.Code(code).Valid() {
+		return Denial{}, fmt.Errorf("policy: denial code %q is not a v1 code", string(code))
 	}
 	den := Denial{Code: protocol.Code(code)}
 	if s, ok := valueOf(m, keyRule).(ast.String); ok {
@@ -146,113 +137,33 @@ func fastDenial(v ast.Value) (Denial, bool) {
 		p, _ := json.Number(n).Int64()
 		den.Priority = int(p)
 	}
-	return den, true
+	return den, nil
 }
 
-func fastLimits(v ast.Value) (map[string]int64, bool) {
+// readLimits reads decision.limits: an object of whole numbers.
+func readLimits(v ast.Value) (map[string]int64, error) {
 	m, ok := v.(ast.Object)
 	if !ok {
-		return nil, false
+		return nil, fmt.Errorf("policy: decision.limits is not an object")
 	}
 	out := make(map[string]int64, m.Len())
 	err := m.Iter(func(k, x *ast.Term) error {
 		key, ok := k.Value.(ast.String)
-		n, isNum := x.Value.(ast.Number)
-		if !ok || !isNum {
-			return errNotFast
+		if !ok {
+			return fmt.Errorf("policy: limit %v is not named by a string", k)
+		}
+		n, ok := x.Value.(ast.Number)
+		if !ok {
+			return fmt.Errorf("policy: limit %s is not a number", key)
 		}
 		i, err := wholeNumber(json.Number(n))
 		if err != nil {
-			return errNotFast
+			return fmt.Errorf("policy: limit %s is not a whole number", key)
 		}
 		out[string(key)] = i
 		return nil
 	})
-	return out, err == nil
-}
-
-var errNotFast = fmt.Errorf("policy: not read directly")
-
-// parseDecision reads the decision document a policy produced. A document
-// that is not shaped as documented is an error, never an allow.
-func parseDecision(v any) (Decision, error) {
-	doc, ok := v.(map[string]any)
-	if !ok {
-		return Decision{}, fmt.Errorf("policy: decision is not an object")
-	}
-	allow, ok := doc["allow"].(bool)
-	if !ok {
-		return Decision{}, fmt.Errorf("policy: decision.allow is not a boolean")
-	}
-	d := Decision{Allow: allow, Result: doc}
-	var err error
-	if d.Denials, err = parseDenials(doc["denials"]); err != nil {
-		return Decision{}, err
-	}
-	if d.Allow != (len(d.Denials) == 0) {
-		return Decision{}, fmt.Errorf("policy: decision.allow disagrees with its denials")
-	}
-	d.Limits, err = parseLimits(doc["limits"])
-	return d, err
-}
-
-func parseDenials(v any) ([]Denial, error) {
-	list, ok := v.([]any)
-	if !ok && v != nil {
-		return nil, fmt.Errorf("policy: decision.denials is not a set")
-	}
-	out := make([]Denial, 0, len(list))
-	for _, item := range list {
-		den, err := parseDenial(item)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, den)
-	}
-	sortDenials(out)
-	return out, nil
-}
-
-func parseDenial(item any) (Denial, error) {
-	m, ok := item.(map[string]any)
-	if !ok {
-		return Denial{}, fmt.Errorf("policy: a denial is not an object")
-	}
-	code, _ := m["code"].(string)
-	if !protocol.Code(code).Valid() {
-		return Denial{}, fmt.Errorf("policy: denial code %q is not a v1 code", code)
-	}
-	den := Denial{Code: protocol.Code(code)}
-	den.Rule, _ = m["rule"].(string)
-	den.Message, _ = m["message"].(string)
-	if den.Message == "" {
-		den.Message = "The policy does not allow this request."
-	}
-	if n, ok := m["priority"].(json.Number); ok {
-		p, _ := n.Int64()
-		den.Priority = int(p)
-	}
-	return den, nil
-}
-
-func parseLimits(v any) (map[string]int64, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("policy: decision.limits is not an object")
-	}
-	out := make(map[string]int64, len(m))
-	for k, x := range m {
-		n, ok := x.(json.Number)
-		if !ok {
-			return nil, fmt.Errorf("policy: limit %s is not a number", k)
-		}
-		i, err := wholeNumber(n)
-		if err != nil {
-			return nil, fmt.Errorf("policy: limit %s is not a whole number", k)
-		}
-		out[k] = i
-	}
-	return out, nil
+	return out, err
 }
 
 // wholeNumber reads n as an integer, also in exponent form ("4.194304e+06"),

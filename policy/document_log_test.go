@@ -35,7 +35,7 @@ func TestDocumentLogsAsMarshalJSON(t *testing.T) {
 	})
 	for name, in := range map[string]ast.Value{"allowed": benchInput, "denied": denied} {
 		t.Run(name, func(t *testing.T) {
-			d, err := e.Decide(context.Background(), in)
+			d, err := e.Decide(context.Background(), InputDocumentOf(in))
 			if err != nil {
 				t.Fatal(err)
 			}

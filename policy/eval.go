@@ -31,8 +31,9 @@ type compiled struct {
 // compile parses and compiles src's modules with the capabilities
 // decisions run under (the parser and compiler options the rego package
 // used before), print statements on and data in the store (a rule
-// that would shadow data.config is a compile error).
-func compile(ctx context.Context, src *Source, data map[string]any, out io.Writer) (*compiled, error) {
+// that would shadow data.config is a compile error). skipChecks leaves
+// out the check-only stages (checked.go).
+func compile(ctx context.Context, src *Source, data map[string]any, out io.Writer, skipChecks bool) (*compiled, error) {
 	caps := Capabilities()
 	mods, err := parseModules(src, caps)
 	if err != nil {
@@ -50,11 +51,19 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 		WithEnablePrintStatements(true).
 		WithUseTypeCheckAnnotations(true).
 		WithPathConflictsCheck(storage.NonEmpty(ctx, store, txn)).
-		WithSkipStages(skippedStages(src)...)
+		WithSkipStages(skipped(skipChecks)...)
 	if c.Compile(mods); c.Failed() {
 		return nil, c.Errors
 	}
 	return &compiled{compiler: c, store: store, print: topdown.NewPrintHook(out), modules: mods}, nil
+}
+
+// skipped returns the check-only stages when skipChecks is set.
+func skipped(skipChecks bool) []ast.StageID {
+	if skipChecks {
+		return checkOnlyStages
+	}
+	return nil
 }
 
 // parseModules parses src's modules, several at once (parsing is a third

@@ -64,7 +64,7 @@ func TestMemoDecidesAsEvaluation(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(g), 3))
 			for n := range 1_500 {
 				i := r.IntN(len(inputs))
-				got, err := e.Decide(context.Background(), restamped(inputs[i], g*10_000+n))
+				got, err := e.Decide(context.Background(), InputDocumentOf(restamped(inputs[i], g*10_000+n)))
 				if err != nil {
 					t.Error(err)
 					return
@@ -97,7 +97,7 @@ func TestMemoComparesInputsWhole(t *testing.T) {
 	}
 	ctx := context.Background()
 	for n := range 3 { // the memo starts at the second decision
-		if d, err := e.Decide(ctx, restamped(benchInput, n)); err != nil || !d.Allow || d.Memo != (n == 2) {
+		if d, err := e.Decide(ctx, InputDocumentOf(restamped(benchInput, n))); err != nil || !d.Allow || d.Memo != (n == 2) {
 			t.Fatalf("decision %d: %+v, %v", n, d, err)
 		}
 	}
@@ -107,7 +107,7 @@ func TestMemoComparesInputsWhole(t *testing.T) {
 	}
 	doc["paths"].(map[string]any)["target"].(map[string]any)["inside"] = false
 	outside := ast.MustInterfaceToValue(doc)
-	if d, err := e.Decide(ctx, outside); err != nil || d.Allow || d.Memo {
+	if d, err := e.Decide(ctx, InputDocumentOf(outside)); err != nil || d.Allow || d.Memo {
 		t.Fatalf("a path outside the workspace: %+v, %v", d, err)
 	}
 
@@ -121,7 +121,7 @@ func TestMemoComparesInputsWhole(t *testing.T) {
 	e.memo.mu.Lock()
 	e.memo.entries[outsideHash] = e.memo.entries[allowedHash]
 	e.memo.mu.Unlock()
-	if d, err := e.Decide(ctx, restamped(outside, 10)); err != nil || d.Allow || d.Memo {
+	if d, err := e.Decide(ctx, InputDocumentOf(restamped(outside, 10))); err != nil || d.Allow || d.Memo {
 		t.Fatalf("a collision answered with another input's decision: %+v, %v", d, err)
 	}
 }
@@ -201,7 +201,7 @@ func TestPolicyThatPrintsPrintsEveryTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n := range 4 {
-		if d, err := e.Decide(context.Background(), restamped(benchInput, n)); err != nil || !d.Allow || d.Memo {
+		if d, err := e.Decide(context.Background(), InputDocumentOf(restamped(benchInput, n))); err != nil || !d.Allow || d.Memo {
 			t.Fatalf("decision %d: %+v, %v", n, d, err)
 		}
 	}

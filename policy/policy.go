@@ -51,6 +51,10 @@ type Options struct {
 	Data map[string]any
 	// Print receives `print` output; nil means stderr.
 	Print io.Writer
+	// CheckedDir, when set, keeps a mark per policy set that compiled with
+	// every compiler stage, so that its next compile skips the stages that
+	// only report errors (checked.go).
+	CheckedDir string
 }
 
 // New compiles src with data and prepares the decision query.
@@ -59,9 +63,13 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	if out == nil {
 		out = os.Stderr
 	}
-	c, err := compile(ctx, src, opts.Data, out)
+	checked := wasChecked(opts.CheckedDir, src)
+	c, err := compile(ctx, src, opts.Data, out, checked)
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
+	}
+	if !checked {
+		markChecked(opts.CheckedDir, src, c)
 	}
 	q, err := c.prepare(Query)
 	if err != nil {
@@ -107,10 +115,11 @@ type Denial struct {
 	Priority int           `json:"priority"`
 }
 
-// Decide evaluates input, an input document as built by the engine, or
-// answers it with the decision of an equal input decided before (memo.go;
-// Decision.Memo says which).
-func (e *Engine) Decide(ctx context.Context, input ast.Value) (Decision, error) {
+// Decide evaluates the input document in, or answers it with the
+// decision of an equal input decided before (memo.go; Decision.Memo says
+// which).
+func (e *Engine) Decide(ctx context.Context, in InputDocument) (Decision, error) {
+	input := in.value
 	m := e.memoized()
 	if m == nil {
 		return e.Evaluate(ctx, input)

@@ -52,7 +52,7 @@ func TestPrintGoesToTheGivenWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := ast.MustInterfaceToValue(map[string]any{"request": map[string]any{"action": "get_status", "skill": "control", "channel": "cli"}, "paths": map[string]any{}})
-	if _, err := e.Decide(context.Background(), in); err != nil {
+	if _, err := e.Decide(context.Background(), InputDocumentOf(in)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "hello from rego") {

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 )
 
 func TestCheckReportsFileAndLine(t *testing.T) {
@@ -125,8 +123,9 @@ func TestExplainNamesTheCommandRules(t *testing.T) {
 		for i, a := range c.argv[1:] {
 			args[i] = a.(string)
 		}
-		cmd.Insert(ast.StringTerm("options_end"), ast.IntNumberTerm(cmdfacts.OptionsEnd(args)))
-		cmd.Insert(ast.StringTerm("first_operand"), ast.IntNumberTerm(cmdfacts.FirstOperand(args)))
+		end, first := argFacts(args)
+		cmd.Insert(ast.StringTerm("options_end"), ast.IntNumberTerm(end))
+		cmd.Insert(ast.StringTerm("first_operand"), ast.IntNumberTerm(first))
 		in.Insert(ast.StringTerm("command"), ast.NewTerm(cmd))
 		dec, fired, err := e.Explain(context.Background(), in)
 		if err != nil || dec.Allow {

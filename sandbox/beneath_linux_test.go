@@ -77,7 +77,7 @@ func TestReadBeneathAgreesWithWalk(t *testing.T) {
 			continue
 		}
 		if wantErr != nil {
-			if w, g := Classify(wantErr).Code, Classify(gotErr).Code; w != g {
+			if w, g := kindIn(wantErr), kindIn(gotErr); w != g {
 				t.Errorf("%s: walk %s (%v), openat2 %s (%v)", tc.rel, w, wantErr, g, gotErr)
 			}
 			continue

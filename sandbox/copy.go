@@ -46,11 +46,14 @@ type Copied struct {
 // refused when its final component is a symlink; the bytes stream into a
 // temporary file beside dstRel that is synced and renamed into place, so a
 // failed copy leaves nothing behind and a reader never sees half a file.
-func Copy(src *os.Root, srcRel string, dst *os.Root, dstRel string, o CopyOptions) (Copied, error) {
+// A failure is a *PathError with Op "copy"; on the source's side its Err
+// is a *SourceError.
+func Copy(src *os.Root, srcRel string, dst *os.Root, dstRel string, o CopyOptions) (_ Copied, err error) {
 	in, size, err := openSource(src, srcRel, o.MaxBytes)
 	if err != nil {
-		return Copied{}, &SourceError{err}
+		return Copied{}, &PathError{Op: "copy", Path: srcRel, Kind: kindOf(err), Err: &SourceError{err}}
 	}
+	defer wrap("copy", dstRel, &err)
 	defer in.Close()
 	dir, name, err := openParent(dst, dstRel, false)
 	if err != nil {

@@ -39,10 +39,11 @@ func sameAsPath(root *os.Root, rel string, f *os.File) error {
 }
 
 // ReadAt reads up to max bytes of the file rel from offset off and returns
-// them with the file's size. For a root from Roots on Linux it opens the
+// them with the file's size; a failure is a *PathError with Op "read". For a root from Roots on Linux it opens the
 // file with one openat2 (readBeneath); otherwise, and where openat2 is
 // missing, through the checked walk.
-func ReadAt(root *os.Root, rel string, off, max int64) ([]byte, int64, error) {
+func ReadAt(root *os.Root, rel string, off, max int64) (_ []byte, _ int64, err error) {
+	defer wrap("read", rel, &err)
 	if dir := rootDir(root); dir != nil {
 		if buf, size, ok, err := readBeneath(dir, rel, off, max); ok {
 			return buf, size, err
@@ -76,8 +77,10 @@ type WriteOptions struct {
 
 // WriteAtomic replaces (or creates) the file rel with data: a temporary
 // file in the same folder is written, synced and renamed over the target,
-// and the folder is synced. It reports whether the file was created.
+// and the folder is synced. It reports whether the file was created; a
+// failure is a *PathError with Op "write".
 func WriteAtomic(root *os.Root, rel string, data []byte, o WriteOptions) (created bool, err error) {
+	defer wrap("write", rel, &err)
 	dir, name, err := openParent(root, rel, o.CreateParents)
 	if err != nil {
 		return false, err
@@ -176,8 +179,10 @@ func syncDir(dir *os.Root) {
 
 // Mkdir creates the folder rel (and its parents when parents is set). It
 // reports whether the folder was created; an existing folder with parents
-// set is not an error, as with mkdir -p.
-func Mkdir(root *os.Root, rel string, parents bool) (bool, error) {
+// set is not an error, as with mkdir -p. A failure is a *PathError with
+// Op "mkdir".
+func Mkdir(root *os.Root, rel string, parents bool) (_ bool, err error) {
+	defer wrap("mkdir", rel, &err)
 	dir, name, err := openParent(root, rel, parents)
 	if err != nil {
 		return false, err

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 func TestWriteRefusesSpecialFiles(t *testing.T) {
@@ -32,10 +30,10 @@ func TestWriteRefusesSpecialFiles(t *testing.T) {
 	}
 }
 
-// TestClassifyRootEscape pins the recognition of os.Root's refusal to
-// leave the root: if Go ever words it differently, this fails instead of
-// the refusal quietly losing its WORKSPACE_VIOLATION code.
-func TestClassifyRootEscape(t *testing.T) {
+// TestRootEscapeIsOutside pins the recognition of os.Root's refusal to
+// leave the root: if Go ever changes it, this fails instead of the refusal
+// quietly losing its ErrOutside kind.
+func TestRootEscapeIsOutside(t *testing.T) {
 	root, err := os.OpenRoot(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +43,7 @@ func TestClassifyRootEscape(t *testing.T) {
 	if err == nil {
 		t.Fatal("os.Root opened a path outside the root")
 	}
-	if got := Classify(err); got.Code != protocol.WorkspaceViolation {
-		t.Fatalf("Classify(%v) = %s, want WORKSPACE_VIOLATION", err, got.Code)
+	if got := kindOf(err); got != ErrOutside {
+		t.Fatalf("kindOf(%v) = %v, want ErrOutside", err, got)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/deskbridge/deskbridge/internal/jsonenc"
 )
 
 // Entry is one item of a folder listing.
@@ -37,8 +35,10 @@ type ListOptions struct {
 
 // List lists the folder rel of root; absBase is its absolute path, used to
 // report each entry's path. Entries are sorted by path; symlinks are listed
-// but never followed. truncated reports that Limit cut the listing.
+// but never followed. truncated reports that Limit cut the listing. A
+// failure is a *PathError with Op "list".
 func List(root *os.Root, rel, absBase string, o ListOptions) (entries []Entry, truncated bool, err error) {
+	defer wrap("list", rel, &err)
 	dir, err := openDir(root, rel, false)
 	if err != nil {
 		return nil, false, err
@@ -179,42 +179,4 @@ func childPath(abs, name string) string {
 		return abs + name
 	}
 	return abs + string(filepath.Separator) + name
-}
-
-// AppendEntries appends entries as a JSON array, as json.Marshal encodes it.
-func AppendEntries(dst []byte, entries []Entry) ([]byte, error) {
-	dst = append(dst, '[')
-	for i := range entries {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		var err error
-		if dst, err = entries[i].AppendJSON(dst); err != nil {
-			return dst, err
-		}
-	}
-	return append(dst, ']'), nil
-}
-
-// AppendJSON appends e as json.Marshal encodes it.
-func (e *Entry) AppendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, `{"name":`...)
-	dst, err := jsonenc.AppendQuote(dst, e.Name)
-	if err != nil {
-		return dst, err
-	}
-	dst = append(dst, `,"path":`...)
-	if dst, err = jsonenc.AppendQuote(dst, e.Path); err != nil {
-		return dst, err
-	}
-	dst = append(dst, `,"type":`...)
-	if dst, err = jsonenc.AppendQuote(dst, e.Type); err != nil {
-		return dst, err
-	}
-	dst = jsonenc.AppendInt(append(dst, `,"size":`...), e.Size)
-	dst = append(dst, `,"modified":`...)
-	if dst, err = jsonenc.AppendTime(dst, e.Modified); err != nil {
-		return dst, err
-	}
-	return append(dst, '}'), nil
 }

@@ -10,16 +10,16 @@
 //   - writes are atomic: a temporary file in the same folder, fsync, rename;
 //     a crash or kill leaves the old or the new content, never a torn file;
 //   - create never overwrites.
+//
+// Failures are *PathError values whose Kind is one of the sentinel errors
+// (fs.ErrNotExist, fs.ErrExist, ErrOutside, …); callers test them with
+// errors.Is and errors.As. The executor never chooses a wire code or words
+// a message for the user: engine does that.
 package sandbox
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"sync"
-	"syscall"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Roots caches one *os.Root per workspace for the life of the process.
@@ -41,7 +41,9 @@ func rootDir(root *os.Root) *os.File {
 }
 
 // Open returns the root handle of the workspace folder dir.
-func (r *Roots) Open(dir string) (*os.Root, error) {
+// A failure is a *PathError with Op "open".
+func (r *Roots) Open(dir string) (_ *os.Root, err error) {
+	defer wrap("open", dir, &err)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if root, ok := r.m[dir]; ok {
@@ -72,55 +74,4 @@ func (r *Roots) Close() {
 		root.Close()
 	}
 	r.m = nil
-}
-
-// errIsDir is reported for a file operation on a folder.
-var errIsDir error = syscall.EISDIR
-
-// ErrSwapped reports that the target changed into a symlink between the
-// policy's check and the operation.
-var ErrSwapped = errors.New("sandbox: target changed after it was checked")
-
-// ErrHardLink reports a file that gained a second hard link after the
-// policy's check: it may be shared with a file outside the workspace.
-var ErrHardLink = errors.New("sandbox: file has several hard links")
-
-// ErrNotRegular reports a read or write of a FIFO, socket or device.
-var ErrNotRegular = errors.New("sandbox: not a regular file")
-
-// Classify turns an OS error from an operation into a protocol error with a
-// recoverable message; what stands behind it stays in Err for the host log.
-func Classify(err error) *protocol.Error {
-	var pe *protocol.Error
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &pe):
-		return pe
-	case errors.Is(err, fs.ErrNotExist):
-		return protocol.Wrap(protocol.FileNotFound, err, "The file or folder does not exist; check the path, or create it first.")
-	case errors.Is(err, fs.ErrExist):
-		return protocol.Wrap(protocol.FileAlreadyExists, err, "Something already exists at that path; choose another name or use write_file to replace a file.")
-	case errors.Is(err, ErrSwapped), isEscape(err), errors.Is(err, syscall.ELOOP):
-		return protocol.Wrap(protocol.WorkspaceViolation, err, "The path leads outside the workspace through a link; use a direct path inside the workspace.")
-	case errors.Is(err, fs.ErrPermission):
-		return protocol.Wrap(protocol.PermissionDenied, err, "The operating system refused access; check the file's permissions.")
-	case errors.Is(err, syscall.EISDIR):
-		return protocol.Wrap(protocol.InvalidRequest, err, "The path is a folder, not a file; use list_folder for folders.")
-	case errors.Is(err, ErrHardLink):
-		return protocol.Wrap(protocol.PermissionDenied, err, "The file has several hard links and may be shared with a file outside the workspace; copy it to a new file and use that.")
-	case errors.Is(err, ErrNotRegular), errors.Is(err, syscall.ENXIO): // ENXIO: opening a socket file
-		return protocol.Wrap(protocol.InvalidRequest, err, "The path is not a regular file (a pipe, socket or device), so DeskBridge does not read or replace it.")
-	case errors.Is(err, syscall.ENOTDIR):
-		return protocol.Wrap(protocol.FileNotFound, err, "A part of the path is a file, not a folder; check the path.")
-	case errors.Is(err, syscall.ENOSPC):
-		return protocol.Wrap(protocol.ExecutionFailed, err, "The disk is full; free some space and try again.")
-	}
-	return protocol.Wrap(protocol.ExecutionFailed, err, "The file operation failed; check the path and try again.")
-}
-
-// isEscape reports os.Root's refusal of a path that leaves the root.
-func isEscape(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
 }

@@ -168,7 +168,7 @@ func (r *replayer) decide(ctx context.Context, e *policy.Engine, ev *decisionlog
 	if err != nil {
 		return policy.Decision{}, fmt.Errorf("input: %w", err)
 	}
-	return e.Decide(ctx, in)
+	return e.Decide(ctx, policy.InputDocumentOf(in))
 }
 
 // engine returns the compiled policy for a logged policy hash, compiling

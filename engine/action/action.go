@@ -15,8 +15,12 @@ import (
 	"sync"
 
 	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/urlfacts"
 	"github.com/deskbridge/deskbridge/engine/wire"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
@@ -55,11 +59,17 @@ type Call struct {
 	Channel string
 	// Args is the decoded argument value (a pointer to the action's type).
 	Args any
-	// Paths are the path facts by role ("target", "source", "destination", "cwd").
-	Paths map[string]facts.Path
-	// Facts holds other fact documents by input member ("command", "url", "run").
-	Facts map[string]any
-	// Limits are the decision's limits for this action.
+	// Paths are the path facts by role (input.paths).
+	Paths map[policy.Role]facts.Path
+	// Command, URL, Import and Run are the other facts of the actions that
+	// have them (input.command, input.url, input.import, input.run).
+	Command *cmdfacts.Facts
+	URL     *urlfacts.Facts
+	Import  *policy.Import
+	Run     *policy.Run
+	// Limits are the decision's limits for this action. A policy may give
+	// any limit by name (a security team's own among them), so they stay
+	// a map; Limit reads one.
 	Limits map[string]int64
 	// Detail is what Run reports about its result for the decision log's
 	// outcome event: counts and codes, never content.
@@ -129,7 +139,7 @@ func Built() []string {
 
 // Path resolves raw into the path fact of role, records it on call, and
 // returns it.
-func (c *Call) Path(env *Env, role, raw string) (facts.Path, *protocol.Error) {
+func (c *Call) Path(env *Env, role policy.Role, raw string) (facts.Path, *protocol.Error) {
 	p, err := env.Paths.Resolve(raw)
 	if err != nil {
 		return p, err
@@ -139,7 +149,7 @@ func (c *Call) Path(env *Env, role, raw string) (facts.Path, *protocol.Error) {
 			"The %s path ends with a separator, which names a folder, but it is a %s; remove the trailing separator.", role, p.Type)
 	}
 	if c.Paths == nil {
-		c.Paths = map[string]facts.Path{}
+		c.Paths = map[policy.Role]facts.Path{}
 	}
 	c.Paths[role] = p
 	return p, nil
@@ -168,7 +178,7 @@ func (env *Env) Root(p facts.Path) (*os.Root, *protocol.Error) {
 	}
 	r, err := env.Roots.Open(p.WorkspaceRoot)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	return r, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"
 	"github.com/deskbridge/deskbridge/sandbox/wsview"
@@ -45,50 +46,17 @@ func runFacts(env *action.Env, c *action.Call, id string) *protocol.Error {
 	r, err := s.Get(id)
 	switch {
 	case errors.Is(err, runstore.ErrNotFound):
-		setRunFact(c, map[string]any{"id": id, "exists": false})
+		c.Run = &policy.Run{ID: &id}
 		return nil
 	case err != nil:
 		return protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not read its run store; try again.")
 	}
-	setRunFact(c, map[string]any{
-		"id": r.ID, "exists": true, "mode": r.Mode, "origin": r.Origin, "ended": r.Ended,
-		"rounds_used": r.RoundsUsed, "max_rounds": runLimits(env, c, r).MaxRounds, "workspace": r.Workspace,
-	})
+	maxRounds := runLimits(env, c, r).MaxRounds
+	c.Run = &policy.Run{
+		ID: &r.ID, Exists: true, Mode: &r.Mode, Origin: &r.Origin, Ended: &r.Ended,
+		RoundsUsed: &r.RoundsUsed, MaxRounds: &maxRounds, Workspace: &r.Workspace,
+	}
 	return nil
-}
-
-func setRunFact(c *action.Call, f map[string]any) {
-	if c.Facts == nil {
-		c.Facts = map[string]any{}
-	}
-	c.Facts["run"] = f
-}
-
-// runFact returns member name of the call's input.run.
-func runFact[T any](c *action.Call, name string) T {
-	f, _ := c.Facts["run"].(map[string]any)
-	v, _ := f[name].(T)
-	return v
-}
-
-// refusal turns a run store refusal into ACTION_NOT_ALLOWED. It answers
-// when the store's atomic check disagrees with the policy's input (a race
-// with another host process, or a policy that does not check runs).
-func refusal(err error) *protocol.Error {
-	var msg string
-	switch {
-	case errors.Is(err, runstore.ErrNotFound):
-		msg = "The agent run is unknown; start a new run with web_agent_start."
-	case errors.Is(err, runstore.ErrEnded):
-		msg = "The agent run has ended; start a new run with web_agent_start."
-	case errors.Is(err, runstore.ErrOtherOrigin):
-		msg = "The agent run belongs to another extension; start a run of your own."
-	case errors.Is(err, runstore.ErrRoundLimit):
-		msg = "The agent run has used all its rounds; start a new run to continue."
-	default:
-		return protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not update its run store; try again.")
-	}
-	return &protocol.Error{Code: protocol.ActionNotAllowed, Message: msg, Err: err}
 }
 
 // configLimits are the configuration's agent limits, each lowered by the

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
@@ -39,7 +40,7 @@ func createFolder(_ context.Context, env *action.Env, c *action.Call) (any, *pro
 	}
 	created, err := sandbox.Mkdir(root, p.Rel(), a.Parents)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	return folderData{Path: p.Canonical, Created: created}, nil
 }

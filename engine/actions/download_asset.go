@@ -6,6 +6,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/netguard"
 )
@@ -86,7 +87,7 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 	timeout := time.Duration(lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond
 	res, err := netguard.Download(ctx, client, f.Normalized, root, p.Rel(), maxBytes, timeout)
 	if err != nil {
-		return nil, asProtocol(err, protocol.ExecutionFailed, "The download failed; try again.")
+		return nil, errmap.Download(err)
 	}
 	return downloadData{Path: p.Canonical, Size: res.Size, ContentType: res.ContentType, SHA256: res.SHA256}, nil
 }

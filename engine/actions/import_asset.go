@@ -2,13 +2,14 @@ package actions
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/pathform"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
@@ -28,14 +29,7 @@ func (a *importArgs) Validate() error {
 
 // importFact is input.import: the configured import source that contains
 // the canonical source path, if any.
-type importFact struct {
-	// Source is the canonical import source folder ("" when none contains it).
-	Source string `json:"source"`
-	// Relative is the source path relative to it, with "/" separators.
-	Relative string `json:"relative"`
-	// Inside reports whether an import source contains the source path.
-	Inside bool `json:"inside"`
-}
+type importFact = policy.Import
 
 // importData is import_asset's data.
 type importData struct {
@@ -66,7 +60,8 @@ func importFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.E
 	if perr != nil {
 		return perr
 	}
-	setFact(c, "import", importSourceOf(env.Config.ImportSources, src.Canonical))
+	imp := importSourceOf(env.Config.ImportSources, src.Canonical)
+	c.Import = &imp
 	return destination(env, c, a.Destination, filepath.Base(src.Canonical))
 }
 
@@ -100,9 +95,9 @@ func within(root, p pathform.Path) (string, bool) {
 // source into the destination through the workspace's root handle.
 func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[importArgs](c)
-	imp := c.Facts["import"].(importFact)
+	imp := *c.Import
 	if !imp.Inside || imp.Relative == "." { // never, whatever the policy says
-		return nil, denied()
+		return nil, errmap.ImportDenied()
 	}
 	dst := c.Paths["destination"]
 	dstRoot, perr := env.WritableRoot(dst)
@@ -111,33 +106,12 @@ func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *prot
 	}
 	srcRoot, err := env.Roots.Open(imp.Source)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	max := c.Limit("max_bytes", importMaxBytes)
 	done, err := sandbox.Copy(srcRoot, filepath.FromSlash(imp.Relative), dstRoot, dst.Rel(), sandbox.CopyOptions{MaxBytes: max, Overwrite: a.Overwrite})
 	if err != nil {
-		return nil, copyError(err, max)
+		return nil, errmap.Copy(err, max)
 	}
 	return importData{Path: dst.Canonical, Size: done.Size, SHA256: done.SHA256, Created: done.Created}, nil
-}
-
-// copyError names a source that left its import location as a denied
-// import, and a destination that exists as FILE_ALREADY_EXISTS.
-func copyError(err error, max int64) *protocol.Error {
-	var se *sandbox.SourceError
-	switch {
-	case errors.Is(err, sandbox.ErrTooLarge):
-		return protocol.Errorf(protocol.InvalidRequest, "The file is larger than this action's limit of %d bytes.", max)
-	case errors.As(err, &se) && sandbox.Classify(se.Err).Code == protocol.WorkspaceViolation:
-		return denied()
-	}
-	pe := sandbox.Classify(err)
-	if pe.Code == protocol.FileAlreadyExists {
-		pe.Message = "The destination file already exists; choose another name or pass \"overwrite\": true."
-	}
-	return pe
-}
-
-func denied() *protocol.Error {
-	return protocol.Errorf(protocol.AssetImportDenied, "The source is not a file inside an allowed import location (the configuration's import_sources); copy it there first.")
 }

@@ -30,7 +30,7 @@ var boundEntries = []sandbox.Entry{
 func TestEntriesBoundCoversEncoding(t *testing.T) {
 	check := func(es []sandbox.Entry) {
 		t.Helper()
-		b, err := sandbox.AppendEntries(nil, es)
+		b, err := appendEntries(nil, es)
 		if err != nil {
 			return // an unencodable listing fails whatever fit keeps
 		}

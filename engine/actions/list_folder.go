@@ -5,6 +5,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -70,7 +71,7 @@ func listFolder(_ context.Context, env *action.Env, c *action.Call) (any, *proto
 	}
 	entries, truncated, err := sandbox.List(root, p.Rel(), p.Canonical, o)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	return fit(c, listData{Entries: entries, Truncated: truncated}), nil
 }
@@ -108,7 +109,7 @@ func shrink(c *action.Call, d listData) listData {
 	return d
 }
 
-// entryOverhead bounds what sandbox.Entry.AppendJSON writes besides the
+// entryOverhead bounds what appendEntry writes besides the
 // quoted name, path and type: the member names and punctuation, the size
 // (an int64, at most 20 characters) and the quoted time (RFC 3339 with
 // nanoseconds and an offset, at most 37 characters), and a comma.
@@ -132,7 +133,7 @@ func (d listData) AppendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, "[]"...)
 	} else {
 		var err error
-		if dst, err = sandbox.AppendEntries(dst, d.Entries); err != nil {
+		if dst, err = appendEntries(dst, d.Entries); err != nil {
 			return dst, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
 )
@@ -40,7 +41,7 @@ func openInBrowser(ctx context.Context, env *action.Env, c *action.Call) (any, *
 	}
 	u := checkedURL(c).Normalized
 	if err := browser.Open(ctx, o, u); err != nil {
-		return nil, asProtocol(err, protocol.ExecutionFailed, "The browser could not be started; open the URL yourself.")
+		return nil, errmap.Browser(err)
 	}
 	return openURLData{URL: u, Opened: true}, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/patch"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
@@ -66,7 +67,7 @@ func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	old, size, err := sandbox.ReadAt(root, p.Rel(), 0, max+1)
 	switch {
 	case err != nil:
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	case size > max:
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The file is larger than patch_file's limit of %d bytes; use write_file instead.", max)
 	case !utf8.Valid(old):
@@ -80,7 +81,7 @@ func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	d.Diff = patch.Diff(p.Canonical, string(old), updated)
 	if !a.DryRun {
 		if _, err := sandbox.WriteAtomic(root, p.Rel(), []byte(updated), sandbox.WriteOptions{}); err != nil {
-			return nil, sandbox.Classify(err)
+			return nil, errmap.File(err)
 		}
 	}
 	if c.ResponseBudget(d) < 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
@@ -72,7 +73,7 @@ func readFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoco
 	}
 	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, want)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
 	if enc == encBase64 {

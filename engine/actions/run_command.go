@@ -12,6 +12,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -128,10 +129,7 @@ func runCommandFacts(_ context.Context, env *action.Env, c *action.Call) *protoc
 		}
 		return protocol.Wrap(protocol.InvalidRequest, err, "The command could not be read.")
 	}
-	if c.Facts == nil {
-		c.Facts = map[string]any{}
-	}
-	c.Facts["command"] = f
+	c.Command = &f
 	return nil
 }
 
@@ -153,7 +151,7 @@ func locate(r *facts.Resolver) cmdfacts.Locate {
 // environment and the decision's caps.
 func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[runCommandArgs](c)
-	f, _ := c.Facts["command"].(cmdfacts.Facts)
+	f := *c.Command
 	cwd := c.Paths["cwd"]
 	if perr := checkRunnable(f, cwd); perr != nil {
 		return nil, perr
@@ -266,19 +264,7 @@ func checkGit(cwd facts.Path) *protocol.Error {
 	if err == nil {
 		return nil
 	}
-	var r *proc.GitRefusal
-	if errors.As(err, &r) {
-		return protocol.Wrap(protocol.CommandNotAllowed, err, fmt.Sprintf(
-			"git is refused in this repository: its configuration %s, which %s. Remove that setting from the repository's configuration to use git here.", describeKey(r), r.Reason))
-	}
-	return protocol.Wrap(protocol.CommandNotAllowed, err, "git is refused: the repository's configuration could not be checked.")
-}
-
-func describeKey(r *proc.GitRefusal) string {
-	if r.Key == "" {
-		return "file " + filepath.Base(r.File)
-	}
-	return "sets " + r.Key
+	return errmap.Git(err)
 }
 
 func timedOut(ctx context.Context, timeout time.Duration) *protocol.Error {

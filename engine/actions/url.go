@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/urlfacts"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -21,31 +21,14 @@ import (
 func urlFacts(ctx context.Context, c *action.Call, raw string) (urlfacts.Facts, *protocol.Error) {
 	f, _, err := urlfacts.Gather(ctx, raw, nil)
 	if err != nil {
-		return urlfacts.Facts{}, asProtocol(err, protocol.InvalidURL, "The URL could not be read; check it and try again.")
+		return urlfacts.Facts{}, errmap.URL(err)
 	}
-	setFact(c, "url", f)
+	c.URL = &f
 	return f, nil
 }
 
 // checkedURL returns the URL facts the policy judged.
-func checkedURL(c *action.Call) urlfacts.Facts { return c.Facts["url"].(urlfacts.Facts) }
-
-// setFact records one input member other than paths.
-func setFact(c *action.Call, member string, v any) {
-	if c.Facts == nil {
-		c.Facts = map[string]any{}
-	}
-	c.Facts[member] = v
-}
-
-// asProtocol returns the *protocol.Error inside err, or wraps err with code.
-func asProtocol(err error, code protocol.Code, msg string) *protocol.Error {
-	var pe *protocol.Error
-	if errors.As(err, &pe) {
-		return pe
-	}
-	return protocol.Wrap(code, err, msg)
-}
+func checkedURL(c *action.Call) urlfacts.Facts { return *c.URL }
 
 // requireURL validates a required url argument.
 func requireURL(u string) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/wsview"
 	"github.com/go-json-experiment/json"
@@ -102,11 +103,32 @@ func (a *agentContextArgs) Validate() error {
 
 // agentContextData is web_agent_context's data.
 type agentContextData struct {
-	Round       int             `json:"round"`
-	RoundsLeft  int             `json:"rounds_left"`
-	Results     []wsview.Result `json:"results"`
-	Truncated   bool            `json:"truncated"`
-	TruncatedBy []string        `json:"truncated_by,omitempty"`
+	Round       int           `json:"round"`
+	RoundsLeft  int           `json:"rounds_left"`
+	Results     []agentResult `json:"results"`
+	Truncated   bool          `json:"truncated"`
+	TruncatedBy []string      `json:"truncated_by,omitempty"`
+}
+
+// agentResult is one entry of web_agent_context's results: data on
+// success, error on failure.
+type agentResult struct {
+	Type  string              `json:"type"`
+	OK    bool                `json:"ok"`
+	Data  any                 `json:"data,omitempty"`
+	Error *protocol.ErrorBody `json:"error,omitempty"`
+}
+
+// agentResults words the view's results for the wire.
+func agentResults(rs []wsview.Result) []agentResult {
+	out := make([]agentResult, len(rs))
+	for i, r := range rs {
+		out[i] = agentResult{Type: r.Type, OK: r.OK, Data: r.Data}
+		if pe := errmap.Workspace(r.Err); pe != nil {
+			out[i].Error = &protocol.ErrorBody{Code: pe.Code, Message: pe.Message}
+		}
+	}
+	return out
 }
 
 // byMessageSize is the truncated_by name of a result dropped because the
@@ -133,7 +155,7 @@ func agentContextFacts(_ context.Context, env *action.Env, c *action.Call) *prot
 	for _, r := range a.Requests {
 		types[r.Type]++
 	}
-	c.Facts["run"].(map[string]any)["request_types"] = types
+	c.Run.RequestTypes = types
 	return nil
 }
 
@@ -141,18 +163,21 @@ func agentContextFacts(_ context.Context, env *action.Env, c *action.Call) *prot
 // read-only view of the run's workspace under the run's limits.
 func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[agentContextArgs](c)
-	if runFact[bool](c, "exists") && runFact[string](c, "mode") != modeWorkspace {
+	if c.Run.Exists && *c.Run.Mode != modeWorkspace {
 		return nil, protocol.Errorf(protocol.ActionNotAllowed, "Only a workspace-context run may ask for workspace data; start one with mode workspace-context.")
 	}
 	s, perr := runStore(env)
 	if perr != nil {
 		return nil, perr
 	}
-	maxRounds := runFact[int](c, "max_rounds")
+	maxRounds := 0
+	if c.Run.MaxRounds != nil {
+		maxRounds = *c.Run.MaxRounds
+	}
 	maxRounds = min(maxRounds, int(c.Limit(limRounds, int64(maxRounds))))
 	r, err := s.BeginRound(a.RunID, c.Origin, maxRounds)
 	if err != nil {
-		return nil, refusal(err)
+		return nil, errmap.Run(err)
 	}
 	lim := runLimits(env, c, r)
 	lim.MaxRounds = maxRounds
@@ -171,7 +196,7 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 	}
 	round := v.Run(ctx, reqs, lim)
 	d := agentContextData{Round: r.RoundsUsed, RoundsLeft: max(0, lim.MaxRounds-r.RoundsUsed),
-		Results: round.Results, Truncated: round.Truncated, TruncatedBy: round.TruncatedBy}
+		Results: agentResults(round.Results), Truncated: round.Truncated, TruncatedBy: round.TruncatedBy}
 	d = fitRound(c, d)
 	c.Detail = roundDetail(d)
 	return d, nil
@@ -207,7 +232,7 @@ func roundDetail(d agentContextData) map[string]any {
 // each, so max_total_chars alone does not bound the message).
 func fitRound(c *action.Call, d agentContextData) agentContextData {
 	for i := len(d.Results) - 1; i >= 0 && c.ResponseBudget(d) < 0; i-- {
-		d.Results[i] = wsview.Result{Type: d.Results[i].Type, Error: &protocol.ErrorBody{
+		d.Results[i] = agentResult{Type: d.Results[i].Type, Error: &protocol.ErrorBody{
 			Code: protocol.InvalidRequest, Message: "The result did not fit in one message; ask for fewer lines or results."}}
 		d.Truncated = true
 		if !slices.Contains(d.TruncatedBy, byMessageSize) {

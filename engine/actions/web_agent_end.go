@@ -5,6 +5,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
@@ -44,7 +45,7 @@ func agentEnd(_ context.Context, env *action.Env, c *action.Call) (any, *protoco
 	}
 	r, err := s.End(action.Args[agentEndArgs](c).RunID, c.Origin)
 	if err != nil {
-		return nil, refusal(err)
+		return nil, errmap.Run(err)
 	}
 	return agentEndData{RoundsUsed: r.RoundsUsed}, nil
 }

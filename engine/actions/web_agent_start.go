@@ -7,6 +7,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"
 	"github.com/deskbridge/deskbridge/sandbox/wsview"
@@ -52,15 +53,16 @@ func init() {
 // judges it like any other path.
 func agentStartFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 	a := action.Args[agentStartArgs](c)
-	f := map[string]any{"exists": false, "mode": a.Mode}
+	f := &policy.Run{Mode: &a.Mode}
 	if a.Workspace != "" {
 		name, perr := startWorkspace(env, c, a.Workspace)
 		if perr != nil {
 			return perr
 		}
-		f["workspace"], f["workspace_configured"] = name, name != ""
+		configured := name != ""
+		f.Workspace, f.WorkspaceConfigured = &name, &configured
 	}
-	setRunFact(c, f)
+	c.Run = f
 	return nil
 }
 
@@ -86,7 +88,10 @@ func startWorkspace(env *action.Env, c *action.Call, raw string) (string, *proto
 // agentStart records the run with the limits in force for it.
 func agentStart(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[agentStartArgs](c)
-	name := runFact[string](c, "workspace")
+	var name string
+	if c.Run.Workspace != nil {
+		name = *c.Run.Workspace
+	}
 	if a.Workspace != "" && name == "" {
 		// Reached only under a policy that does not check workspaces.
 		return nil, protocol.Errorf(protocol.WorkspaceViolation, "The workspace is not one of the configured workspaces; name one by its name or its exact root folder.")

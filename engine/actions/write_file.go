@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
@@ -67,7 +68,7 @@ func write(env *action.Env, c *action.Call, content, enc string, o sandbox.Write
 	}
 	created, err := sandbox.WriteAtomic(root, p.Rel(), data, o)
 	if err != nil {
-		return nil, sandbox.Classify(err)
+		return nil, errmap.File(err)
 	}
 	return writeData{Path: p.Canonical, Size: len(data), Created: created}, nil
 }

@@ -4,43 +4,17 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/deskbridge/deskbridge/policy"
 )
 
 // Facts is what the policy sees of a command, as `input.command`.
-type Facts struct {
-	Argv        []string `json:"argv"`
-	Program     string   `json:"program"`
-	ProgramName string   `json:"program_name"`
-	Resolved    string   `json:"resolved"`
-	Args        []string `json:"args"`
-	// OptionsEnd is the index in Args of the first "--", or len(Args).
-	OptionsEnd int `json:"options_end"`
-	// FirstOperand is the index in Args of the first argument that does
-	// not begin with "-", or len(Args).
-	FirstOperand int       `json:"first_operand"`
-	PathArgs     []PathArg `json:"path_args"`
-	EnvNames     []string  `json:"env_names"`
-	HasStdin     bool      `json:"has_stdin"`
-}
+type Facts = policy.Command
 
 // PathArg is an argument, or the value of an `--option=value` or glued
 // `-Ivalue` argument, that may name a path, resolved against the working
 // folder.
-type PathArg struct {
-	// Index is the argument's index in Argv (so never 0).
-	Index int `json:"index"`
-	// Value is the path as the program will see it.
-	Value string `json:"value"`
-	// Canonical is the absolute path with symlinks resolved, or "" when
-	// it cannot be resolved (a Windows drive-relative path, say).
-	Canonical string `json:"canonical"`
-	// Inside reports that Canonical lies inside Workspace.
-	Inside    bool   `json:"inside"`
-	Workspace string `json:"workspace"`
-	// Sensitivity is Canonical's class, as input.paths gives it for the
-	// paths of other actions: "secret", "executes" or "".
-	Sensitivity string `json:"sensitivity"`
-}
+type PathArg = policy.CommandPathArg
 
 // Locate maps an absolute, cleaned path to where it lies. The host
 // provides it from its workspace configuration and sensitivity patterns.

@@ -15,7 +15,6 @@ package envelope
 import (
 	"bytes"
 	"errors"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/protocol"
@@ -79,7 +78,7 @@ func decodeMembers(payload []byte) (map[string]jsontext.Value, *protocol.Error) 
 func syntaxMessage(payload []byte) string {
 	err := jsontext.NewDecoder(bytes.NewReader(payload)).SkipValue()
 	var se *jsontext.SyntacticError
-	if errors.As(err, &se) && strings.Contains(se.Error(), "duplicate") {
+	if errors.As(err, &se) && errors.Is(err, jsontext.ErrDuplicateName) {
 		return "The request has a duplicate member name at " + pointer(se.JSONPointer) + "; send each member once."
 	}
 	if err == nil {

@@ -198,3 +198,12 @@ func FuzzDecodeMembersAgreesWithReference(f *testing.F) {
 		}
 	})
 }
+
+// TestDuplicateMemberMessage pins the message for a duplicate member,
+// told apart by jsontext.ErrDuplicateName.
+func TestDuplicateMemberMessage(t *testing.T) {
+	got := syntaxMessage([]byte(`{"a":{"b":1,"b":2}}`))
+	if want := "The request has a duplicate member name at /a/b; send each member once."; got != want {
+		t.Fatalf("message = %q, want %q", got, want)
+	}
+}

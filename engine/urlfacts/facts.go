@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/deskbridge/deskbridge/internal/ipclass"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
@@ -31,11 +32,7 @@ type Facts struct {
 }
 
 // IPFact is one address the host stands for.
-type IPFact struct {
-	IP       string   `json:"ip"`
-	Class    string   `json:"class"`
-	Embedded []string `json:"embedded,omitempty"` // IPv4 addresses an IPv6 address carries
-}
+type IPFact = policy.URLAddress
 
 // Gather parses raw and resolves its host with r (nil: net.DefaultResolver).
 func Gather(ctx context.Context, raw string, r Resolver) (Facts, *URL, error) {

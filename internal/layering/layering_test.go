@@ -19,8 +19,9 @@ const module = "github.com/deskbridge/deskbridge"
 // its non-test code must never import.
 var forbidden = map[string][]string{
 	// The executor changes the OS; it is told what to do, it never decides
-	// or speaks the browser's protocol.
-	"sandbox": {"engine", "policy", "decisionlog", "fleet", "install", "cmd"},
+	// or speaks the browser's protocol: it returns typed Go errors, and
+	// engine words them and encodes the wire.
+	"sandbox": {"engine", "policy", "decisionlog", "fleet", "install", "cmd", "protocol", "internal/jsonenc"},
 	// Deciding is pure: an input document in, a decision out.
 	"policy": {"engine", "sandbox", "decisionlog", "fleet", "install", "cmd"},
 	// The decision log records; it neither decides nor acts.
@@ -176,6 +177,13 @@ func TestRulesCatchWrongArrows(t *testing.T) {
 	}{
 		{"sandbox/wsview", "engine/facts", true},
 		{"sandbox", "policy", true},
+		{"sandbox", "protocol", true},
+		{"sandbox/wsview", "protocol", true},
+		{"sandbox/netguard", "protocol", true},
+		{"sandbox", "internal/jsonenc", true},
+		{"sandbox/browser", "internal/jsonenc", true},
+		{"sandbox/netguard", "internal/ipclass", false},
+		{"engine/errmap", "protocol", false},
 		{"policy", "decisionlog", true},
 		{"policy", "sandbox/proc", true},
 		{"protocol", "config", true},

@@ -1,7 +1,8 @@
 // Package browser opens http and https URLs in the user's default browser
 // for open_in_browser. The URL is handed to the platform's opener as one
 // argument (xdg-open, open) or one ShellExecute parameter; no shell ever
-// sees it.
+// sees it. Failures wrap the sentinel kinds ErrRefusedURL, ErrNoOpener,
+// ErrStart and ErrNUL; the engine words them for the user.
 package browser
 
 import (

@@ -5,28 +5,27 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // commandOpener runs a program with the URL as its only argument.
 type commandOpener struct{ program string }
 
 // OpenURL starts the program and reaps it in the background: some
-// openers wait for the browser they start.
+// openers wait for the browser they start. A program not on the PATH is a
+// *NotFoundError; a failed start wraps ErrNoOpener or ErrStart.
 func (c commandOpener) OpenURL(_ context.Context, url string) error {
 	path, err := exec.LookPath(c.program)
 	if err != nil {
-		return protocol.Wrap(protocol.SkillRuntimeUnavailable, err,
-			"No program to open URLs was found ("+c.program+"); install it or open the URL yourself.")
+		return &NotFoundError{Program: c.program, Err: err}
 	}
 	cmd := exec.Command(path, url)
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
-			return protocol.Wrap(protocol.SkillRuntimeUnavailable, err, "The program that opens URLs is missing; install it or open the URL yourself.")
+			return fmt.Errorf("%w: %w", ErrNoOpener, err)
 		}
-		return protocol.Wrap(protocol.ExecutionFailed, err, "The browser could not be started; open the URL yourself.")
+		return fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	go cmd.Wait()
 	return nil

@@ -4,13 +4,12 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // TestCommandOpenerNoShell runs a stand-in opener that records its
@@ -37,8 +36,21 @@ func TestCommandOpenerNoShell(t *testing.T) {
 func TestCommandOpenerMissingProgram(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	err := commandOpener{program: "no-such-opener"}.OpenURL(context.Background(), "https://example.com/")
-	if pe, ok := err.(*protocol.Error); !ok || pe.Code != protocol.SkillRuntimeUnavailable {
-		t.Fatalf("err = %v, want SKILL_RUNTIME_UNAVAILABLE", err)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Program != "no-such-opener" || !errors.Is(err, ErrNoOpener) {
+		t.Fatalf("err = %v, want a *NotFoundError of kind ErrNoOpener", err)
+	}
+}
+
+func TestCommandOpenerStartFails(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad-open"), []byte("#!/no/such/interpreter\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	err := commandOpener{program: "bad-open"}.OpenURL(context.Background(), "https://example.com/")
+	if !errors.Is(err, ErrStart) || errors.Is(err, ErrNoOpener) {
+		t.Fatalf("err = %v, want ErrStart", err)
 	}
 }
 

@@ -2,10 +2,9 @@ package browser
 
 import (
 	"context"
+	"fmt"
 
 	"golang.org/x/sys/windows"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 var systemOpener Opener = shellExecuteOpener{}
@@ -14,18 +13,18 @@ var systemOpener Opener = shellExecuteOpener{}
 // hands them to the registered browser without a command line.
 type shellExecuteOpener struct{}
 
-// OpenURL calls ShellExecute(0, "open", url, nil, nil, SW_SHOWNORMAL).
+// openVerb is "open" in UTF-16, which holds no NUL.
+var openVerb = &[]uint16{'o', 'p', 'e', 'n', 0}[0]
+
+// OpenURL calls ShellExecute(0, "open", url, nil, nil, SW_SHOWNORMAL). A
+// URL with a NUL wraps ErrNUL; a failed ShellExecute wraps ErrStart.
 func (shellExecuteOpener) OpenURL(_ context.Context, url string) error {
-	verb, err := windows.UTF16PtrFromString("open")
-	if err != nil {
-		return protocol.Wrap(protocol.InternalError, err, "The URL could not be opened; open it yourself.")
-	}
 	file, err := windows.UTF16PtrFromString(url)
 	if err != nil {
-		return protocol.Wrap(protocol.InvalidURL, err, "The URL contains a NUL character; check it.")
+		return fmt.Errorf("%w: %w", ErrNUL, err)
 	}
-	if err := windows.ShellExecute(0, verb, file, nil, nil, windows.SW_SHOWNORMAL); err != nil {
-		return protocol.Wrap(protocol.ExecutionFailed, err, "The browser could not be started; open the URL yourself.")
+	if err := windows.ShellExecute(0, openVerb, file, nil, nil, windows.SW_SHOWNORMAL); err != nil {
+		return fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	return nil
 }

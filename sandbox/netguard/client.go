@@ -2,14 +2,12 @@ package netguard
 
 import (
 	"crypto/tls"
-	"errors"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"time"
 
 	"github.com/deskbridge/deskbridge/internal/ipclass"
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // DefaultMaxRedirects is the hop limit when ClientOptions.MaxRedirects is 0.
@@ -56,7 +54,7 @@ func NewClient(o ClientOptions) *http.Client {
 func redirectChecker(p Policy, maxHops int) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxHops || maxHops < 0 {
-			return protocol.Errorf(protocol.ExecutionFailed, "The server redirected too many times; use the final address directly.")
+			return ErrRedirects
 		}
 		return CheckURL(p, req.URL)
 	}
@@ -76,10 +74,10 @@ func CheckURL(p Policy, u *url.URL) error {
 // user info; the client's dialer checks the address.
 func checkSyntax(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return protocol.Errorf(protocol.UnsupportedProtocol, "Only http and https URLs can be fetched; use an http or https address.")
+		return ErrScheme
 	}
 	if u.User != nil || u.Opaque != "" || u.Hostname() == "" {
-		return protocol.Errorf(protocol.InvalidURL, "The URL must be an absolute http or https address without user name or password.")
+		return ErrURLForm
 	}
 	return nil
 }
@@ -91,13 +89,13 @@ func checkHost(p Policy, host string) error {
 	}
 	if a, numeric := ipclass.ParseIPv4Host(host); numeric {
 		if !a.IsValid() {
-			return protocol.Errorf(protocol.InvalidURL, "The host is not a valid IPv4 address; check the URL.")
+			return ErrIPv4
 		}
 		if err := p.Check(a); err != nil {
 			return err
 		}
 		if a.String() != host {
-			return protocol.Errorf(protocol.InvalidURL, "The host is an IP address in a non-standard form; write it as dotted decimal.")
+			return ErrIPForm
 		}
 	}
 	if ipclass.IsLocalhostName(host) {
@@ -108,11 +106,4 @@ func checkHost(p Policy, host string) error {
 		}
 	}
 	return nil
-}
-
-// AsError returns the *protocol.Error inside err, if there is one.
-func AsError(err error) (*protocol.Error, bool) {
-	var pe *protocol.Error
-	ok := errors.As(err, &pe)
-	return pe, ok
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/internal/ipclass"
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // LookupFunc resolves a host name to its addresses.
@@ -52,7 +51,7 @@ type Dialer struct {
 }
 
 // DialContext connects to address ("host:port") on network "tcp", "tcp4"
-// or "tcp6". A blocked address fails with PRIVATE_NETWORK_BLOCKED.
+// or "tcp6". A blocked address fails with a *BlockedError (ErrBlocked).
 func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
 	switch network {
 	case "tcp", "tcp4", "tcp6":
@@ -88,9 +87,9 @@ func (d *Dialer) dialEach(ctx context.Context, network string, addrs []netip.Add
 		if err == nil {
 			return c, nil
 		}
-		var pe *protocol.Error
-		if errors.As(err, &pe) {
-			return nil, pe
+		var be *BlockedError
+		if errors.As(err, &be) {
+			return nil, be
 		}
 		errs = append(errs, err)
 	}
@@ -123,7 +122,7 @@ func (d *Dialer) resolve(ctx context.Context, host string) ([]netip.Addr, error)
 	}
 	if a, numeric := ipclass.ParseIPv4Host(host); numeric {
 		if !a.IsValid() {
-			return nil, protocol.Errorf(protocol.InvalidURL, "The host is not a valid IPv4 address; check the URL.")
+			return nil, ErrIPv4
 		}
 		return []netip.Addr{a}, nil
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/corpus"
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // attack is one case of the shared URL attack corpus.
@@ -41,7 +40,7 @@ func TestDialerControlChecksConnectedAddress(t *testing.T) {
 	if err == nil {
 		c.Close()
 	}
-	if codeOf(err) != protocol.PrivateNetworkBlocked {
+	if !isKind(err, ErrBlocked) {
 		t.Fatalf("dial = %v, want PRIVATE_NETWORK_BLOCKED", err)
 	}
 	// Connections are accepted in the order they were made: the first
@@ -73,7 +72,7 @@ func TestDialerRebinding(t *testing.T) {
 	// … the connection sees the second, loopback one, and is refused.
 	d := &Dialer{Lookup: lookup}
 	_, err := d.DialContext(context.Background(), "tcp", "rebind.test:"+srv.port())
-	if codeOf(err) != protocol.PrivateNetworkBlocked {
+	if !isKind(err, ErrBlocked) {
 		t.Fatalf("dial = %v, want PRIVATE_NETWORK_BLOCKED", err)
 	}
 	if srv.hits.Load() != 0 {
@@ -93,7 +92,7 @@ func TestDialerMixedRecords(t *testing.T) {
 		if err == nil {
 			c.Close()
 		}
-		if codeOf(err) != protocol.PrivateNetworkBlocked {
+		if !isKind(err, ErrBlocked) {
 			t.Errorf("%v: dial = %v, want PRIVATE_NETWORK_BLOCKED", answer, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -12,8 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // sniffLen is how many leading bytes decide the sniffed content type.
@@ -31,14 +30,17 @@ type Result struct {
 // dst. The body streams into a temporary file beside name (opened through
 // dst, so it cannot leave the destination) which is renamed into place only
 // when the download is complete and checked; on any failure nothing is
-// left behind. An existing name is never overwritten (FILE_ALREADY_EXISTS).
+// left behind. An existing name is never overwritten: that fails with a
+// *fs.PathError of fs.ErrExist.
 //
-// Failures are *protocol.Error values: DOWNLOAD_TOO_LARGE when the
-// Content-Length or the bytes counted exceed maxBytes, DOWNLOAD_TIMEOUT
-// when timeout (if positive) or ctx's deadline passes, INVALID_CONTENT_TYPE when the declared or sniffed
+// Other failures: a *TooLargeError when the Content-Length or the bytes
+// counted exceed maxBytes, a *ContentTypeError when the declared or sniffed
 // type does not suit name's extension (an image extension must get an
-// image), and the client's own PRIVATE_NETWORK_BLOCKED, INVALID_URL and
-// UNSUPPORTED_PROTOCOL. Use a client from NewClient.
+// image), a *StatusError for an answer outside 2xx, the client's own
+// refusals (ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm,
+// ErrRedirects), and otherwise a *DownloadError naming the step, wrapping
+// ErrTimeout when timeout (if positive) or ctx's deadline passed. Use a
+// client from NewClient.
 func Download(ctx context.Context, client *http.Client, rawURL string, dst *os.Root, name string, maxBytes int64, timeout time.Duration) (Result, error) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -46,7 +48,7 @@ func Download(ctx context.Context, client *http.Client, rawURL string, dst *os.R
 		defer cancel()
 	}
 	if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
-		return Result{}, existsError(err)
+		return Result{}, existsError(name, err)
 	}
 	resp, err := get(ctx, client, rawURL)
 	if err != nil {
@@ -63,14 +65,14 @@ func Download(ctx context.Context, client *http.Client, rawURL string, dst *os.R
 func get(ctx context.Context, client *http.Client, rawURL string) (*http.Response, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, protocol.Wrap(protocol.InvalidURL, err, "The URL does not parse; check it and try again.")
+		return nil, fmt.Errorf("%w: %w", ErrURL, err)
 	}
 	if err := checkSyntax(u); err != nil {
 		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, protocol.Wrap(protocol.InvalidURL, err, "The URL does not parse; check it and try again.")
+		return nil, fmt.Errorf("%w: %w", ErrURL, err)
 	}
 	return client.Do(req)
 }
@@ -78,7 +80,7 @@ func get(ctx context.Context, client *http.Client, rawURL string) (*http.Respons
 // checkResponse refuses a failed status or a declared size over maxBytes.
 func checkResponse(resp *http.Response, maxBytes int64) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return protocol.Errorf(protocol.ExecutionFailed, "The server answered with status %d; check the URL.", resp.StatusCode)
+		return &StatusError{Code: resp.StatusCode}
 	}
 	if resp.ContentLength > maxBytes {
 		return tooLarge(maxBytes)
@@ -94,7 +96,7 @@ func store(ctx context.Context, resp *http.Response, dst *os.Root, name string, 
 	tmp := filepath.Join(filepath.Dir(name), ".deskbridge-"+randomHex()+".part")
 	f, err := dst.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return Result{}, protocol.Wrap(protocol.ExecutionFailed, err, "The destination folder cannot be written to; check that it exists and is writable.")
+		return Result{}, &DownloadError{Op: OpCreate, Err: err}
 	}
 	h := newHasher()
 	defer func() {
@@ -127,8 +129,7 @@ func copyChecked(w io.Writer, resp *http.Response, k kind, maxBytes int64, h *ha
 	sniffed := http.DetectContentType(b[:n])
 	if !k.fits(resp.Header.Get("Content-Type"), sniffed) {
 		h.giveBack(b)
-		return 0, "", protocol.Errorf(protocol.InvalidContentType,
-			"The server sent %s content, which does not suit a %s file; choose a matching file extension.", mediaType(sniffed), k.name)
+		return 0, "", &ContentTypeError{Sent: mediaType(sniffed), Want: k.name}
 	}
 	if _, err := w.Write(b[:n]); err != nil {
 		h.giveBack(b)
@@ -146,52 +147,54 @@ func copyChecked(w io.Writer, resp *http.Response, k kind, maxBytes int64, h *ha
 // finish flushes the temporary file and renames it into place.
 func finish(f *os.File, dst *os.Root, tmp, name string) error {
 	if err := f.Sync(); err != nil {
-		return protocol.Wrap(protocol.ExecutionFailed, err, "The download could not be saved; check the free space in the destination.")
+		return &DownloadError{Op: OpSave, Err: err}
 	}
 	if err := f.Close(); err != nil {
-		return protocol.Wrap(protocol.ExecutionFailed, err, "The download could not be saved; check the free space in the destination.")
+		return &DownloadError{Op: OpSave, Err: err}
 	}
 	if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
-		return existsError(err)
+		return existsError(name, err)
 	}
 	if err := dst.Rename(tmp, name); err != nil {
-		return protocol.Wrap(protocol.ExecutionFailed, err, "The download could not be moved into place; check the destination folder.")
+		return &DownloadError{Op: OpRename, Err: err}
 	}
 	return nil
 }
 
-// fetchError turns a client error into a *protocol.Error.
+// fetchError returns a refusal as it is and names any other client error
+// a failed connect.
 func fetchError(ctx context.Context, err error) error {
-	if pe, ok := AsError(err); ok {
-		return pe
-	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return protocol.Wrap(protocol.DownloadTimeout, err, "The server did not answer in time; try again later or raise the download timeout.")
-	}
-	return protocol.Wrap(protocol.ExecutionFailed, err, "The server could not be reached; check the URL and your connection.")
+	return stepError(ctx, OpConnect, err)
 }
 
-// bodyError turns an error while reading the body into a *protocol.Error.
+// bodyError returns a refusal as it is and names any other error while
+// reading the body a failed receive.
 func bodyError(ctx context.Context, err error) error {
-	if pe, ok := AsError(err); ok {
-		return pe
+	return stepError(ctx, OpReceive, err)
+}
+
+// stepError is err when it is one of the sentinel kinds, and otherwise a
+// *DownloadError for op, wrapping ErrTimeout when ctx's deadline passed.
+func stepError(ctx context.Context, op string, err error) error {
+	if refused(err) {
+		return err
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return protocol.Wrap(protocol.DownloadTimeout, err, "The download did not finish in time; try again later or raise the download timeout.")
+		err = fmt.Errorf("%w: %w", ErrTimeout, err)
 	}
-	return protocol.Wrap(protocol.ExecutionFailed, err, "The download broke off before it was complete; try again.")
+	return &DownloadError{Op: op, Err: err}
 }
 
-func existsError(err error) error {
+// existsError is the failure for a destination name that is taken (err
+// nil) or that cannot be checked.
+func existsError(name string, err error) error {
 	if err == nil {
-		return protocol.Errorf(protocol.FileAlreadyExists, "The destination file already exists; choose another name or remove it first.")
+		return &fs.PathError{Op: "download", Path: name, Err: fs.ErrExist}
 	}
-	return protocol.Wrap(protocol.ExecutionFailed, err, "The destination cannot be checked; check that the folder exists and is readable.")
+	return &DownloadError{Op: OpCheck, Err: err}
 }
 
-func tooLarge(maxBytes int64) error {
-	return protocol.Errorf(protocol.DownloadTooLarge, "The file is larger than the %d-byte limit; raise max_bytes or choose a smaller file.", maxBytes)
-}
+func tooLarge(maxBytes int64) error { return &TooLargeError{Limit: maxBytes} }
 
 func randomHex() string {
 	var b [8]byte

@@ -5,14 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // pngBytes is the start of a PNG file, enough for sniffing.
@@ -101,27 +100,27 @@ func TestDownload(t *testing.T) {
 	tests := []struct {
 		path, name string
 		timeout    time.Duration
-		want       protocol.Code
+		want       error
 		wantSize   int64
 	}{
-		{"/png", "a.png", 0, "", int64(len(pngBytes))},
-		{"/png-untyped", "a.png", 0, "", int64(len(pngBytes))},
-		{"/png-octet", "a.png", 0, "", int64(len(pngBytes))},
-		{"/png", "a.bin", 0, "", int64(len(pngBytes))},
-		{"/text", "a.txt", 0, "", 6},
-		{"/understated", "a.txt", 0, "", 10},
-		{"/html-as-png", "a.png", 0, protocol.InvalidContentType, 0},
-		{"/png-as-html", "a.png", 0, protocol.InvalidContentType, 0},
-		{"/png-bad-type", "a.png", 0, protocol.InvalidContentType, 0},
-		{"/png", "a.txt", 0, protocol.InvalidContentType, 0},
-		{"/text", "a.jpg", 0, protocol.InvalidContentType, 0},
-		{"/big-declared", "a.bin", 0, protocol.DownloadTooLarge, 0},
-		{"/big-chunked", "a.bin", 0, protocol.DownloadTooLarge, 0},
-		{"/unbounded", "a.txt", 0, protocol.DownloadTooLarge, 0},
-		{"/short", "a.txt", 0, protocol.ExecutionFailed, 0},
-		{"/drip", "a.bin", 150 * time.Millisecond, protocol.DownloadTimeout, 0},
-		{"/slow-headers", "a.bin", 150 * time.Millisecond, protocol.DownloadTimeout, 0},
-		{"/missing", "a.bin", 0, protocol.ExecutionFailed, 0},
+		{"/png", "a.png", 0, nil, int64(len(pngBytes))},
+		{"/png-untyped", "a.png", 0, nil, int64(len(pngBytes))},
+		{"/png-octet", "a.png", 0, nil, int64(len(pngBytes))},
+		{"/png", "a.bin", 0, nil, int64(len(pngBytes))},
+		{"/text", "a.txt", 0, nil, 6},
+		{"/understated", "a.txt", 0, nil, 10},
+		{"/html-as-png", "a.png", 0, ErrContentType, 0},
+		{"/png-as-html", "a.png", 0, ErrContentType, 0},
+		{"/png-bad-type", "a.png", 0, ErrContentType, 0},
+		{"/png", "a.txt", 0, ErrContentType, 0},
+		{"/text", "a.jpg", 0, ErrContentType, 0},
+		{"/big-declared", "a.bin", 0, ErrTooLarge, 0},
+		{"/big-chunked", "a.bin", 0, ErrTooLarge, 0},
+		{"/unbounded", "a.txt", 0, ErrTooLarge, 0},
+		{"/short", "a.txt", 0, &DownloadError{Op: OpReceive}, 0},
+		{"/drip", "a.bin", 150 * time.Millisecond, ErrTimeout, 0},
+		{"/slow-headers", "a.bin", 150 * time.Millisecond, ErrTimeout, 0},
+		{"/missing", "a.bin", 0, ErrStatus, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path+"→"+tt.name, func(t *testing.T) {
@@ -131,8 +130,8 @@ func TestDownload(t *testing.T) {
 				timeout = 5 * time.Second
 			}
 			res, err := Download(context.Background(), client, "http://127.0.0.1:"+srv.port()+tt.path, root, tt.name, 500, timeout)
-			if tt.want != "" {
-				if codeOf(err) != tt.want {
+			if tt.want != nil {
+				if !isKind(err, tt.want) {
 					t.Fatalf("err = %v, want %s", err, tt.want)
 				}
 				assertEmpty(t, dir)
@@ -180,7 +179,7 @@ func TestDownloadNeverOverwrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Download(context.Background(), NewClient(ClientOptions{Policy: srv.allowOnly()}), srv.URL+"/", root, "a.png", 500, 5*time.Second)
-	if codeOf(err) != protocol.FileAlreadyExists {
+	if !isKind(err, fs.ErrExist) {
 		t.Fatalf("err = %v, want FILE_ALREADY_EXISTS", err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "a.png")); string(data) != "old" {
@@ -210,17 +209,17 @@ func TestDownloadStaysInRoot(t *testing.T) {
 
 func TestDownloadRejectsBadURLs(t *testing.T) {
 	client := NewClient(ClientOptions{})
-	for raw, want := range map[string]protocol.Code{
-		"ftp://example.com/a":   protocol.UnsupportedProtocol,
-		"file:///etc/passwd":    protocol.UnsupportedProtocol,
-		"http://u:p@127.0.0.1/": protocol.InvalidURL,
-		"http:///path":          protocol.InvalidURL,
-		"http://%zz/":           protocol.InvalidURL,
-		"http://256.0.0.1/":     protocol.InvalidURL,
+	for raw, want := range map[string]error{
+		"ftp://example.com/a":   ErrScheme,
+		"file:///etc/passwd":    ErrScheme,
+		"http://u:p@127.0.0.1/": ErrURLForm,
+		"http:///path":          ErrURLForm,
+		"http://%zz/":           ErrURL,
+		"http://256.0.0.1/":     ErrIPv4,
 	} {
 		root, dir := openRoot(t)
 		_, err := Download(context.Background(), client, raw, root, "a.bin", 500, time.Second)
-		if codeOf(err) != want {
+		if !isKind(err, want) {
 			t.Errorf("%s: err = %v, want %s", raw, err, want)
 		}
 		assertEmpty(t, dir)

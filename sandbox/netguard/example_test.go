@@ -43,7 +43,7 @@ func ExampleDownload() {
 	res, err := netguard.Download(context.Background(), client, "https://assets.intranet.example/logo.png",
 		dst, "logo.png", 10<<20, 30*time.Second)
 	if err != nil {
-		fmt.Println(err) // a *protocol.Error: code and a one-sentence message
+		fmt.Println(err) // a typed error: errors.Is(err, netguard.ErrBlocked) and the like
 		return
 	}
 	fmt.Println(res.Path, res.Size, res.ContentType, res.SHA256)

@@ -2,6 +2,7 @@ package netguard
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -57,12 +58,33 @@ func (s *server) allowOnly() Policy {
 	return Policy{AllowPrivate: []netip.Prefix{netip.PrefixFrom(s.addr.Addr(), s.addr.Addr().BitLen())}}
 }
 
-// codeOf returns the protocol code of err, or "" when err carries none.
-func codeOf(err error) protocol.Code {
-	if pe, ok := AsError(err); ok {
-		return pe.Code
+// wireKinds are the kinds the shared URL attack corpus's wire codes stand
+// for (engine/errmap maps them back).
+var wireKinds = map[protocol.Code][]error{
+	protocol.PrivateNetworkBlocked: {ErrBlocked},
+	protocol.UnsupportedProtocol:   {ErrScheme},
+	protocol.InvalidURL:            {ErrURL, ErrURLForm, ErrIPv4, ErrIPForm},
+}
+
+// wireKind reports whether err is of a kind that code stands for.
+func wireKind(err error, code protocol.Code) bool {
+	for _, k := range wireKinds[code] {
+		if errors.Is(err, k) {
+			return true
+		}
 	}
-	return ""
+	return false
+}
+
+// isKind reports whether err is of the kind want: errors.Is for a
+// sentinel, and for a *DownloadError one with the same Op that did not
+// time out.
+func isKind(err, want error) bool {
+	if d, ok := want.(*DownloadError); ok {
+		var de *DownloadError
+		return errors.As(err, &de) && de.Op == d.Op && !errors.Is(err, ErrTimeout)
+	}
+	return errors.Is(err, want)
 }
 
 // staticLookup answers names from a table and fails for any other.

@@ -5,7 +5,6 @@ import (
 	"net/netip"
 
 	"github.com/deskbridge/deskbridge/internal/ipclass"
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Policy says which non-public addresses may be reached. The zero Policy
@@ -79,15 +78,10 @@ func (p Policy) opens(a netip.Addr, c ipclass.Class) bool {
 }
 
 // Check returns nil when a may be reached under p, and otherwise a
-// PRIVATE_NETWORK_BLOCKED *protocol.Error naming a's class.
+// *BlockedError naming a's class.
 func (p Policy) Check(a netip.Addr) error {
 	if p.Allowed(a) {
 		return nil
 	}
-	return &protocol.Error{
-		Code: protocol.PrivateNetworkBlocked,
-		Message: fmt.Sprintf("The address is in the %s range, which DeskBridge does not reach; "+
-			"use a public address or list the range in network.allow_private.", ipclass.Classify(a)),
-		Err: fmt.Errorf("netguard: %s is %s", a, ipclass.Classify(a)),
-	}
+	return &BlockedError{Addr: a, Class: ipclass.Classify(a)}
 }

@@ -1,10 +1,11 @@
 package netguard
 
 import (
+	"errors"
 	"net/netip"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/protocol"
+	"github.com/deskbridge/deskbridge/internal/ipclass"
 )
 
 func TestPolicyAllowed(t *testing.T) {
@@ -61,8 +62,9 @@ func TestPolicyAllowed(t *testing.T) {
 			if tt.want != (err == nil) {
 				t.Fatalf("Check(%s) = %v", tt.addr, err)
 			}
-			if err != nil && codeOf(err) != protocol.PrivateNetworkBlocked {
-				t.Fatalf("Check code = %q", codeOf(err))
+			var be *BlockedError
+			if err != nil && (!errors.As(err, &be) || be.Addr != a || be.Class != ipclass.Classify(a)) {
+				t.Fatalf("Check = %#v, want a *BlockedError naming %s and its class", err, a)
 			}
 		})
 	}

@@ -2,8 +2,6 @@ package wsview
 
 import (
 	"context"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Request types of web_agent_context (docs/protocol.md, "Agent messages").
@@ -28,13 +26,13 @@ type Request struct {
 	MaxResults int    `json:"max_results,omitempty"`
 }
 
-// Result is one entry of a web_agent_context results array: Data on
-// success, Error on failure.
+// Result is the outcome of one request: Data on success, Err on failure
+// (one of the view's errors, which the engine words for the wire).
 type Result struct {
-	Type  string              `json:"type"`
-	OK    bool                `json:"ok"`
-	Data  any                 `json:"data,omitempty"`
-	Error *protocol.ErrorBody `json:"error,omitempty"`
+	Type string
+	OK   bool
+	Data any
+	Err  error
 }
 
 // Round is the view's part of a web_agent_context response: the results
@@ -66,7 +64,7 @@ func (v *View) Run(ctx context.Context, reqs []Request, lim Limits) *Round {
 }
 
 // one runs a single request, returning its data, cut and counted chars.
-func (v *View) one(ctx context.Context, r Request, l Limits) (any, Cut, int, *protocol.Error) {
+func (v *View) one(ctx context.Context, r Request, l Limits) (any, Cut, int, error) {
 	switch r.Type {
 	case TypeInfo:
 		d, err := v.Info(ctx, l)
@@ -82,11 +80,11 @@ func (v *View) one(ctx context.Context, r Request, l Limits) (any, Cut, int, *pr
 		d, err := v.Search(ctx, q, l)
 		return orNil(d, err, func() (Cut, int) { return d.Cut, d.Chars })
 	}
-	return nil, Cut{}, 0, errorf(protocol.InvalidRequest, "The request type %q is not one of workspace_info, list_directory, read_file, search_workspace.", clip(r.Type, 50))
+	return nil, Cut{}, 0, &TypeError{Type: r.Type}
 }
 
 // orNil returns d's cut and chars when the operation succeeded.
-func orNil[T any](d *T, err *protocol.Error, f func() (Cut, int)) (any, Cut, int, *protocol.Error) {
+func orNil[T any](d *T, err error, f func() (Cut, int)) (any, Cut, int, error) {
 	if err != nil {
 		return nil, Cut{}, 0, err
 	}
@@ -95,9 +93,9 @@ func orNil[T any](d *T, err *protocol.Error, f func() (Cut, int)) (any, Cut, int
 }
 
 // result builds one results entry.
-func result(typ string, data any, err *protocol.Error) Result {
+func result(typ string, data any, err error) Result {
 	if err != nil {
-		return Result{Type: typ, Error: &protocol.ErrorBody{Code: err.Code, Message: err.Message}}
+		return Result{Type: typ, Err: err}
 	}
 	return Result{Type: typ, OK: true, Data: data}
 }

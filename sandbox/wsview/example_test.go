@@ -3,6 +3,7 @@ package wsview_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,10 +36,14 @@ func ExampleView_Run() {
 		{Type: wsview.TypeRead, Path: ".env"},
 	}, wsview.DefaultLimits())
 	for _, r := range round.Results {
-		b, _ := json.Marshal(r)
-		fmt.Println(string(b))
+		if r.Err != nil {
+			fmt.Println(r.Type, errors.Is(r.Err, wsview.ErrWithheld), r.Err)
+			continue
+		}
+		b, _ := json.Marshal(r.Data)
+		fmt.Println(r.Type, string(b))
 	}
 	// Output:
-	// {"type":"search_workspace","ok":true,"data":{"matches":[{"path":"main.go","kind":"content","line":3,"text":"func main() {}"}],"files_searched":1,"skipped_large":0,"truncated":false}}
-	// {"type":"read_file","ok":false,"error":{"code":"PERMISSION_DENIED","message":"The path \".env\" is withheld from the agent by a sensitivity or ignore rule; ask for another file."}}
+	// search_workspace {"matches":[{"path":"main.go","kind":"content","line":3,"text":"func main() {}"}],"files_searched":1,"skipped_large":0,"truncated":false}
+	// read_file true wsview: read .env: wsview: path is withheld
 }

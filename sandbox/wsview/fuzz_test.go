@@ -11,7 +11,7 @@ func FuzzCleanRel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		rel, parts, err := cleanRel(p)
+		rel, parts, err := cleanRel("read", p)
 		if err != nil {
 			return
 		}

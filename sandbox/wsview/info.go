@@ -5,8 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // InfoData is the data of a workspace_info result.
@@ -29,7 +27,7 @@ type Language struct {
 // Info describes the workspace: its visible file and folder counts (the
 // walk is bounded by MaxWalkEntries), the languages of its files by
 // extension, most files first, and its git facts.
-func (v *View) Info(ctx context.Context, lim Limits) (*InfoData, *protocol.Error) {
+func (v *View) Info(ctx context.Context, lim Limits) (*InfoData, error) {
 	out := &InfoData{Name: v.name, Root: v.path, Languages: []Language{}}
 	langs := map[string]int{}
 	w := &walker{v: v, ctx: ctx, maxDepth: 1 << 30, cut: &out.Cut}
@@ -46,7 +44,7 @@ func (v *View) Info(ctx context.Context, lim Limits) (*InfoData, *protocol.Error
 		return true, nil
 	}
 	if err := w.run(".", nil, v.rules); err != nil {
-		return nil, walkError(err)
+		return nil, walkError("info", ".", err)
 	}
 	out.Languages = sortLanguages(langs)
 	out.Git = v.gitFacts()

@@ -3,8 +3,6 @@ package wsview
 import (
 	"context"
 	"time"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // MaxListDepth is the deepest List goes, whatever the request asks.
@@ -32,25 +30,25 @@ type ListData struct {
 // List returns the visible entries below the folder path, depth levels
 // deep (1 = its children; 0 means 1), in sorted depth-first order. Each
 // entry's path counts against MaxTotalChars; MaxResults bounds the count.
-func (v *View) List(ctx context.Context, path string, depth int, lim Limits) (*ListData, *protocol.Error) {
+func (v *View) List(ctx context.Context, path string, depth int, lim Limits) (*ListData, error) {
 	lim = lim.Normalized()
-	rel, parts, perr := cleanRel(path)
+	rel, parts, perr := cleanRel("list", path)
 	if perr != nil {
 		return nil, perr
 	}
-	t, perr := v.resolve(rel, parts)
+	t, perr := v.resolve("list", rel, parts)
 	if perr != nil {
 		return nil, perr
 	}
 	if t.info != nil && !t.info.IsDir() {
-		return nil, errorf(protocol.InvalidRequest, "The path %q is a file; list its folder or read it instead.", clip(rel, 200))
+		return nil, pathError("list", rel, ErrNotDir)
 	}
 	depth = min(max(depth, 1), MaxListDepth)
 	out := &ListData{Path: rel, Depth: depth, Entries: []ListEntry{}}
 	w := &walker{v: v, ctx: ctx, maxDepth: depth, cut: &out.Cut}
 	w.visit = func(e *entry) (bool, error) { return out.add(e, lim) }
 	if err := w.run(rel, parts, t.rules); err != nil {
-		return nil, walkError(err)
+		return nil, walkError("list", rel, err)
 	}
 	return out, nil
 }
@@ -83,14 +81,6 @@ func (d *ListData) add(e *entry, lim Limits) (bool, error) {
 
 // add1 records a cut.
 func (d *ListData) add1(limit string) { d.Cut.add(limit) }
-
-// walkError maps a walk failure to the error an operation fails with.
-func walkError(err error) *protocol.Error {
-	if ctxErr(err) {
-		return errorf(protocol.ExecutionFailed, "The workspace request was cancelled or ran out of time; try a narrower request.")
-	}
-	return errorf(protocol.ExecutionFailed, "The workspace folder could not be read; check that it still exists.")
-}
 
 // ctxErr reports whether err is a context cancellation or deadline.
 func ctxErr(err error) bool {

@@ -4,23 +4,21 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // cleanRel validates a workspace-relative request path ("/"-separated)
 // and returns it cleaned, "." for the root, with its elements.
-func cleanRel(p string) (string, []string, *protocol.Error) {
+func cleanRel(op, p string) (string, []string, error) {
 	if strings.ContainsAny(p, "\x00\\:") {
-		return "", nil, errorf(protocol.InvalidRequest, "The path %q holds a character the agent may not use; use a relative path with / separators.", clip(p, 100))
+		return "", nil, pathError(op, p, ErrBadChar)
 	}
 	if strings.HasPrefix(p, "/") {
-		return "", nil, errorf(protocol.WorkspaceViolation, "The path must be relative to the workspace; drop the leading /.")
+		return "", nil, pathError(op, p, ErrAbsolute)
 	}
 	// a/../b is cleaned lexically: the view never follows links, so no
 	// element can make ".." mean anything else.
 	if pc := path.Clean(p); pc == ".." || strings.HasPrefix(pc, "../") {
-		return "", nil, errorf(protocol.WorkspaceViolation, "The path leads out of the workspace; use a path inside it.")
+		return "", nil, pathError(op, p, ErrOutside)
 	}
 	c := path.Clean("/" + p)[1:]
 	if c == "" {
@@ -39,10 +37,10 @@ type target struct {
 
 // resolve checks every element of a cleaned path: it must exist, must not
 // be a link, .git, secret or ignored. It returns the rules in force in it.
-func (v *View) resolve(rel string, parts []string) (*target, *protocol.Error) {
+func (v *View) resolve(op, rel string, parts []string) (*target, error) {
 	t := &target{rel: rel, parts: parts, rules: v.rules}
 	for i := range parts {
-		fi, perr := v.checkElement(parts[:i+1], t.rules)
+		fi, perr := v.checkElement(op, parts[:i+1], t.rules)
 		if perr != nil {
 			return nil, perr
 		}
@@ -55,27 +53,22 @@ func (v *View) resolve(rel string, parts []string) (*target, *protocol.Error) {
 }
 
 // checkElement checks one path prefix against the view's rules.
-func (v *View) checkElement(parts []string, r *rules) (fs.FileInfo, *protocol.Error) {
+func (v *View) checkElement(op string, parts []string, r *rules) (fs.FileInfo, error) {
 	rel := strings.Join(parts, "/")
 	if parts[len(parts)-1] == ".git" {
-		return nil, withheld(rel)
+		return nil, pathError(op, rel, ErrWithheld)
 	}
 	fi, err := v.root.Lstat(rel)
 	if err != nil {
-		return nil, errorf(protocol.FileNotFound, "No file or folder %q in the workspace; list the folder to see what exists.", clip(rel, 200))
+		return nil, causeError(op, rel, fs.ErrNotExist, err)
 	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return nil, errorf(protocol.PermissionDenied, "The path %q goes through a symbolic link, which the agent does not follow; use the real path.", clip(rel, 200))
+		return nil, pathError(op, rel, ErrLink)
 	case v.cls.Classify(rel, fi.IsDir()) == Secret, r.ignored(parts, fi.IsDir()):
-		return nil, withheld(rel)
+		return nil, pathError(op, rel, ErrWithheld)
 	}
 	return fi, nil
-}
-
-// withheld is the error for a path that a sensitivity or ignore rule hides.
-func withheld(rel string) *protocol.Error {
-	return errorf(protocol.PermissionDenied, "The path %q is withheld from the agent by a sensitivity or ignore rule; ask for another file.", clip(rel, 200))
 }
 
 // clip shortens s to at most n bytes on a rune boundary.

@@ -5,8 +5,6 @@ import (
 	"context"
 	"io"
 	"strings"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // ReadData is the data of a read_file result.
@@ -29,24 +27,24 @@ type ReadData struct {
 // total line count. A file over MaxFileBytes returns no content, cut by
 // max_file_bytes. Invalid UTF-8 is replaced with U+FFFD; a file with a NUL
 // byte is binary and refused.
-func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, lim Limits) (*ReadData, *protocol.Error) {
+func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, lim Limits) (*ReadData, error) {
 	lim = lim.Normalized()
 	if ctx.Err() != nil {
-		return nil, walkError(ctx.Err())
+		return nil, walkError("read", path, ctx.Err())
 	}
-	rel, parts, perr := cleanRel(path)
+	rel, parts, perr := cleanRel("read", path)
 	if perr != nil {
 		return nil, perr
 	}
 	if rel == "." {
-		return nil, errorf(protocol.InvalidRequest, "The workspace root is a folder; list it instead of reading it.")
+		return nil, pathError("read", rel, ErrIsDir)
 	}
-	t, perr := v.resolve(rel, parts)
+	t, perr := v.resolve("read", rel, parts)
 	if perr != nil {
 		return nil, perr
 	}
 	if !t.info.Mode().IsRegular() {
-		return nil, errorf(protocol.InvalidRequest, "The path %q is not a regular file; list it instead.", clip(rel, 200))
+		return nil, pathError("read", rel, ErrNotRegular)
 	}
 	out := &ReadData{Path: rel, Size: t.info.Size(), StartLine: max(startLine, 1)}
 	if t.info.Size() > int64(lim.MaxFileBytes) {
@@ -59,7 +57,7 @@ func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, l
 		return nil, perr
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, errorf(protocol.InvalidRequest, "The file %q is binary; the agent reads text files only.", clip(rel, 200))
+		return nil, pathError("read", rel, ErrBinary)
 	}
 	out.fill(data, maxLines, lim)
 	return out, nil
@@ -68,7 +66,7 @@ func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, l
 // readWhole reads a regular file of at most limit bytes. It opens the
 // path one folder at a time, checking at each step that no link was
 // swapped in after resolve checked it.
-func (v *View) readWhole(parts []string, limit int) ([]byte, *protocol.Error) {
+func (v *View) readWhole(parts []string, limit int) ([]byte, error) {
 	rel := strings.Join(parts, "/")
 	dir, ok := v.root, true
 	for _, name := range parts[:len(parts)-1] {
@@ -98,24 +96,20 @@ func (v *View) readWhole(parts []string, limit int) ([]byte, *protocol.Error) {
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return nil, errorf(protocol.PermissionDenied, "The file %q could not be read; check its permissions.", clip(rel, 200))
+		return nil, causeError("read", rel, ErrRead, err)
 	}
 	if len(data) > limit {
-		return nil, errorf(protocol.PermissionDenied, "The file %q grew past max_file_bytes while it was read; try again later.", clip(rel, 200))
+		return nil, pathError("read", rel, ErrGrew)
 	}
 	return data, nil
 }
 
 // hardLinked is the error for a file with several names: it may be shared
 // with a file outside the workspace, such as a key.
-func hardLinked(rel string) *protocol.Error {
-	return errorf(protocol.PermissionDenied, "The file %q has several hard links and may be shared with a file outside the workspace, so it is withheld.", clip(rel, 200))
-}
+func hardLinked(rel string) error { return pathError("read", rel, ErrHardLink) }
 
 // changed is the error for a path that changed while it was opened.
-func changed(rel string) *protocol.Error {
-	return errorf(protocol.PermissionDenied, "The file %q changed while it was being opened; try again.", clip(rel, 200))
-}
+func changed(rel string) error { return pathError("read", rel, ErrChanged) }
 
 // fill selects the requested lines of data within the limits. Stopping
 // at MaxLines is a cut only when the caller asked for more lines (or for

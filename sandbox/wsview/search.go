@@ -3,13 +3,13 @@ package wsview
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path"
 	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 
-	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -69,7 +69,7 @@ type SearchData struct {
 // Content is read by a bounded pool of workers, at most a window of files
 // ahead of the collector, so memory stays bounded whatever the tree holds.
 // Binary files (a NUL byte) and files over MaxFileBytes are not searched.
-func (v *View) Search(ctx context.Context, q Query, lim Limits) (*SearchData, *protocol.Error) {
+func (v *View) Search(ctx context.Context, q Query, lim Limits) (*SearchData, error) {
 	lim = lim.Normalized()
 	m, perr := newMatcher(q)
 	if perr != nil {
@@ -81,7 +81,7 @@ func (v *View) Search(ctx context.Context, q Query, lim Limits) (*SearchData, *p
 	}
 	s := &searcher{v: v, m: m, lim: lim, want: want, out: &SearchData{Matches: []Match{}}}
 	if err := s.run(ctx); err != nil {
-		return nil, walkError(err)
+		return nil, walkError("search", ".", err)
 	}
 	return s.out, nil
 }
@@ -94,21 +94,21 @@ type matcher struct {
 }
 
 // newMatcher validates and compiles q.
-func newMatcher(q Query) (*matcher, *protocol.Error) {
+func newMatcher(q Query) (*matcher, error) {
 	if q.Text == "" || len(q.Text) > MaxQueryChars {
-		return nil, errorf(protocol.InvalidRequest, "The search query must be 1 to %d characters long.", MaxQueryChars)
+		return nil, ErrQuery
 	}
 	m := &matcher{lit: []byte(q.Text)}
 	if q.Regex {
 		re, err := regexp.Compile("(?m)" + q.Text)
 		if err != nil {
-			return nil, errorf(protocol.InvalidRequest, "The search query is not a valid RE2 regular expression; fix it or search for a literal.")
+			return nil, fmt.Errorf("%w: %w", ErrRegex, err)
 		}
 		m.re = re
 	}
 	if q.Glob != "" {
 		if _, err := path.Match(q.Glob, ""); err != nil || strings.ContainsAny(q.Glob, "\x00\\") {
-			return nil, errorf(protocol.InvalidRequest, "The glob is not a valid pattern; use forms like *.go or cmd/**/*.go.")
+			return nil, ErrGlob
 		}
 		m.glob = gitignore.ParsePattern(q.Glob, nil)
 	}

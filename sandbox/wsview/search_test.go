@@ -2,6 +2,7 @@ package wsview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -66,9 +67,17 @@ func TestSearchLineText(t *testing.T) {
 
 func TestSearchBadQueries(t *testing.T) {
 	v := openView(t, t.TempDir())
-	for _, q := range []Query{{Text: ""}, {Text: "(", Regex: true}, {Text: "x", Glob: "["}, {Text: string(make([]byte, MaxQueryChars+1))}} {
-		if _, perr := v.Search(context.Background(), q, Limits{}); perr == nil || perr.Code != "INVALID_REQUEST" {
-			t.Errorf("Search(%+v) err = %v", q, perr)
+	for _, c := range []struct {
+		q    Query
+		kind error
+	}{
+		{Query{Text: ""}, ErrQuery},
+		{Query{Text: "(", Regex: true}, ErrRegex},
+		{Query{Text: "x", Glob: "["}, ErrGlob},
+		{Query{Text: string(make([]byte, MaxQueryChars+1))}, ErrQuery},
+	} {
+		if _, err := v.Search(context.Background(), c.q, Limits{}); !errors.Is(err, c.kind) {
+			t.Errorf("Search(%+v) err = %v, want %v", c.q, err, c.kind)
 		}
 	}
 }

@@ -19,6 +19,10 @@
 // names the limits ("max_file_bytes", "max_lines", "max_results",
 // "max_total_chars", "walk_entries").
 //
+// A refused or failed operation returns a *PathError (or a *TypeError)
+// whose Err is one of the sentinel kinds (ErrWithheld, ErrLink,
+// fs.ErrNotExist …); the engine words it for the wire.
+//
 // Platform caveats:
 //   - Read opens its path one folder at a time and checks each folder and
 //     the file against an lstat of its name (os.SameFile); Search opens
@@ -36,8 +40,6 @@ package wsview
 import (
 	"errors"
 	"os"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // Sensitivity values returned by a Classifier.
@@ -89,8 +91,3 @@ func (v *View) Close() error { return v.root.Close() }
 
 // Name returns the workspace name given to Open.
 func (v *View) Name() string { return v.name }
-
-// errorf builds the *protocol.Error an operation fails with.
-func errorf(code protocol.Code, format string, args ...any) *protocol.Error {
-	return protocol.Errorf(code, format, args...)
-}

@@ -3,13 +3,13 @@ package wsview
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // marker is planted in every file the agent must never see.
@@ -158,40 +158,46 @@ func TestPathAttacks(t *testing.T) {
 	v := openView(t, secretWorkspace(t, lim.Normalized()))
 	attacks := []struct {
 		path string
-		code protocol.Code
+		kind error
 	}{
-		{"../x", protocol.WorkspaceViolation},
-		{"sub/../../x", protocol.WorkspaceViolation},
-		{"..", protocol.WorkspaceViolation},
-		{"/etc/passwd", protocol.WorkspaceViolation},
-		{"C:/Windows", protocol.InvalidRequest},
-		{"sub\\visible.txt", protocol.InvalidRequest},
-		{"a\x00b", protocol.InvalidRequest},
-		{".git/config", protocol.PermissionDenied},
-		{".git", protocol.PermissionDenied},
-		{".env", protocol.PermissionDenied},
-		{"secrets/a.txt", protocol.PermissionDenied},
-		{"debug.log", protocol.PermissionDenied},
-		{"build/out.txt", protocol.PermissionDenied},
-		{"private/notes.txt", protocol.PermissionDenied},
-		{"sub/hidden.txt", protocol.PermissionDenied},
-		{"loot.txt", protocol.PermissionDenied},
-		{"outdir/loot.txt", protocol.PermissionDenied},
-		{"notes.txt", protocol.PermissionDenied},
-		{"innocent/a.txt", protocol.PermissionDenied},
-		{"missing.txt", protocol.FileNotFound},
+		{"../x", ErrOutside},
+		{"sub/../../x", ErrOutside},
+		{"..", ErrOutside},
+		{"/etc/passwd", ErrAbsolute},
+		{"C:/Windows", ErrBadChar},
+		{"sub\\visible.txt", ErrBadChar},
+		{"a\x00b", ErrBadChar},
+		{".git/config", ErrWithheld},
+		{".git", ErrWithheld},
+		{".env", ErrWithheld},
+		{"secrets/a.txt", ErrWithheld},
+		{"debug.log", ErrWithheld},
+		{"build/out.txt", ErrWithheld},
+		{"private/notes.txt", ErrWithheld},
+		{"sub/hidden.txt", ErrWithheld},
+		{"loot.txt", ErrLink},
+		{"outdir/loot.txt", ErrLink},
+		{"notes.txt", ErrLink},
+		{"innocent/a.txt", ErrLink},
+		{"missing.txt", fs.ErrNotExist},
 	}
 	ctx := context.Background()
 	for _, a := range attacks {
 		t.Run(a.path, func(t *testing.T) {
-			if _, err := v.Read(ctx, a.path, 0, 0, lim); err == nil || err.Code != a.code {
-				t.Errorf("Read: err = %v, want %s", err, a.code)
+			if _, err := v.Read(ctx, a.path, 0, 0, lim); !isPathError(err, "read", a.kind) {
+				t.Errorf("Read: err = %v, want %v", err, a.kind)
 			}
-			if _, err := v.List(ctx, a.path, 3, lim); err == nil || err.Code != a.code {
-				t.Errorf("List: err = %v, want %s", err, a.code)
+			if _, err := v.List(ctx, a.path, 3, lim); !isPathError(err, "list", a.kind) {
+				t.Errorf("List: err = %v, want %v", err, a.kind)
 			}
 		})
 	}
+}
+
+// isPathError reports whether err is a *PathError of op whose kind is kind.
+func isPathError(err error, op string, kind error) bool {
+	var pe *PathError
+	return errors.As(err, &pe) && pe.Op == op && errors.Is(err, kind)
 }
 
 func TestListSymlinks(t *testing.T) {

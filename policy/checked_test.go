@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,35 +12,41 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// trusting sets verifiedSets to hashes for the rest of the test.
-func trusting(t *testing.T, hashes ...string) {
-	saved := verifiedSets
-	verifiedSets = map[string]bool{}
-	for _, h := range hashes {
-		verifiedSets[h] = true
-	}
-	t.Cleanup(func() { verifiedSets = saved })
-}
-
-// TestEmbeddedPassesEveryCheck is the proof behind verifiedEmbedded: the
-// embedded set compiles with every compiler stage, and it has no `with`
-// outside its tests (the skipped type check is what tells evaluation
-// which `with` targets are functions).
-func TestEmbeddedPassesEveryCheck(t *testing.T) {
-	trusting(t)
+// TestCheckedMark: the first compile of a set runs every stage and marks
+// it; the next skips the check-only stages; a changed module has no mark.
+func TestCheckedMark(t *testing.T) {
+	dir := t.TempDir()
 	src := Embedded()
-	c, err := compile(context.Background(), src, benchConfig, io.Discard)
-	if err != nil {
-		t.Fatalf("the embedded policy does not compile: %v", err)
+	if wasChecked(dir, src) {
+		t.Fatal("marked before any compile")
 	}
-	for name, m := range c.modules {
-		ast.WalkWiths(m, func(w *ast.With) bool {
-			t.Errorf("%s: %v: `with` outside a test; the check-only stages must not be skipped for it", name, w.Location)
-			return true
-		})
+	if _, err := New(context.Background(), src, Options{Data: benchConfig, CheckedDir: dir}); err != nil {
+		t.Fatal(err)
 	}
-	if h := src.Hash(nil); h != verifiedEmbedded {
-		t.Fatalf("rego/ changed: it passed every check, so set verifiedEmbedded in policy/verified.go to %q", h)
+	if !wasChecked(dir, src) {
+		t.Fatal("not marked after a full compile")
+	}
+	if _, err := New(context.Background(), src, Options{Data: benchConfig, CheckedDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	changed := &Source{Name: "changed", Modules: maps.Clone(src.Modules)}
+	for name := range changed.Modules {
+		changed.Modules[name] += "\n# changed\n"
+		break
+	}
+	if wasChecked(dir, changed) {
+		t.Fatal("a changed set counts as checked")
+	}
+	bad := &Source{Name: "bad", Modules: map[string]string{"x.rego": "package x\n\np if { q(1) }\n"}}
+	if _, err := New(context.Background(), bad, Options{CheckedDir: dir}); err == nil {
+		t.Fatal("an undefined function compiled")
+	}
+	if wasChecked(dir, bad) {
+		t.Fatal("a set that failed a check is marked")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("%d marks, want 1", len(entries))
 	}
 }
 
@@ -52,17 +59,11 @@ func TestSkippedChecksCompileTheSame(t *testing.T) {
 	src := &Source{Name: "embedded+tests", Modules: maps.Clone(emb.Modules)}
 	maps.Copy(src.Modules, emb.Tests)
 	ctx := context.Background()
-
-	trusting(t)
-	full, err := compile(ctx, src, benchConfig, io.Discard)
+	full, err := compile(ctx, src, benchConfig, io.Discard, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	trusting(t, src.Hash(nil))
-	if len(skippedStages(src)) == 0 {
-		t.Fatal("no stage skipped for a trusted set")
-	}
-	fast, err := compile(ctx, src, benchConfig, io.Discard)
+	fast, err := compile(ctx, src, benchConfig, io.Discard, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,21 +1,19 @@
-package engine
+package policy
 
 import (
 	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 )
 
-// input.command is built from cmdfacts.Facts directly rather than through
+// input.command is built from Command directly rather than through
 // its JSON encoding (objectValue), which costs a run_command request some
 // 200 allocations. TestCommandValueMatchesObjectValue holds the two to the
 // same value, member order and numbers included, and checkInputValue the
 // whole document to the legacy conversion.
 
 // Keys of input.command and of its path_args, in the order of the
-// members of cmdfacts.Facts and cmdfacts.PathArg (their JSON order).
+// members of Command and CommandPathArg (their JSON order).
 var (
 	commandKeys = keyTerms("argv", "program", "program_name", "resolved", "args",
 		"options_end", "first_operand", "path_args", "env_names", "has_stdin")
@@ -33,7 +31,7 @@ func keyTerms(names ...string) []*ast.Term {
 // commandValue returns f as OPA's value, the value objectValue(f, nil)
 // returns. ok is false when a string of f is not valid UTF-8, which the
 // JSON encoding refuses; the caller then takes objectValue's answer.
-func commandValue(f cmdfacts.Facts) (v ast.Value, ok bool) {
+func commandValue(f Command) (v ast.Value, ok bool) {
 	if !commandValidUTF8(f) {
 		return nil, false
 	}
@@ -63,7 +61,7 @@ func stringsArray(terms *termBatch, ss []string) *ast.Array {
 }
 
 // pathArgsArray is path_args as an OPA array of objects.
-func pathArgsArray(terms *termBatch, pas []cmdfacts.PathArg) *ast.Array {
+func pathArgsArray(terms *termBatch, pas []CommandPathArg) *ast.Array {
 	elems := make([]*ast.Term, len(pas))
 	k := pathArgKeys
 	for i, pa := range pas {
@@ -80,7 +78,7 @@ func pathArgsArray(terms *termBatch, pas []cmdfacts.PathArg) *ast.Array {
 }
 
 // commandValidUTF8 reports whether every string of f is valid UTF-8.
-func commandValidUTF8(f cmdfacts.Facts) bool {
+func commandValidUTF8(f Command) bool {
 	for _, list := range [][]string{f.Argv, f.Args, f.EnvNames, {f.Program, f.ProgramName, f.Resolved}} {
 		for _, s := range list {
 			if !utf8.ValidString(s) {

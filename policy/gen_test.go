@@ -1,24 +1,15 @@
 package policy
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
-	"testing"
+	"strings"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
-// The default policies were rewritten for OPA's rule index (docs/benchmarks-history.md,
-// "Third pass: policy"). testdata/policy-v1 is the set as it was before; the
-// tests here hold the embedded set to deciding exactly as it did, whole
-// decision documents compared, over generated inputs and configurations.
-// A change meant to make the defaults decide otherwise copies the new rules
-// into testdata/policy-v1 in the same commit (with the reason in its message).
+// Generated input documents and configurations, for the tests that run the
+// default policies over many inputs (the memo's, the caches').
 
 // equivConfigs are data.config variants that change what the default
 // policies decide.
@@ -184,8 +175,22 @@ func putArgFacts(c map[string]any, args []any) {
 	for i, a := range args {
 		strs[i], _ = a.(string)
 	}
-	c["options_end"] = cmdfacts.OptionsEnd(strs)
-	c["first_operand"] = cmdfacts.FirstOperand(strs)
+	c["options_end"], c["first_operand"] = argFacts(strs)
+}
+
+// argFacts returns input.command's options_end and first_operand for args
+// (docs/policy-input.md), as engine/cmdfacts computes them.
+func argFacts(args []string) (optionsEnd, firstOperand int) {
+	optionsEnd, firstOperand = len(args), len(args)
+	for i := len(args) - 1; i >= 0; i-- {
+		if args[i] == "--" {
+			optionsEnd = i
+		}
+		if !strings.HasPrefix(args[i], "-") {
+			firstOperand = i
+		}
+	}
+	return optionsEnd, firstOperand
 }
 
 var ipClasses = []string{"public", "public", "public", "loopback", "private", "link_local", "metadata",
@@ -236,96 +241,4 @@ func genRun(r *rand.Rand, action string) map[string]any {
 		"rounds_used": pick(r, 0, 5, 19, 20, 21), "max_rounds": pick(r, 20, 20, 1),
 		"workspace": "Demo"}
 	return run
-}
-
-// decideJSON evaluates in (never from the memo) and returns the decision
-// document as JSON, or the error's text.
-func decideJSON(t testing.TB, e *Engine, in ast.Value) string {
-	t.Helper()
-	d, err := e.Evaluate(context.Background(), in)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	b, err := json.Marshal(d.Result)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("allow=%v first=%+v %s", d.Allow, d.Denials, b)
-}
-
-// equivEngines compiles, for one configuration, the embedded set, the
-// embedded set evaluated with OPA's own caches, and the reference set.
-func equivEngines(t testing.TB, cfg map[string]any) (now, opaCaches, before *Engine) {
-	t.Helper()
-	ref, err := Dir("testdata/policy-v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var es [3]*Engine
-	for i, src := range []*Source{Embedded(), Embedded(), ref} {
-		if es[i], err = New(context.Background(), src, Options{Data: cfg}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	es[1].q.opaCaches = true
-	return es[0], es[1], es[2]
-}
-
-// checkSame fails when the three engines decide in differently.
-func checkSame(t testing.TB, now, opaCaches, before *Engine, in map[string]any) {
-	t.Helper()
-	v, err := ast.InterfaceToValue(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := decideJSON(t, before, v)
-	if got := decideJSON(t, now, v); got != want {
-		b, _ := json.Marshal(in)
-		t.Fatalf("input %s\n got %s\nwant %s (policy-v1)", b, got, want)
-	}
-	if got := decideJSON(t, opaCaches, v); got != want {
-		b, _ := json.Marshal(in)
-		t.Fatalf("input %s\nwith OPA's caches %s\nwant %s", b, got, want)
-	}
-}
-
-// TestDecidesAsPolicyV1 compares whole decisions of the embedded policy
-// set with testdata/policy-v1 over generated inputs, under every
-// configuration of equivConfigs, and the pooled caches with OPA's own.
-func TestDecidesAsPolicyV1(t *testing.T) {
-	n := 800
-	if testing.Short() {
-		n = 200
-	}
-	for ci, cfg := range equivConfigs {
-		now, opa, before := equivEngines(t, cfg)
-		r := rand.New(rand.NewPCG(uint64(ci), 7))
-		denied := 0
-		for range n {
-			in := genInput(r)
-			checkSame(t, now, opa, before, in)
-			if d, err := now.Decide(context.Background(), ast.MustInterfaceToValue(in)); err == nil && !d.Allow {
-				denied++
-			}
-		}
-		// The generator must reach both answers, or the comparison shows little.
-		if denied == 0 || denied == n {
-			t.Errorf("config %d: %d of %d generated inputs denied", ci, denied, n)
-		}
-	}
-}
-
-// FuzzDecidesAsPolicyV1 is TestDecidesAsPolicyV1 with the fuzzer choosing
-// the generator's seed and the configuration.
-func FuzzDecidesAsPolicyV1(f *testing.F) {
-	type set struct{ now, opa, before *Engine }
-	sets := make([]set, len(equivConfigs))
-	for i, cfg := range equivConfigs {
-		sets[i].now, sets[i].opa, sets[i].before = equivEngines(f, cfg)
-	}
-	f.Add(uint64(1), uint64(2), uint8(0))
-	f.Fuzz(func(t *testing.T, a, b uint64, c uint8) {
-		s := sets[int(c)%len(sets)]
-		checkSame(t, s.now, s.opa, s.before, genInput(rand.New(rand.NewPCG(a, b))))
-	})
 }

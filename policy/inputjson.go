@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"bytes"
@@ -18,13 +18,13 @@ import (
 // (what json.Marshal writes for the typed value). Their encoding is read
 // token by token straight into OPA's value, with the members named in
 // action.Spec.Digest replaced on the way: no map[string]any is built and
-// converted again. TestInputValueMatchesRaw holds the result to the old
+// converted again. The builder was held to the old
 // conversion (json.Marshal, encoding/json with UseNumber, digestAt,
 // ast.InterfaceToValue).
 
 // errNotObject is the error for a fact or argument value whose JSON form
 // is not an object, which the old conversion could not decode either.
-var errNotObject = errors.New("engine: input member is not a JSON object")
+var errNotObject = errors.New("policy: input member is not a JSON object")
 
 // objectValue returns v's JSON form as an OPA object, with the members
 // digests names replaced by their Digest. JSON null is the empty object.
@@ -84,7 +84,7 @@ func (r *tokenReader) value(node *digestNode) (ast.Value, error) {
 	case '{':
 		return r.object(node)
 	}
-	return nil, errors.New("engine: unexpected JSON token " + tok.Kind().String())
+	return nil, errors.New("policy: unexpected JSON token " + tok.Kind().String())
 }
 
 // array reads an array's elements up to its closing bracket; node names

@@ -1,0 +1,91 @@
+package errmap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/deskbridge/deskbridge/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/netguard"
+)
+
+// urlRules are the refusals of netguard's URL and redirect checks.
+var urlRules = []rule{
+	{netguard.ErrScheme, protocol.UnsupportedProtocol, "Only http and https URLs can be fetched; use an http or https address."},
+	{netguard.ErrURL, protocol.InvalidURL, "The URL does not parse; check it and try again."},
+	{netguard.ErrURLForm, protocol.InvalidURL, "The URL must be an absolute http or https address without user name or password."},
+	{netguard.ErrIPv4, protocol.InvalidURL, "The host is not a valid IPv4 address; check the URL."},
+	{netguard.ErrIPForm, protocol.InvalidURL, "The host is an IP address in a non-standard form; write it as dotted decimal."},
+	{netguard.ErrRedirects, protocol.ExecutionFailed, "The server redirected too many times; use the final address directly."},
+	{fs.ErrExist, protocol.FileAlreadyExists, "The destination file already exists; choose another name or remove it first."},
+}
+
+// stepMessages word a *netguard.DownloadError by its step.
+var stepMessages = map[string]string{
+	netguard.OpCheck:   "The destination cannot be checked; check that the folder exists and is readable.",
+	netguard.OpConnect: "The server could not be reached; check the URL and your connection.",
+	netguard.OpReceive: "The download broke off before it was complete; try again.",
+	netguard.OpCreate:  "The destination folder cannot be written to; check that it exists and is writable.",
+	netguard.OpSave:    "The download could not be saved; check the free space in the destination.",
+	netguard.OpRename:  "The download could not be moved into place; check the destination folder.",
+}
+
+// timeoutMessages word a step that ran out of time.
+var timeoutMessages = map[string]string{
+	netguard.OpConnect: "The server did not answer in time; try again later or raise the download timeout.",
+	netguard.OpReceive: "The download did not finish in time; try again later or raise the download timeout.",
+}
+
+// Download maps an error of netguard.Download to its protocol error.
+func Download(err error) *protocol.Error {
+	if err == nil {
+		return nil
+	}
+	if pe := detailed(err); pe != nil {
+		return pe
+	}
+	if pe := match(err, urlRules); pe != nil {
+		return pe
+	}
+	var de *netguard.DownloadError
+	if errors.As(err, &de) {
+		return step(de)
+	}
+	if pe, ok := asProtocol(err); ok {
+		return pe
+	}
+	return protocol.Wrap(protocol.ExecutionFailed, err, "The download failed; try again.")
+}
+
+// detailed maps netguard's typed errors, whose message names their detail.
+func detailed(err error) *protocol.Error {
+	var (
+		be *netguard.BlockedError
+		se *netguard.StatusError
+		ce *netguard.ContentTypeError
+		te *netguard.TooLargeError
+	)
+	switch {
+	case errors.As(err, &be):
+		return protocol.Wrap(protocol.PrivateNetworkBlocked, err, fmt.Sprintf("The address is in the %s range, which DeskBridge does not reach; "+
+			"use a public address or list the range in network.allow_private.", be.Class))
+	case errors.As(err, &se):
+		return protocol.Wrap(protocol.ExecutionFailed, err, fmt.Sprintf("The server answered with status %d; check the URL.", se.Code))
+	case errors.As(err, &ce):
+		return protocol.Wrap(protocol.InvalidContentType, err, fmt.Sprintf("The server sent %s content, which does not suit a %s file; choose a matching file extension.", ce.Sent, ce.Want))
+	case errors.As(err, &te):
+		return protocol.Wrap(protocol.DownloadTooLarge, err, fmt.Sprintf("The file is larger than the %d-byte limit; raise max_bytes or choose a smaller file.", te.Limit))
+	}
+	return nil
+}
+
+// step maps a failed step of a download.
+func step(de *netguard.DownloadError) *protocol.Error {
+	if msg, ok := timeoutMessages[de.Op]; ok && errors.Is(de, netguard.ErrTimeout) {
+		return protocol.Wrap(protocol.DownloadTimeout, de, msg)
+	}
+	if msg, ok := stepMessages[de.Op]; ok {
+		return protocol.Wrap(protocol.ExecutionFailed, de, msg)
+	}
+	return protocol.Wrap(protocol.ExecutionFailed, de, "The download failed; try again.")
+}

@@ -1,0 +1,331 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	stdjson "encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// InputVersion is the version of the input document's shape.
+const InputVersion = 1
+
+// Input is the policy input document (docs/policy-input.md): what one
+// request is, with the facts the host computed about it. Document turns
+// it into the value the policy evaluates and the decision log records.
+type Input struct {
+	Version int           `json:"version"`
+	TimeNS  int64         `json:"time_ns"`
+	Request Request       `json:"request"`
+	Paths   map[Role]Path `json:"paths"`
+	// Command is set for run_command, URL for the URL actions, Import for
+	// import_asset and Run for the web_agent_* messages.
+	Command *Command `json:"command,omitzero"`
+	URL     *URL     `json:"url,omitzero"`
+	Import  *Import  `json:"import,omitzero"`
+	Run     *Run     `json:"run,omitzero"`
+}
+
+// Request is input.request.
+type Request struct {
+	ID      string `json:"id"`
+	Action  string `json:"action"`
+	Skill   string `json:"skill"`
+	Origin  string `json:"origin"`
+	Channel string `json:"channel"`
+	// Arguments are the decoded arguments the executor runs with; their
+	// JSON form enters the document.
+	Arguments any `json:"arguments"`
+	// Digest names the members of Arguments that enter as {length,
+	// sha256} instead of themselves; "edits[].new_text" reaches into
+	// every element of an array. It is the same for every request of an
+	// action.
+	Digest []string `json:"-"`
+}
+
+// Role names a path argument's part in its action.
+type Role string
+
+// The roles of path arguments.
+const (
+	RoleTarget      Role = "target"
+	RoleSource      Role = "source"
+	RoleDestination Role = "destination"
+	RoleCwd         Role = "cwd"
+)
+
+// Path is one entry of input.paths.
+type Path struct {
+	Input         string `json:"input"`
+	Canonical     string `json:"canonical"`
+	Workspace     string `json:"workspace"`
+	WorkspaceRoot string `json:"workspace_root"`
+	Relative      string `json:"relative"`
+	Inside        bool   `json:"inside"`
+	Exists        bool   `json:"exists"`
+	Type          string `json:"type"`
+	Sensitivity   string `json:"sensitivity"`
+	Protected     bool   `json:"protected"`
+	Links         int    `json:"links"`
+}
+
+// Command is input.command.
+type Command struct {
+	Argv        []string `json:"argv"`
+	Program     string   `json:"program"`
+	ProgramName string   `json:"program_name"`
+	Resolved    string   `json:"resolved"`
+	Args        []string `json:"args"`
+	// OptionsEnd is the index in Args of the first "--", or len(Args).
+	OptionsEnd int `json:"options_end"`
+	// FirstOperand is the index in Args of the first argument that does
+	// not begin with "-", or len(Args).
+	FirstOperand int              `json:"first_operand"`
+	PathArgs     []CommandPathArg `json:"path_args"`
+	EnvNames     []string         `json:"env_names"`
+	HasStdin     bool             `json:"has_stdin"`
+}
+
+// CommandPathArg is an argument, or the value of an `--option=value` or
+// glued `-Ivalue` argument, that may name a path, resolved against the
+// working folder.
+type CommandPathArg struct {
+	// Index is the argument's index in Argv (so never 0).
+	Index int `json:"index"`
+	// Value is the path as the program will see it.
+	Value string `json:"value"`
+	// Canonical is the absolute path with symlinks resolved, or "" when
+	// it cannot be resolved (a Windows drive-relative path, say).
+	Canonical string `json:"canonical"`
+	// Inside reports that Canonical lies inside Workspace.
+	Inside    bool   `json:"inside"`
+	Workspace string `json:"workspace"`
+	// Sensitivity is Canonical's class, as input.paths gives it.
+	Sensitivity string `json:"sensitivity"`
+}
+
+// URL is input.url.
+type URL struct {
+	Raw         string       `json:"raw"`
+	Normalized  string       `json:"normalized"`
+	Scheme      string       `json:"scheme"`
+	Host        string       `json:"host"`
+	ASCIIHost   string       `json:"ascii_host"`
+	Port        int          `json:"port"`
+	Path        string       `json:"path"`
+	IsIPLiteral bool         `json:"is_ip_literal"`
+	IPs         []URLAddress `json:"ips"`
+	Classes     []string     `json:"classes"`
+}
+
+// URLAddress is one address a URL's host stands for.
+type URLAddress struct {
+	IP       string   `json:"ip"`
+	Class    string   `json:"class"`
+	Embedded []string `json:"embedded,omitempty"` // IPv4 addresses an IPv6 address carries
+}
+
+// Import is input.import: the configured import source that contains the
+// canonical source path, if any.
+type Import struct {
+	// Source is the canonical import source folder ("" when none contains it).
+	Source string `json:"source"`
+	// Relative is the source path relative to it, with "/" separators.
+	Relative string `json:"relative"`
+	// Inside reports whether an import source contains the source path.
+	Inside bool `json:"inside"`
+}
+
+// Run is input.run. A member that is nil is absent (omitzero: a pointer to "" or 0 is present): for a run that does
+// not exist only ID and Exists are set, and web_agent_start (no run yet)
+// sets Mode and, when a workspace is named, Workspace and
+// WorkspaceConfigured. Members are in the order of their names.
+type Run struct {
+	Ended               *bool          `json:"ended,omitzero"`
+	Exists              bool           `json:"exists"`
+	ID                  *string        `json:"id,omitzero"`
+	MaxRounds           *int           `json:"max_rounds,omitzero"`
+	Mode                *string        `json:"mode,omitzero"`
+	Origin              *string        `json:"origin,omitzero"`
+	RequestTypes        map[string]int `json:"request_types,omitzero"`
+	RoundsUsed          *int           `json:"rounds_used,omitzero"`
+	Workspace           *string        `json:"workspace,omitzero"`
+	WorkspaceConfigured *bool          `json:"workspace_configured,omitzero"`
+}
+
+// InputDocument is an Input as OPA's value: the policy evaluates it, and
+// the decision log encodes it directly (ASTValue) to the bytes its JSON
+// form gives (MarshalJSON).
+type InputDocument struct {
+	value ast.Value
+}
+
+// InputDocumentOf returns v as an input document: one read from the
+// decision log for replay, or written by hand.
+func InputDocumentOf(v ast.Value) InputDocument { return InputDocument{value: v} }
+
+// ASTValue returns the document as OPA's value (decisionlog.ASTValuer).
+func (d InputDocument) ASTValue() ast.Value { return d.value }
+
+// MarshalJSON writes the document's JSON form.
+func (d InputDocument) MarshalJSON() ([]byte, error) {
+	v, err := d.Map()
+	if err != nil {
+		return nil, err
+	}
+	return stdjson.Marshal(v)
+}
+
+// Map is the document's JSON form, numbers as json.Number.
+func (d InputDocument) Map() (map[string]any, error) {
+	v, err := ast.JSON(d.value)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := v.(map[string]any)
+	return m, nil
+}
+
+// Keys of the input's members, made once.
+var (
+	keyVersion, keyTimeNS      = ast.StringTerm("version"), ast.StringTerm("time_ns")
+	keyRequest, keyPaths       = ast.StringTerm("request"), ast.StringTerm("paths")
+	keyCommand, keyURL         = ast.StringTerm("command"), ast.StringTerm("url")
+	keyImport, keyRun          = ast.StringTerm("import"), ast.StringTerm("run")
+	keyID, keyAction, keySkill = ast.StringTerm("id"), ast.StringTerm("action"), ast.StringTerm("skill")
+	keyOrigin, keyChannel      = ast.StringTerm("origin"), ast.StringTerm("channel")
+	keyArguments               = ast.StringTerm("arguments")
+	pathKeys                   = keyTerms("input", "canonical", "workspace", "workspace_root", "relative",
+		"inside", "exists", "type", "sensitivity", "protected", "links")
+)
+
+// Document builds in's value. The fixed members (request, paths and
+// input.command, which every request or every command has) are built
+// directly; the arguments and the other facts through their JSON
+// encoding, read token by token into OPA's value (inputjson.go).
+func (in *Input) Document() (InputDocument, error) {
+	args, err := argumentsValue(&in.Request)
+	if err != nil {
+		return InputDocument{}, err
+	}
+	obj := ast.NewObject(
+		[2]*ast.Term{keyVersion, ast.InternedTerm(in.Version)},
+		[2]*ast.Term{keyTimeNS, ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))},
+		[2]*ast.Term{keyRequest, ast.NewTerm(requestValue(&in.Request, args))},
+		[2]*ast.Term{keyPaths, ast.NewTerm(pathsValue(in.Paths))},
+	)
+	if in.Command != nil {
+		cv, ok := commandValue(*in.Command)
+		if !ok {
+			if cv, err = objectValue(in.Command, nil); err != nil {
+				return InputDocument{}, err
+			}
+		}
+		obj.Insert(keyCommand, ast.NewTerm(cv))
+	}
+	for _, m := range []struct {
+		key *ast.Term
+		v   any
+		set bool
+	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil}} {
+		if !m.set {
+			continue
+		}
+		v, err := objectValue(m.v, nil)
+		if err != nil {
+			return InputDocument{}, err
+		}
+		obj.Insert(m.key, ast.NewTerm(v))
+	}
+	return InputDocument{value: obj}, nil
+}
+
+// argumentsValue is the decoded arguments as an OPA object, with digests.
+func argumentsValue(r *Request) (ast.Value, error) {
+	if r.Arguments == nil {
+		return ast.NewObject(), nil
+	}
+	return objectValue(r.Arguments, digestsOf(r.Action, r.Digest))
+}
+
+// digestTrees caches each action's digestTree by action name.
+var digestTrees sync.Map
+
+// digestsOf returns the tree of the action's Digest names (nil for none).
+func digestsOf(action string, names []string) *digestNode {
+	if t, ok := digestTrees.Load(action); ok {
+		return t.(*digestNode)
+	}
+	t := digestTree(names)
+	digestTrees.Store(action, t)
+	return t
+}
+
+func requestValue(r *Request, args ast.Value) ast.Value {
+	terms := make(termBatch, 6)
+	return ast.NewObject(
+		[2]*ast.Term{keyID, terms.str(r.ID)},
+		[2]*ast.Term{keyAction, terms.str(r.Action)},
+		[2]*ast.Term{keySkill, terms.str(r.Skill)},
+		[2]*ast.Term{keyOrigin, terms.str(r.Origin)},
+		[2]*ast.Term{keyChannel, terms.str(r.Channel)},
+		[2]*ast.Term{keyArguments, terms.value(args)},
+	)
+}
+
+// termBatch hands out terms from one allocation instead of one each.
+type termBatch []ast.Term
+
+// str is s as a term: OPA's interned term when there is one, else the
+// batch's next.
+func (b *termBatch) str(s string) *ast.Term {
+	if ast.HasInternedValue(s) {
+		return ast.InternedTerm(s)
+	}
+	return b.value(ast.String(s))
+}
+
+// value is the batch's next term, holding v.
+func (b *termBatch) value(v ast.Value) *ast.Term {
+	t := &(*b)[0]
+	*b = (*b)[1:]
+	t.Value = v
+	return t
+}
+
+func pathsValue(paths map[Role]Path) ast.Value {
+	items := make([][2]*ast.Term, 0, len(paths))
+	for role, p := range paths {
+		items = append(items, [2]*ast.Term{ast.InternedTerm(string(role)), ast.NewTerm(pathValue(p))})
+	}
+	return ast.NewObject(items...)
+}
+
+// pathValue is p as OPA's value.
+func pathValue(p Path) ast.Value {
+	k := pathKeys
+	terms := make(termBatch, 7)
+	return ast.NewObject(
+		[2]*ast.Term{k[0], terms.str(p.Input)},
+		[2]*ast.Term{k[1], terms.str(p.Canonical)},
+		[2]*ast.Term{k[2], terms.str(p.Workspace)},
+		[2]*ast.Term{k[3], terms.str(p.WorkspaceRoot)},
+		[2]*ast.Term{k[4], terms.str(p.Relative)},
+		[2]*ast.Term{k[5], ast.InternedTerm(p.Inside)},
+		[2]*ast.Term{k[6], ast.InternedTerm(p.Exists)},
+		[2]*ast.Term{k[7], terms.str(p.Type)},
+		[2]*ast.Term{k[8], terms.str(p.Sensitivity)},
+		[2]*ast.Term{k[9], ast.InternedTerm(p.Protected)},
+		[2]*ast.Term{k[10], ast.InternedTerm(p.Links)},
+	)
+}
+
+// Digest is how a large payload enters the input and the log: its length
+// in bytes and its SHA-256, never itself.
+func Digest(s string) map[string]any {
+	sum := sha256.Sum256([]byte(s))
+	return map[string]any{"length": len(s), "sha256": hex.EncodeToString(sum[:])}
+}

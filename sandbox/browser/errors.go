@@ -1,0 +1,31 @@
+package browser
+
+import "errors"
+
+// Sentinel kinds of an opener's failure; test them with errors.Is.
+var (
+	// ErrNoOpener reports that the program that opens URLs is missing.
+	// When it was not found on the PATH the error is a *NotFoundError
+	// naming it.
+	ErrNoOpener = errors.New("browser: no program to open URLs")
+	// ErrStart reports that the opener could not be started.
+	ErrStart = errors.New("browser: the opener could not be started")
+	// ErrNUL reports a URL with a NUL character, which Windows cannot
+	// take.
+	ErrNUL = errors.New("browser: the URL contains a NUL character")
+)
+
+// NotFoundError reports an opener program that is not on the PATH.
+type NotFoundError struct {
+	Program string
+	Err     error
+}
+
+// Error implements error.
+func (e *NotFoundError) Error() string { return "browser: " + e.Program + ": " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *NotFoundError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrNoOpener.
+func (e *NotFoundError) Is(target error) bool { return target == ErrNoOpener }
