@@ -94,9 +94,10 @@ func startAgentHost(t *testing.T, cfg string) *agentHost {
 type agentReply struct {
 	Success bool `json:"success"`
 	Data    struct {
-		RunID      string `json:"run_id"`
-		Round      int    `json:"round"`
-		RoundsLeft int    `json:"rounds_left"`
+		RunID       string   `json:"run_id"`
+		Round       int      `json:"round"`
+		RoundsLeft  int      `json:"rounds_left"`
+		TruncatedBy []string `json:"truncated_by"`
 	} `json:"data"`
 	Error struct {
 		Code string `json:"code"`

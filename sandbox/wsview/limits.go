@@ -55,6 +55,9 @@ const (
 	ByMaxLines      = "max_lines"
 	ByMaxResults    = "max_results"
 	ByMaxTotalChars = "max_total_chars"
+	// ByTime cuts a search whose deadline (the request's timeout) passed:
+	// the files searched by then are the answer.
+	ByTime = "time"
 	// ByWalkEntries is the view's own bound on how many entries one
 	// operation visits (MaxWalkEntries).
 	ByWalkEntries = "walk_entries"

@@ -3,12 +3,18 @@ package wsview
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -69,6 +75,10 @@ type SearchData struct {
 // Content is read by a bounded pool of workers, at most a window of files
 // ahead of the collector, so memory stays bounded whatever the tree holds.
 // Binary files (a NUL byte) and files over MaxFileBytes are not searched.
+//
+// Search keeps ctx's deadline: no file is started after it, and a costly
+// regular expression (see matcher.costly) stops within a file when it
+// passes. What was found by then is returned, cut by ByTime.
 func (v *View) Search(ctx context.Context, q Query, lim Limits) (*SearchData, error) {
 	lim = lim.Normalized()
 	m, perr := newMatcher(q)
@@ -80,6 +90,8 @@ func (v *View) Search(ctx context.Context, q Query, lim Limits) (*SearchData, er
 		want = q.MaxResults
 	}
 	s := &searcher{v: v, m: m, lim: lim, want: want, out: &SearchData{Matches: []Match{}}}
+	stop := context.AfterFunc(ctx, func() { s.expired.Store(true) })
+	defer stop()
 	if err := s.run(ctx); err != nil {
 		return nil, walkError("search", ".", err)
 	}
@@ -91,7 +103,18 @@ type matcher struct {
 	lit  []byte
 	re   *regexp.Regexp
 	glob gitignore.Pattern
+	// costly is set for a regular expression whose program has more than
+	// cheapInsts instructions: Go's regexp runs in time linear in the
+	// input, but the factor grows with the program ((?s).{1000} costs
+	// about 50 µs a byte), so such an expression is run through a reader
+	// that ends the input when the deadline passes.
+	costly bool
 }
+
+// cheapInsts is the largest regular expression program run on a whole
+// file in one call: its cost is at most a few hundred ns a byte, so a
+// file of MaxFileBytes passes a deadline by a fraction of a second.
+const cheapInsts = 40
 
 // newMatcher validates and compiles q.
 func newMatcher(q Query) (*matcher, error) {
@@ -105,6 +128,7 @@ func newMatcher(q Query) (*matcher, error) {
 			return nil, fmt.Errorf("%w: %w", ErrRegex, err)
 		}
 		m.re = re
+		m.costly = programSize(q.Text) > cheapInsts
 	}
 	if q.Glob != "" {
 		if _, err := path.Match(q.Glob, ""); err != nil || strings.ContainsAny(q.Glob, "\x00\\") {
@@ -113,6 +137,20 @@ func newMatcher(q Query) (*matcher, error) {
 		m.glob = gitignore.ParsePattern(q.Glob, nil)
 	}
 	return m, nil
+}
+
+// programSize is the number of instructions of expr's compiled program
+// (as regexp compiles it), or a large number when it cannot be compiled.
+func programSize(expr string) int {
+	re, err := syntax.Parse("(?m)"+expr, syntax.Perl)
+	if err != nil {
+		return math.MaxInt
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return math.MaxInt
+	}
+	return len(prog.Inst)
 }
 
 // wants reports whether the glob admits the file at rel.
@@ -128,16 +166,46 @@ func (m *matcher) name(base string) bool {
 	return strings.Contains(base, string(m.lit))
 }
 
-// next returns the offset of the next match in data, or -1.
-func (m *matcher) next(data []byte) int {
-	if m.re != nil {
-		loc := m.re.FindIndex(data)
-		if loc == nil {
-			return -1
+// next returns the offset of the next match in data, or -1; expired is
+// true when the deadline (the flag) passed before a costly expression
+// finished, and the offset means nothing then.
+func (m *matcher) next(data []byte, flag *atomic.Bool) (i int, expired bool) {
+	switch {
+	case m.re == nil:
+		return bytes.Index(data, m.lit), false
+	case m.costly:
+		loc := m.re.FindReaderIndex(&deadlineReader{data: data, expired: flag})
+		if flag.Load() {
+			return -1, true
 		}
-		return loc[0]
+		if loc == nil {
+			return -1, false
+		}
+		return loc[0], false
 	}
-	return bytes.Index(data, m.lit)
+	loc := m.re.FindIndex(data)
+	if loc == nil {
+		return -1, false
+	}
+	return loc[0], false
+}
+
+// deadlineReader reads data as runes until expired is set, then ends it,
+// so that a regular expression run on it stops when the deadline passes.
+type deadlineReader struct {
+	data    []byte
+	pos     int
+	expired *atomic.Bool
+}
+
+// ReadRune implements io.RuneReader.
+func (r *deadlineReader) ReadRune() (rune, int, error) {
+	if r.pos >= len(r.data) || r.expired.Load() {
+		return 0, 0, io.EOF
+	}
+	c, n := utf8.DecodeRune(r.data[r.pos:])
+	r.pos += n
+	return c, n, nil
 }
 
 // job is one file to search, numbered in walk order.
@@ -154,15 +222,17 @@ type fileResult struct {
 	matches []Match
 	large   bool
 	read    bool
+	late    bool // the deadline passed before the file was searched whole
 }
 
 // searcher holds one Search's state.
 type searcher struct {
-	v    *View
-	m    *matcher
-	lim  Limits
-	want int
-	out  *SearchData
+	v       *View
+	m       *matcher
+	lim     Limits
+	want    int
+	out     *SearchData
+	expired atomic.Bool // the caller's deadline has passed (or it gave up)
 }
 
 // run walks, searches and collects until done or a limit is reached.
@@ -170,6 +240,9 @@ func (s *searcher) run(parent context.Context) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	workers := max(runtime.GOMAXPROCS(0), 1)
+	if s.m.costly {
+		workers = 1 // a costly pattern takes one core for its deadline, not all of them
+	}
 	window := make(chan struct{}, workers*searchWindowPerWorker)
 	jobs := make(chan job, workers*2)
 	results := make(chan fileResult, workers*2)
@@ -186,8 +259,12 @@ func (s *searcher) run(parent context.Context) error {
 	for _, c := range walkCut.TruncatedBy {
 		s.out.add(c)
 	}
-	if err != nil && ctxErr(err) && parent.Err() == nil {
+	switch {
+	case err != nil && ctxErr(err) && parent.Err() == nil:
 		err = nil // cancelled by the collector: a limit was reached
+	case errors.Is(parent.Err(), context.DeadlineExceeded):
+		s.out.add(ByTime) // what was found in time is the answer
+		err = nil
 	}
 	return err
 }
@@ -214,12 +291,15 @@ func (s *searcher) walk(ctx context.Context, window chan struct{}, jobs chan<- j
 	return w.run(".", nil, s.v.rules)
 }
 
-// work searches files until jobs is closed.
+// work searches files until jobs is closed. Once the deadline has
+// passed, the files still queued are passed over.
 func (s *searcher) work(jobs <-chan job, results chan<- fileResult) {
 	var buf []byte
 	for j := range jobs {
-		var r fileResult
-		r, buf = s.file(j, buf)
+		r := fileResult{seq: j.seq, late: true}
+		if !s.expired.Load() {
+			r, buf = s.file(j, buf)
+		}
 		j.dir.release()
 		results <- r
 	}
@@ -238,16 +318,20 @@ func (s *searcher) file(j job, buf []byte) (fileResult, []byte) {
 	}
 	r.read = true
 	if bytes.IndexByte(data, 0) < 0 {
-		r.matches = s.scan(data, j.rel, r.matches)
+		r.matches, r.late = s.scan(data, j.rel, r.matches)
 	}
 	return r, data[:0]
 }
 
-// scan appends the lines of data that match, at most want+1 of them.
-func (s *searcher) scan(data []byte, rel string, ms []Match) []Match {
+// scan appends the lines of data that match, at most want+1 of them;
+// late is true when the deadline stopped it before the end of data.
+func (s *searcher) scan(data []byte, rel string, ms []Match) (_ []Match, late bool) {
 	line, counted, pos := 1, 0, 0
 	for len(ms) <= s.want && pos <= len(data) {
-		i := s.m.next(data[pos:])
+		i, expired := s.m.next(data[pos:], &s.expired)
+		if expired {
+			return ms, true
+		}
 		if i < 0 {
 			break
 		}
@@ -265,7 +349,7 @@ func (s *searcher) scan(data []byte, rel string, ms []Match) []Match {
 		ms = append(ms, Match{Path: rel, Kind: "content", Line: line, Text: text, Clipped: clipped})
 		pos = end + 1
 	}
-	return ms
+	return ms, false
 }
 
 // clipLine returns a matching line as valid UTF-8 of at most MaxLineChars.
@@ -307,6 +391,9 @@ func (s *searcher) take(r fileResult) bool {
 	}
 	if r.read {
 		o.FilesSearched++
+	}
+	if r.late {
+		o.add(ByTime)
 	}
 	for _, m := range r.matches {
 		if len(o.Matches) >= s.want {

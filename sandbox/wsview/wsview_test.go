@@ -25,7 +25,7 @@ var testClassifier = ClassifierFunc(func(rel string, isDir bool) string {
 })
 
 // writeTree creates files (path → content) below dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
