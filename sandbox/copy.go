@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -67,15 +66,13 @@ func Copy(src *os.Root, srcRel string, dst *os.Root, dstRel string, o CopyOption
 	if existed && !o.Overwrite {
 		return Copied{}, &fs.PathError{Op: "create", Path: dstRel, Err: fs.ErrExist}
 	}
-	tmp, sum, err := streamTemp(dir, io.LimitReader(in, size+1), size, perm)
+	t, sum, err := streamTemp(dir, io.LimitReader(in, size+1), size, perm)
 	if err != nil {
 		return Copied{}, err
 	}
-	if err := commit(dir, tmp, name, !o.Overwrite); err != nil {
-		dir.Remove(tmp)
+	if err := t.Commit(name, !o.Overwrite); err != nil {
 		return Copied{}, err
 	}
-	syncDir(dir)
 	return Copied{Size: size, SHA256: sum, Created: !existed}, nil
 }
 
@@ -123,35 +120,22 @@ func openRegular(root *os.Root, rel, op string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// streamTemp writes r into a new temporary file in the folder root, checks that it
-// held exactly want bytes (the file did not change under the copy), syncs
-// it and returns its name and SHA-256.
-func streamTemp(root *os.Root, r io.Reader, want int64, perm fs.FileMode) (string, string, error) {
-	tmp := ".deskbridge-" + randomHex() + ".tmp"
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+// streamTemp writes r into a new temporary file in the folder root, checks
+// that it held exactly want bytes (the file did not change under the
+// copy), and returns it, to be committed, with its SHA-256.
+func streamTemp(root *os.Root, r io.Reader, want int64, perm fs.FileMode) (*TempFile, string, error) {
+	t, err := CreateTemp(root, ".tmp", perm)
 	if err != nil {
-		return "", "", err
+		return nil, "", err
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), r)
+	n, err := io.Copy(io.MultiWriter(t, h), r)
 	if err == nil && n != want {
 		err = fmt.Errorf("sandbox: the source changed size during the copy (%d, then %d bytes)", want, n)
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		root.Remove(tmp)
-		return "", "", err
+		t.Discard()
+		return nil, "", err
 	}
-	return tmp, hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func randomHex() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	return t, hex.EncodeToString(h.Sum(nil)), nil
 }

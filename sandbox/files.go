@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -76,8 +74,8 @@ type WriteOptions struct {
 }
 
 // WriteAtomic replaces (or creates) the file rel with data: a temporary
-// file in the same folder is written, synced and renamed over the target,
-// and the folder is synced. It reports whether the file was created; a
+// file in the same folder (TempFile) is written, synced and moved over the
+// target, and the folder is synced. It reports whether the file was created; a
 // failure is a *PathError with Op "write".
 func WriteAtomic(root *os.Root, rel string, data []byte, o WriteOptions) (created bool, err error) {
 	defer wrap("write", rel, &err)
@@ -93,15 +91,17 @@ func WriteAtomic(root *os.Root, rel string, data []byte, o WriteOptions) (create
 	if existed && o.Exclusive {
 		return false, &fs.PathError{Op: "create", Path: rel, Err: fs.ErrExist}
 	}
-	tmp, err := writeTemp(dir, data, perm)
+	t, err := CreateTemp(dir, ".tmp", perm)
 	if err != nil {
 		return false, err
 	}
-	if err := commit(dir, tmp, name, o.Exclusive); err != nil {
-		dir.Remove(tmp)
+	if _, err := t.Write(data); err != nil {
+		t.Discard()
 		return false, err
 	}
-	syncDir(dir)
+	if err := t.Commit(name, o.Exclusive); err != nil {
+		return false, err
+	}
 	return !existed, nil
 }
 
@@ -122,30 +122,6 @@ func targetMode(dir *os.Root, name string) (fs.FileMode, bool, error) {
 		return 0, false, &fs.PathError{Op: "write", Path: name, Err: ErrNotRegular}
 	}
 	return fi.Mode().Perm(), true, nil
-}
-
-// writeTemp writes data to a new temporary file in the folder dir and
-// returns its name.
-func writeTemp(dir *os.Root, data []byte, perm fs.FileMode) (string, error) {
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	tmp := ".deskbridge-" + hex.EncodeToString(rnd[:]) + ".tmp"
-	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		dir.Remove(tmp)
-		return "", err
-	}
-	return tmp, nil
 }
 
 // commit moves tmp into place. Exclusive commits use a hard link, which

@@ -92,3 +92,43 @@ func TestStopSignalsEndWorkAsEOFDoes(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledHostLeavesNoTemporaryFile: a host killed with SIGKILL in the
+// middle of a download leaves nothing in the workspace (the download is
+// written to an unnamed O_TMPFILE file, linked into place only when whole).
+func TestKilledHostLeavesNoTemporaryFile(t *testing.T) {
+	sending := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 1<<20)...))
+		w.(http.Flusher).Flush()
+		sending <- struct{}{}
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	f := newFixture(t, nil)
+	cfg, _ := json.Marshal(map[string]any{
+		"workspaces":      []map[string]string{{"name": "ws", "path": f.ws}},
+		"allowed_origins": []string{testOrigin},
+		"decision_log":    map[string]string{"path": f.log},
+		"state_dir":       filepath.Join(f.dir, "state"),
+		"network":         map[string]any{"allow_private": []string{"127.0.0.1/32"}},
+	})
+	if err := os.WriteFile(f.config, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, []string{"--config", f.config, testOrigin})
+	args, _ := json.Marshal(map[string]any{"url": srv.URL + "/big.png", "destination": filepath.Join(f.ws, "big.png")})
+	req, _ := json.Marshal(map[string]any{"version": 1, "id": "dl", "action": "download_asset", "arguments": json.RawMessage(args)})
+	p.send(frame(req))
+	<-sending // the first MiB has left the server: the host is inside the copy
+	p.cmd.Process.Kill()
+	p.cmd.Wait()
+	if es, _ := os.ReadDir(f.ws); len(es) != 0 {
+		var left []string
+		for _, e := range es {
+			left = append(left, e.Name())
+		}
+		t.Fatalf("a killed download left %v in the workspace", left)
+	}
+}

@@ -2,8 +2,6 @@ package netguard
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/deskbridge/deskbridge/sandbox"
 )
 
 // sniffLen is how many leading bytes decide the sniffed content type.
@@ -93,24 +93,23 @@ func checkResponse(resp *http.Response, maxBytes int64) error {
 // another goroutine as they are written (hasher), so the digest costs
 // little more than the copy.
 func store(ctx context.Context, resp *http.Response, dst *os.Root, name string, maxBytes int64) (res Result, err error) {
-	tmp := filepath.Join(filepath.Dir(name), ".deskbridge-"+randomHex()+".part")
-	f, err := dst.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	folder, err := dst.OpenRoot(filepath.Dir(name))
+	if err != nil {
+		return Result{}, &DownloadError{Op: OpCreate, Err: err}
+	}
+	defer folder.Close()
+	f, err := sandbox.CreateTemp(folder, ".part", 0o600)
 	if err != nil {
 		return Result{}, &DownloadError{Op: OpCreate, Err: err}
 	}
 	h := newHasher()
-	defer func() {
-		h.stop()
-		if err != nil {
-			f.Close()
-			dst.Remove(tmp)
-		}
-	}()
+	defer h.stop()
 	size, ctype, err := copyChecked(f, resp, kindOf(name), maxBytes, h)
 	if err != nil {
+		f.Discard()
 		return Result{}, bodyError(ctx, err)
 	}
-	if err = finish(f, dst, tmp, name); err != nil {
+	if err = finish(f, name); err != nil {
 		return Result{}, err
 	}
 	return Result{Path: name, Size: size, ContentType: ctype, SHA256: h.sum()}, nil
@@ -144,19 +143,16 @@ func copyChecked(w io.Writer, resp *http.Response, k kind, maxBytes int64, h *ha
 	return total, mediaType(sniffed), err
 }
 
-// finish flushes the temporary file and renames it into place.
-func finish(f *os.File, dst *os.Root, tmp, name string) error {
-	if err := f.Sync(); err != nil {
+// finish flushes the temporary file and gives it its name (name's last
+// element) in its folder, never replacing a file of that name (one created
+// during the download included).
+func finish(f *sandbox.TempFile, name string) error {
+	err := f.Commit(filepath.Base(name), true)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return existsError(name, nil)
+	case err != nil:
 		return &DownloadError{Op: OpSave, Err: err}
-	}
-	if err := f.Close(); err != nil {
-		return &DownloadError{Op: OpSave, Err: err}
-	}
-	if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
-		return existsError(name, err)
-	}
-	if err := dst.Rename(tmp, name); err != nil {
-		return &DownloadError{Op: OpRename, Err: err}
 	}
 	return nil
 }
@@ -195,9 +191,3 @@ func existsError(name string, err error) error {
 }
 
 func tooLarge(maxBytes int64) error { return &TooLargeError{Limit: maxBytes} }
-
-func randomHex() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
