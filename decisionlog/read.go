@@ -2,7 +2,6 @@ package decisionlog
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"iter"
 	"os"
@@ -94,25 +93,10 @@ func rotatedNumbers(path string) ([]int, error) {
 	return nums, nil
 }
 
-// Events yields the events of one log stream in order, for replay. A line
-// that is not an event yields an error wrapping ErrMalformed with its line
-// number; iteration goes on unless the caller stops it.
-func Events(r io.Reader) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
-		es, err := readEntries(r, 0, "")
-		for _, e := range es {
-			if !yieldEntry(e, yield) {
-				return
-			}
-		}
-		if err != nil {
-			yield(Event{}, err)
-		}
-	}
-}
-
 // Read yields the events of the log at path and its rotated files, oldest
-// first, as Events does for one stream.
+// first. A line that is not an event yields an error wrapping
+// ErrMalformed with its line number; iteration goes on unless the caller
+// stops it.
 func Read(path string) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		files, _, err := Files(path)

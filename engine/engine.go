@@ -95,15 +95,6 @@ func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.E
 	return data, perr
 }
 
-// SyncLog writes the decision log's queued outcome lines and flushes it
-// to stable storage; it does nothing when the log is off.
-func (h *Host) SyncLog() error {
-	if h.log == nil {
-		return nil
-	}
-	return h.log.Sync()
-}
-
 // Close flushes and closes the decision log and the workspace handles.
 func (h *Host) Close() error {
 	h.env.Roots.Close()

@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	stdjson "encoding/json"
 	"strconv"
 	"sync"
@@ -321,11 +319,4 @@ func pathValue(p Path) ast.Value {
 		[2]*ast.Term{k[9], ast.InternedTerm(p.Protected)},
 		[2]*ast.Term{k[10], ast.InternedTerm(p.Links)},
 	)
-}
-
-// Digest is how a large payload enters the input and the log: its length
-// in bytes and its SHA-256, never itself.
-func Digest(s string) map[string]any {
-	sum := sha256.Sum256([]byte(s))
-	return map[string]any{"length": len(s), "sha256": hex.EncodeToString(sum[:])}
 }

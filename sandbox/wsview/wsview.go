@@ -89,5 +89,3 @@ func Open(name, rootPath string, cls Classifier) (*View, error) {
 // Close releases the workspace root handle.
 func (v *View) Close() error { return v.root.Close() }
 
-// Name returns the workspace name given to Open.
-func (v *View) Name() string { return v.name }
