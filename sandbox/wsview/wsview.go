@@ -88,4 +88,3 @@ func Open(name, rootPath string, cls Classifier) (*View, error) {
 
 // Close releases the workspace root handle.
 func (v *View) Close() error { return v.root.Close() }
-
