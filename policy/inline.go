@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"strings"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -56,6 +58,7 @@ func inlineConstants(c *ast.Compiler) *ast.Error {
 	if len(consts) == 0 {
 		return nil
 	}
+	inlined := map[*ast.Term]bool{}
 	vis := ast.NewGenericVisitor(func(x any) bool {
 		t, ok := x.(*ast.Term)
 		if !ok {
@@ -67,6 +70,7 @@ func inlineConstants(c *ast.Compiler) *ast.Error {
 		}
 		if v := consts.lookup(ref); v != nil {
 			t.Value = v
+			inlined[t] = true
 			return true
 		}
 		return false
@@ -74,10 +78,70 @@ func inlineConstants(c *ast.Compiler) *ast.Error {
 	for _, m := range c.Modules {
 		ast.WalkRules(m, func(r *ast.Rule) bool {
 			vis.Walk(r.Body)
+			r.Body = foldInlined(r, inlined)
 			return false
 		})
 	}
 	return nil
+}
+
+// foldInlined undoes, for the values inlined, what the compiler does to a
+// reference in a call (`x in writes` becomes `__local1__ =
+// data.….writes; internal.member_2(x, __local1__)`): it puts the value
+// in place of the local and drops the assignment, so that the body is the
+// one a value written out compiles to. A local the head reads is kept.
+func foldInlined(r *ast.Rule, inlined map[*ast.Term]bool) ast.Body {
+	var kept ast.Body
+	for i, e := range r.Body {
+		v, val, ok := inlinedLocal(e, inlined)
+		if !ok || readsVar(r.Head, v) {
+			kept = append(kept, e)
+			continue
+		}
+		replaceVar(r.Body[i+1:], v, val)
+	}
+	if len(kept) == len(r.Body) {
+		return r.Body
+	}
+	for i, e := range kept {
+		e.Index = i
+	}
+	return kept
+}
+
+// inlinedLocal returns v and the value when e is `v = value` with v a
+// compiler-generated local and value inlined.
+func inlinedLocal(e *ast.Expr, inlined map[*ast.Term]bool) (ast.Var, ast.Value, bool) {
+	if e.Negated || len(e.With) > 0 || !e.IsEquality() {
+		return "", nil, false
+	}
+	a, b := e.Operand(0), e.Operand(1)
+	v, ok := a.Value.(ast.Var)
+	if !ok || !inlined[b] || !strings.HasPrefix(string(v), "__local") {
+		return "", nil, false
+	}
+	return v, b.Value, true
+}
+
+// readsVar reports whether v occurs in h.
+func readsVar(h *ast.Head, v ast.Var) bool {
+	found := false
+	ast.WalkVars(h, func(x ast.Var) bool {
+		found = found || x == v
+		return found
+	})
+	return found
+}
+
+// replaceVar puts val in place of every occurrence of v in body.
+func replaceVar(body ast.Body, v ast.Var, val ast.Value) {
+	ast.NewGenericVisitor(func(x any) bool {
+		if t, ok := x.(*ast.Term); ok && t.Value.Compare(v) == 0 {
+			t.Value = val
+			return true
+		}
+		return false
+	}).Walk(body)
 }
 
 // constants maps a constant rule's path to its value, by the path's last

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -173,5 +174,42 @@ func TestEmbeddedSetHasNoReferenceToAConstantRule(t *testing.T) {
 				return false
 			})
 		}
+	}
+}
+
+// TestInlinedCompilesAsWrittenOut: a rule that names a constant set
+// compiles to the body of the same rule with the set written out, so it
+// evaluates at the same cost.
+func TestInlinedCompilesAsWrittenOut(t *testing.T) {
+	const named = `package p
+
+writes := {"write_file", "create_file"}
+
+deny contains "w" if {
+	input.request.action in writes
+	some p in input.paths
+	p.protected
+}
+`
+	const literal = `package p
+
+deny contains "w" if {
+	input.request.action in {"write_file", "create_file"}
+	some p in input.paths
+	p.protected
+}
+`
+	local := regexp.MustCompile(`__local\d+__`)
+	body := func(text string) string {
+		src := &Source{Name: "p", Modules: map[string]string{"p.rego": text}}
+		c, err := compile(context.Background(), src, nil, io.Discard, compileMode{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := c.compiler.GetRulesExact(ast.MustParseRef("data.p.deny"))
+		return local.ReplaceAllString(rules[0].Body.String(), "__local__")
+	}
+	if a, b := body(named), body(literal); a != b {
+		t.Errorf("named set compiles to\n%s\nwritten out to\n%s", a, b)
 	}
 }
