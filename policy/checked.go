@@ -20,6 +20,9 @@ import (
 // without the check-only stages (a third of a cold start's compile), one
 // without is compiled with every stage and marked. A changed policy has
 // another name, so it is checked again on its first start, by itself.
+// The stage that inlines constant rules (inline.go) runs after every
+// check, on a marked set as on any other: the checks judge the modules as
+// written, so the mark needs no more in its name.
 
 // checkOnlyStages are the compiler stages that only report errors, and
 // the rule dependency graph, which only the recursion and type checks read

@@ -59,11 +59,11 @@ func TestSkippedChecksCompileTheSame(t *testing.T) {
 	src := &Source{Name: "embedded+tests", Modules: maps.Clone(emb.Modules)}
 	maps.Copy(src.Modules, emb.Tests)
 	ctx := context.Background()
-	full, err := compile(ctx, src, benchConfig, io.Discard, false)
+	full, err := compile(ctx, src, benchConfig, io.Discard, compileMode{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := compile(ctx, src, benchConfig, io.Discard, true)
+	fast, err := compile(ctx, src, benchConfig, io.Discard, compileMode{skipChecks: true})
 	if err != nil {
 		t.Fatal(err)
 	}

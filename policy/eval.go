@@ -31,9 +31,9 @@ type compiled struct {
 // compile parses and compiles src's modules with the capabilities
 // decisions run under (the parser and compiler options the rego package
 // used before), print statements on and data in the store (a rule
-// that would shadow data.config is a compile error). skipChecks leaves
-// out the check-only stages (checked.go).
-func compile(ctx context.Context, src *Source, data map[string]any, out io.Writer, skipChecks bool) (*compiled, error) {
+// that would shadow data.config is a compile error). Constant rules are
+// inlined for the rule index (inline.go); mode can leave out stages.
+func compile(ctx context.Context, src *Source, data map[string]any, out io.Writer, mode compileMode) (*compiled, error) {
 	caps := Capabilities()
 	mods, err := parseModules(src, caps)
 	if err != nil {
@@ -51,11 +51,20 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 		WithEnablePrintStatements(true).
 		WithUseTypeCheckAnnotations(true).
 		WithPathConflictsCheck(storage.NonEmpty(ctx, store, txn)).
-		WithSkipStages(skipped(skipChecks)...)
+		WithSkipStages(skipped(mode.skipChecks)...)
+	if !mode.keepRefs {
+		c = c.WithStageAfterID(ast.StageCheckUnsafeBuiltins, inlineConstantsStage)
+	}
 	if c.Compile(mods); c.Failed() {
 		return nil, c.Errors
 	}
 	return &compiled{compiler: c, store: store, print: topdown.NewPrintHook(out), modules: mods}, nil
+}
+
+// compileMode leaves compiler stages out.
+type compileMode struct {
+	skipChecks bool // the check-only stages (checked.go)
+	keepRefs   bool // inlineConstants: tests compare the set without it
 }
 
 // skipped returns the check-only stages when skipChecks is set.

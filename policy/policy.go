@@ -64,7 +64,7 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 		out = os.Stderr
 	}
 	checked := wasChecked(opts.CheckedDir, src)
-	c, err := compile(ctx, src, opts.Data, out, checked)
+	c, err := compile(ctx, src, opts.Data, out, compileMode{skipChecks: checked})
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
 	}

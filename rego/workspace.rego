@@ -8,11 +8,7 @@ import rego.v1
 # the assets policy against import_sources instead).
 confined_roles := {"target", "destination", "cwd"}
 
-# Actions that change the file system. The rules below, and
-# sensitivity.executes, spell this set out in their first line: OPA's rule
-# index reads a literal set there (the action is one of these) and skips
-# the rule for every other action, which a reference to this rule would
-# not let it do. workspace_test.rego holds the copies to this one.
+# Actions that change the file system.
 writes := {
 	"write_file", "create_file", "create_folder", "patch_file",
 	"create_project", "update_project", "download_asset", "import_asset",
@@ -26,7 +22,7 @@ deny contains {
 	"priority": 40,
 } if {
 	some role, p in input.paths
-	role in {"target", "destination", "cwd"} # confined_roles, spelled out
+	role in confined_roles
 	not p.inside
 }
 
@@ -36,11 +32,7 @@ deny contains {
 	"message": "The target is DeskBridge's own configuration, policy, log or browser manifest, which DeskBridge never writes; change it by hand.",
 	"priority": 40,
 } if {
-	input.request.action in {
-		"write_file", "create_file", "create_folder", "patch_file",
-		"create_project", "update_project", "download_asset", "import_asset",
-		"resize_image", "compress_image", "convert_image",
-	} # writes
+	input.request.action in writes
 	some p in input.paths
 	p.protected
 }

@@ -51,8 +51,8 @@ test_outside_wins_over_hard_link if {
 	x.rule == "workspace.outside"
 }
 
-# The write rules spell workspace.writes out for the rule index; each
-# action of writes must reach both of them.
+# Every action of writes is refused a protected target and a file that
+# runs code later.
 test_every_write_action_is_checked_for_protected_and_executes if {
 	every a in data.deskbridge.policies.builtin.writes {
 		protected := object.union(f.inside_path, {"protected": true})
@@ -70,7 +70,7 @@ test_read_is_not_a_write if {
 	d.allow
 }
 
-# workspace.outside spells confined_roles out; each role must be checked.
+# Every role of confined_roles must lie inside a workspace.
 test_every_confined_role_is_checked if {
 	every r in data.deskbridge.policies.builtin.confined_roles {
 		d := main.decision with input as f.request("read_file", "files", {r: outside}) with data.config as f.config
