@@ -125,6 +125,27 @@ deny contains denial("path_secret", sprintf("Argument %d names a secret file (a 
 	pa.sensitivity == "secret"
 }
 
+# A file a program writes (an output option its rules in engine/cmdfacts
+# know, such as sort's --output or go's -coverprofile) is judged as a
+# write: a file that runs later is not written by a command, as
+# sensitivity.executes refuses write_file of it.
+deny contains denial("path_write", sprintf("Argument %d names a file that runs code later (a hook, task or start-up file) as the program's output; write somewhere else.", [pa.index])) if {
+	input.request.action == "run_command"
+	some pa in input.command.path_args
+	pa.write
+	pa.sensitivity == "executes"
+}
+
+# A working folder inside .git (or another folder of files that run later)
+# is refused: every bare word a command writes there is a hook or a
+# repository's configuration. (A working folder in a secret folder is
+# sensitivity.secret's; one in a workspace that holds the host's own files
+# the host refuses natively, whatever the policy says.)
+deny contains denial("cwd_sensitive", "The working folder holds files that run later (such as .git); run the command from the workspace or a folder of your project.") if {
+	input.request.action == "run_command"
+	input.paths.cwd.sensitivity == "executes"
+}
+
 env_denied_names := {
 	"PATH", "HOME", "USERPROFILE", "SHELL", "ENV", "BASH_ENV", "CDPATH", "IFS", "PS4",
 	"PROMPT_COMMAND", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "BROWSER", "SSH_ASKPASS",
@@ -135,6 +156,7 @@ env_denied_names := {
 	"GOFLAGS", "GOENV", "GOTOOLCHAIN", "GOROOT", "GOPATH", "GOBIN", "GOPROXY", "GOSUMDB",
 	"GONOSUMDB", "GOPRIVATE", "GONOPROXY", "GOINSECURE", "GOVCS", "GOCACHE", "GOMODCACHE",
 	"GOEXPERIMENT", "GODEBUG", "SSH_AUTH_SOCK", "DISPLAY", "WAYLAND_DISPLAY",
+	"POSIXLY_CORRECT",
 }
 
 env_denied_prefixes := {

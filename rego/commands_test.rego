@@ -105,6 +105,26 @@ test_path_executes_named_allowed if {
 	count(rules_for(inp)) == 0
 }
 
+test_path_write_executes_refused if {
+	inp := json.patch(run_input(["sort", "--output=pre-commit", "x"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": "pre-commit", "canonical": "/w/.git/hooks/pre-commit", "inside": true, "workspace": "W", "sensitivity": "executes", "write": true}]}])
+	"commands.path_write" in rules_for(inp)
+}
+
+test_path_write_plain_allowed if {
+	inp := json.patch(run_input(["sort", "--output=out.txt", "x"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": "out.txt", "canonical": "/w/out.txt", "inside": true, "workspace": "W", "sensitivity": "", "write": true}]}])
+	count(rules_for(inp)) == 0
+}
+
+test_cwd_in_git_refused if {
+	inp := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/paths/cwd", "value": {"inside": true, "sensitivity": "executes"}}])
+	"commands.cwd_sensitive" in rules_for(inp)
+}
+
+test_cwd_plain_allowed if {
+	inp := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/paths/cwd", "value": {"inside": true, "sensitivity": "", "protected": false}}])
+	count(rules_for(inp)) == 0
+}
+
 env_input(names) := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/command/env_names", "value": names}])
 
 test_dangerous_env_refused if {

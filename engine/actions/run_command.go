@@ -142,7 +142,7 @@ func locate(r *facts.Resolver) cmdfacts.Locate {
 		if err != nil {
 			return cmdfacts.Place{Canonical: abs}
 		}
-		return cmdfacts.Place{Canonical: p.Canonical, Workspace: p.Workspace, Inside: p.Inside, Sensitivity: p.Sensitivity}
+		return cmdfacts.Place{Canonical: p.Canonical, Workspace: p.Workspace, Inside: p.Inside, Sensitivity: p.Sensitivity, Exists: p.Exists}
 	}
 }
 
