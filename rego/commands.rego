@@ -352,9 +352,28 @@ git_sub_denied := {
 	"fetch": {"-u"},
 	"pull": {"-u"},
 	"rebase": {"-x", "-i", "--interactive"},
+	"log": {"--full-diff"},
+	"show": {"--full-diff"},
+	"diff": {"--no-index", "--full-diff"},
+	"stash": {"-p", "--patch", "-U", "--unified", "--word-diff", "--color-words", "-W", "--function-context", "--cc"},
+	"cat-file": {"--batch", "--textconv", "--filters"},
+	"add": {"-p", "--patch", "-i", "--interactive", "-e", "--edit"},
+	"checkout": {"-p", "--patch"},
+	"reset": {"-p", "--patch"},
+	"restore": {"-p", "--patch"},
+	"commit": {"-p", "--patch", "--interactive"},
+	"tag": {"--format"},
+	"branch": {"--format"},
+	"status": {"-v", "--verbose"},
 }
 
-program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, sub])) if {
+# git_sub_denied also holds the options by which a reader of many paths
+# would print a secret despite the exclusions the host appends
+# (--full-diff, diff --no-index, a stash's patch, cat-file's batches and
+# filters, %(raw) in a ref format, status -v, whose diff ignores
+# pathspecs) and the interactive patch modes, which print hunks of any
+# file.
+program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs or print files DeskBridge keeps secret; remove it.", [a, sub])) if {
 	sub := input.command.args[first_operand]
 	some o in object.get({ # git_sub_denied
 		"grep": {"-O"},
@@ -362,9 +381,35 @@ program_denials.git contains denial("git_option", sprintf("The option %s of git 
 		"fetch": {"-u"},
 		"pull": {"-u"},
 		"rebase": {"-x", "-i", "--interactive"},
+		"log": {"--full-diff"},
+		"show": {"--full-diff"},
+		"diff": {"--no-index", "--full-diff"},
+		"stash": {"-p", "--patch", "-U", "--unified", "--word-diff", "--color-words", "-W", "--function-context", "--cc"},
+		"cat-file": {"--batch", "--textconv", "--filters"},
+		"add": {"-p", "--patch", "-i", "--interactive", "-e", "--edit"},
+		"checkout": {"-p", "--patch"},
+		"reset": {"-p", "--patch"},
+		"restore": {"-p", "--patch"},
+		"commit": {"-p", "--patch", "--interactive"},
+		"tag": {"--format"},
+		"branch": {"--format"},
+		"status": {"-v", "--verbose"},
 	}, sub, set())
 	some a in array.slice(input.command.args, first_operand + 1, end_of_options)
 	startswith(a, o)
+}
+
+# git cat-file prints an object's content (-p, or a type name) only for an
+# object named with its path (`HEAD:README.md`), whose path the path rules
+# judge: an object id or a ref may name the blob of a secret.
+program_denials.git contains denial("git_object_id", sprintf("git cat-file shows content only of an object named with its path (rev:path), so that its path can be checked; %s names none.", [a])) if {
+	input.command.args[first_operand] == "cat-file"
+	some c in array.slice(input.command.args, first_operand + 1, end_of_options)
+	c in {"-p", "blob", "tree", "commit", "tag"}
+	some a in array.slice(input.command.args, first_operand + 1, end_of_options)
+	not startswith(a, "-")
+	not a in {"blob", "tree", "commit", "tag"}
+	not contains(a, ":")
 }
 
 # A ref given after --end-of-options that begins with "-" is refused: git

@@ -329,7 +329,7 @@ test_every_git_sub_denied_option_refused if {
 	every sub, opts in commands.git_sub_denied {
 		every o in opts {
 			some d in commands.deny with input as run_input(["git", sub, concat("", [o, "x"])])
-			d.message == sprintf("The option %s of git %s can run other programs; remove it.", [concat("", [o, "x"]), sub])
+			d.message == sprintf("The option %s of git %s can run other programs or print files DeskBridge keeps secret; remove it.", [concat("", [o, "x"]), sub])
 		}
 	}
 }
@@ -435,3 +435,27 @@ test_interp_is_interpreter_rules if {
 	}
 	not commands.interp with input as run_input(["git", "s"])
 }
+
+# ---- git: secrets through the object store ----
+
+test_git_full_diff_refused if refused(["git", "log", "-p", "--full-diff"], "commands.git_option")
+
+test_git_diff_no_index_refused if refused(["git", "diff", "--no-index", "a", "b"], "commands.git_option")
+
+test_git_stash_patch_refused if refused(["git", "stash", "show", "-p"], "commands.git_option")
+
+test_git_stash_stat_allowed if allowed(["git", "stash", "show", "--stat"])
+
+test_git_add_patch_refused if refused(["git", "add", "-p"], "commands.git_option")
+
+test_git_tag_format_refused if refused(["git", "tag", "--format=%(raw)"], "commands.git_option")
+
+test_git_cat_file_batch_refused if refused(["git", "cat-file", "--batch-all-objects", "--batch"], "commands.git_option")
+
+test_git_cat_file_object_id_refused if refused(["git", "cat-file", "-p", "0123abcd"], "commands.git_object_id")
+
+test_git_cat_file_type_object_id_refused if refused(["git", "cat-file", "blob", "v1"], "commands.git_object_id")
+
+test_git_cat_file_rev_path_allowed if allowed(["git", "cat-file", "-p", "HEAD:README.md"])
+
+test_git_cat_file_type_allowed if allowed(["git", "cat-file", "-t", "HEAD"])

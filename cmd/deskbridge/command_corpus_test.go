@@ -29,6 +29,7 @@ type commandCorpus struct {
 		Argv      []string          `json:"argv"`
 		Cwd       string            `json:"cwd"`
 		Stdin     *string           `json:"stdin"`
+		Env       map[string]string `json:"env"`
 		Config    map[string]any    `json:"config"`
 		Want      string            `json:"want"`
 		Rule      string            `json:"rule"`
@@ -68,6 +69,9 @@ func TestRunCommandAttackCorpus(t *testing.T) {
 				before[rel], _ = os.ReadFile(filepath.Join(f.ws, rel))
 			}
 			args := map[string]any{"argv": tc.Argv, "cwd": filepath.Join(f.ws, tc.Cwd)}
+			if tc.Env != nil {
+				args["env"] = tc.Env
+			}
 			if tc.Stdin != nil {
 				args["stdin"] = *tc.Stdin
 			}

@@ -34,9 +34,16 @@ type Place struct {
 
 // Request is the part of a run_command request the facts are built from.
 type Request struct {
-	Command  string
-	Argv     []string
-	Cwd      string // absolute; confined by the policy through paths.cwd
+	Command string
+	Argv    []string
+	Cwd     string // absolute; confined by the policy through paths.cwd
+	// GitTop is the top of the git working tree that holds Cwd, or "":
+	// where a git object name's path (`HEAD:.env`) lies.
+	GitTop string
+	// Secret are the patterns of the secret class (facts.DefaultSecret
+	// and the configuration's), which readers of many files are given as
+	// exclusions.
+	Secret   []string
 	Env      map[string]string
 	HasStdin bool
 }
@@ -56,9 +63,13 @@ func Build(req Request, p Platform, locate Locate) (Facts, error) {
 		Args:         argv[1:],
 		OptionsEnd:   OptionsEnd(argv[1:]),
 		FirstOperand: FirstOperand(argv[1:]),
-		PathArgs:     pathArgs(argv, p.Name(argv[0]), req.Cwd, locate),
+		PathArgs:     pathArgs(argv, p.Name(argv[0]), req.Cwd, req.GitTop, locate),
 		EnvNames:     envNames(req.Env),
 		HasStdin:     req.HasStdin,
+	}
+	f.ExcludesAt, f.Excludes = excludes(f.ProgramName, argv, req.Secret)
+	if f.Excludes == nil {
+		f.Excludes = []string{}
 	}
 	return f, nil
 }
@@ -76,18 +87,20 @@ func envNames(env map[string]string) []string {
 type scan struct {
 	program string // the program's name as policies compare it
 	cwd     string
+	gitTop  string
 	locate  Locate
 	out     []PathArg
 }
 
-func pathArgs(argv []string, program, cwd string, locate Locate) []PathArg {
-	s := &scan{program: program, cwd: cwd, locate: locate, out: []PathArg{}}
+func pathArgs(argv []string, program, cwd, gitTop string, locate Locate) []PathArg {
+	s := &scan{program: program, cwd: cwd, gitTop: gitTop, locate: locate, out: []PathArg{}}
 	options := true
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		switch {
 		case options && a == "--":
 			options = false
+		case options && s.gitObject(i, a):
 		case !options || !strings.HasPrefix(a, "-") || a == "-":
 			if a != "" && a != "-" {
 				s.add(i, a, false)
@@ -112,10 +125,36 @@ func (s *scan) option(argv []string, i int) int {
 			return s.file(argv, i, a[rest:], rest < len(a), write)
 		}
 	}
-	if v, ok := optionValue(a); ok {
+	if v, ok := optionValue(a); ok && !s.gitObject(i, v) {
 		s.addIf(i, v)
 	}
 	return i
+}
+
+// gitObject adds the path of a git object name (`HEAD:.env`, `:0:.env`)
+// given to git before "--", as an argument or an option's value
+// (`-L1,9:.env`), and reports whether a is one.
+func (s *scan) gitObject(i int, a string) bool {
+	if s.program != "git" {
+		return false
+	}
+	p, ok := gitRevPath(a)
+	if !ok {
+		return false
+	}
+	pa := PathArg{Index: i, Value: p}
+	abs := gitPath(p, s.cwd, s.gitTop)
+	if !filepath.IsAbs(abs) {
+		s.out = append(s.out, pa)
+		return true
+	}
+	pa.Canonical = abs
+	if s.locate != nil {
+		pl := s.locate(abs)
+		pa.Canonical, pa.Workspace, pa.Inside, pa.Sensitivity = pl.Canonical, pl.Workspace, pl.Inside, pl.Sensitivity
+	}
+	s.out = append(s.out, pa)
+	return true
 }
 
 // file adds the file a file option names: its glued value, or the next

@@ -81,7 +81,7 @@ func TestPathArgsOutside(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
-			got := pathArgs([]string{"cat", tt.arg}, "cat", ws+"/a", locateDemo)
+			got := pathArgs([]string{"cat", tt.arg}, "cat", ws+"/a", "", locateDemo)
 			if len(got) != 1 || got[0].Inside || got[0].Canonical != filepath.FromSlash(tt.canonical) {
 				t.Fatalf("pathArgs(%q) = %+v", tt.arg, got)
 			}
@@ -90,7 +90,7 @@ func TestPathArgsOutside(t *testing.T) {
 }
 
 func TestPathArgUnresolvable(t *testing.T) {
-	got := pathArgs([]string{"cat", "x"}, "cat", "relative", locateDemo)
+	got := pathArgs([]string{"cat", "x"}, "cat", "relative", "", locateDemo)
 	if len(got) != 1 || got[0].Canonical != "" || got[0].Inside {
 		t.Fatalf("pathArgs with a relative cwd = %+v", got)
 	}
@@ -135,7 +135,7 @@ func TestPathArgsOptionValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.argv, " "), func(t *testing.T) {
-			got := pathArgs(tt.argv, tt.argv[0], ws, locate)
+			got := pathArgs(tt.argv, tt.argv[0], ws, "", locate)
 			var short []want
 			for _, pa := range got {
 				short = append(short, want{pa.Index, pa.Value, pa.Write})
