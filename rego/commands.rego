@@ -146,6 +146,26 @@ deny contains denial("cwd_sensitive", "The working folder holds files that run l
 	input.paths.cwd.sensitivity == "executes"
 }
 
+# A program that runs scripts the workspace defines (npm test runs
+# package.json's "test" with sh -c; make runs the Makefile; pytest
+# conftest.py; go generate its //go:generate lines; cargo build.rs) is a
+# shell by another name: input.command.script_runner names its kind, and
+# it runs only when data.config.commands.script_runners opens that kind
+# (the decision log records the kind in the logged input). git's hooks
+# (script_runner "git-hooks") never run: the host sets core.hooksPath to
+# the null device.
+deny contains denial("script_runner", sprintf("%s runs scripts the workspace defines, which is a shell by another name; a team opens it with commands.script_runners.", [runner])) if {
+	input.request.action == "run_command"
+	runner := input.command.script_runner
+	not runner in {"", "git-hooks"}
+	not script_runner_opened
+}
+
+script_runner_opened if {
+	some r in data.config.commands.script_runners
+	r == input.command.script_runner
+}
+
 env_denied_names := {
 	"PATH", "HOME", "USERPROFILE", "SHELL", "ENV", "BASH_ENV", "CDPATH", "IFS", "PS4",
 	"PROMPT_COMMAND", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "BROWSER", "SSH_ASKPASS",

@@ -459,3 +459,25 @@ test_git_cat_file_type_object_id_refused if refused(["git", "cat-file", "blob", 
 test_git_cat_file_rev_path_allowed if allowed(["git", "cat-file", "-p", "HEAD:README.md"])
 
 test_git_cat_file_type_allowed if allowed(["git", "cat-file", "-t", "HEAD"])
+
+# ---- script runners ----
+
+runner_input(argv, kind) := json.patch(run_input(argv), [{"op": "add", "path": "/command/script_runner", "value": kind}])
+
+test_script_runner_refused if {
+	"commands.script_runner" in rules_for(runner_input(["npm", "test"], "npm"))
+}
+
+test_script_runner_opened if {
+	r := rules_for(runner_input(["npm", "test"], "npm")) with data.config.commands.script_runners as ["npm"]
+	count(r) == 0
+}
+
+test_script_runner_other_kind_still_refused if {
+	r := rules_for(runner_input(["go", "generate"], "go generate")) with data.config.commands.script_runners as ["npm"]
+	"commands.script_runner" in r
+}
+
+test_git_hooks_allowed if count(rules_for(runner_input(["git", "commit", "-m", "x"], "git-hooks"))) == 0
+
+test_no_runner_allowed if count(rules_for(runner_input(["npm", "ls"], ""))) == 0

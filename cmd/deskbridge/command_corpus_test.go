@@ -143,3 +143,32 @@ func (f fixture) reconfigure(t *testing.T, extra map[string]any) {
 		t.Fatal(err)
 	}
 }
+
+// TestRunCommandScriptRunnerLogged: a script runner a team opens runs, and
+// the decision log records its kind in the logged input.
+func TestRunCommandScriptRunnerLogged(t *testing.T) {
+	f := newFixture(t, nil)
+	f.reconfigure(t, map[string]any{"commands": map[string]any{"script_runners": []string{"npm"}}})
+	f.write(t, "package.json", `{"scripts":{"test":"echo SHELL_$((6*7))"}}`, 0o644)
+	r := f.run(t, map[string]any{"argv": []string{"npm", "test"}})
+	if !r.Success || !strings.Contains(r.Data.Stdout, "SHELL_42") {
+		t.Fatalf("npm test, opened: %+v", r)
+	}
+	log, err := os.ReadFile(f.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(log), []byte("\n")) {
+		var ev struct {
+			Input struct {
+				Command struct {
+					ScriptRunner string `json:"script_runner"`
+				} `json:"command"`
+			} `json:"input"`
+		}
+		if json.Unmarshal(line, &ev) == nil && ev.Input.Command.ScriptRunner == "npm" {
+			return
+		}
+	}
+	t.Fatalf("no decision records script_runner npm:\n%s", log)
+}

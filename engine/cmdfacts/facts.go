@@ -67,6 +67,7 @@ func Build(req Request, p Platform, locate Locate) (Facts, error) {
 		EnvNames:     envNames(req.Env),
 		HasStdin:     req.HasStdin,
 	}
+	f.ScriptRunner = scriptRunner(strings.ToLower(f.ProgramName), f.Args)
 	f.ExcludesAt, f.Excludes = excludes(f.ProgramName, argv, req.Secret)
 	if f.Excludes == nil {
 		f.Excludes = []string{}
