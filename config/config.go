@@ -98,6 +98,10 @@ type DecisionLog struct {
 type Commands struct {
 	// Allow adds program names to the default whitelist.
 	Allow []string `json:"allow"`
+	// ScriptRunners opens programs that run scripts the workspace defines,
+	// by their kind in input.command.script_runner ("npm", "make",
+	// "go generate", "cargo build" …); the default policy refuses them.
+	ScriptRunners []string `json:"script_runners"`
 }
 
 // Network configures URL actions.
@@ -391,6 +395,9 @@ func (c *Config) fillDefaults() {
 	}
 	if c.Commands.Allow == nil {
 		c.Commands.Allow = []string{}
+	}
+	if c.Commands.ScriptRunners == nil {
+		c.Commands.ScriptRunners = []string{}
 	}
 	if c.ImportSources == nil {
 		c.ImportSources = []string{}

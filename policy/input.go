@@ -85,6 +85,16 @@ type Command struct {
 	PathArgs     []CommandPathArg `json:"path_args"`
 	EnvNames     []string         `json:"env_names"`
 	HasStdin     bool             `json:"has_stdin"`
+	// ScriptRunner names the kind of program that runs scripts the
+	// workspace defines (package.json scripts, a Makefile, conftest.py,
+	// build scripts …), or is "" for a program that does not.
+	ScriptRunner string `json:"script_runner"`
+	// Excludes are arguments the host inserts into Argv at ExcludesAt
+	// before it runs the program: exclusions (git pathspecs, grep's
+	// --exclude, rg's --iglob) that keep files of the secret class out of
+	// a reader of many files.
+	Excludes   []string `json:"excludes"`
+	ExcludesAt int      `json:"excludes_at"`
 }
 
 // CommandPathArg is an argument, or the value of an `--option=value` or
@@ -103,6 +113,9 @@ type CommandPathArg struct {
 	Workspace string `json:"workspace"`
 	// Sensitivity is Canonical's class, as input.paths gives it.
 	Sensitivity string `json:"sensitivity"`
+	// Write reports that the program writes the path (an output file
+	// named by an option its rules know, such as sort's --output).
+	Write bool `json:"write"`
 }
 
 // URL is input.url.

@@ -16,8 +16,9 @@ import (
 // members of Command and CommandPathArg (their JSON order).
 var (
 	commandKeys = keyTerms("argv", "program", "program_name", "resolved", "args",
-		"options_end", "first_operand", "path_args", "env_names", "has_stdin")
-	pathArgKeys = keyTerms("index", "value", "canonical", "inside", "workspace", "sensitivity")
+		"options_end", "first_operand", "path_args", "env_names", "has_stdin",
+		"script_runner", "excludes", "excludes_at")
+	pathArgKeys = keyTerms("index", "value", "canonical", "inside", "workspace", "sensitivity", "write")
 )
 
 func keyTerms(names ...string) []*ast.Term {
@@ -35,7 +36,7 @@ func commandValue(f Command) (v ast.Value, ok bool) {
 	if !commandValidUTF8(f) {
 		return nil, false
 	}
-	terms := make(termBatch, 5+len(f.Argv)+len(f.Args)+len(f.EnvNames)+5*len(f.PathArgs))
+	terms := make(termBatch, 6+len(f.Argv)+len(f.Args)+len(f.EnvNames)+len(f.Excludes)+5*len(f.PathArgs))
 	k := commandKeys
 	return ast.NewObject(
 		[2]*ast.Term{k[0], terms.value(stringsArray(&terms, f.Argv))},
@@ -48,6 +49,9 @@ func commandValue(f Command) (v ast.Value, ok bool) {
 		[2]*ast.Term{k[7], ast.NewTerm(pathArgsArray(&terms, f.PathArgs))},
 		[2]*ast.Term{k[8], ast.NewTerm(stringsArray(&terms, f.EnvNames))},
 		[2]*ast.Term{k[9], ast.InternedTerm(f.HasStdin)},
+		[2]*ast.Term{k[10], terms.str(f.ScriptRunner)},
+		[2]*ast.Term{k[11], ast.NewTerm(stringsArray(&terms, f.Excludes))},
+		[2]*ast.Term{k[12], ast.InternedTerm(f.ExcludesAt)},
 	), true
 }
 
@@ -72,6 +76,7 @@ func pathArgsArray(terms *termBatch, pas []CommandPathArg) *ast.Array {
 			[2]*ast.Term{k[3], ast.InternedTerm(pa.Inside)},
 			[2]*ast.Term{k[4], terms.str(pa.Workspace)},
 			[2]*ast.Term{k[5], terms.str(pa.Sensitivity)},
+			[2]*ast.Term{k[6], ast.InternedTerm(pa.Write)},
 		))
 	}
 	return ast.NewArray(elems...)
@@ -79,7 +84,7 @@ func pathArgsArray(terms *termBatch, pas []CommandPathArg) *ast.Array {
 
 // commandValidUTF8 reports whether every string of f is valid UTF-8.
 func commandValidUTF8(f Command) bool {
-	for _, list := range [][]string{f.Argv, f.Args, f.EnvNames, {f.Program, f.ProgramName, f.Resolved}} {
+	for _, list := range [][]string{f.Argv, f.Args, f.EnvNames, f.Excludes, {f.Program, f.ProgramName, f.Resolved, f.ScriptRunner}} {
 		for _, s := range list {
 			if !utf8.ValidString(s) {
 				return false

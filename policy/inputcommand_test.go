@@ -25,7 +25,10 @@ func genCommandFacts(r *rand.Rand) Command {
 	argv := append([]string{s()}, list(r.IntN(6))...)
 	f := Command{Argv: argv, Program: s(), ProgramName: s(), Resolved: s(), Args: argv[1:],
 		OptionsEnd: r.IntN(len(argv)), FirstOperand: r.IntN(3) * (1 + r.IntN(2000)),
-		EnvNames: list(r.IntN(3)), HasStdin: r.IntN(2) == 0}
+		EnvNames: list(r.IntN(3)), HasStdin: r.IntN(2) == 0, ScriptRunner: s(), ExcludesAt: r.IntN(9)}
+	if r.IntN(2) == 0 {
+		f.Excludes = list(r.IntN(3))
+	}
 	if r.IntN(5) == 0 {
 		f.Args = nil
 	}
@@ -35,7 +38,7 @@ func genCommandFacts(r *rand.Rand) Command {
 	}
 	for range n {
 		f.PathArgs = append(f.PathArgs, CommandPathArg{Index: r.IntN(1100), Value: s(), Canonical: s(),
-			Inside: r.IntN(2) == 0, Workspace: s()})
+			Inside: r.IntN(2) == 0, Workspace: s(), Write: r.IntN(2) == 0})
 	}
 	return f
 }

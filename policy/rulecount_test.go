@@ -68,8 +68,10 @@ var gitLogInput = ast.MustInterfaceToValue(map[string]any{
 // decision evaluates from growing unnoticed: every rule entered costs
 // 10–20 allocations in OPA's evaluator. The bounds are the counts when
 // this test was written (docs/benchmarks-history.md, fourth pass; git log since
-// "run_command decision"), plus commands.path_secret, which every
-// run_command request enters, and origin_allowed, which every request
+// "run_command decision"), plus commands.path_secret, commands.path_write
+// and commands.cwd_sensitive, which every run_command request enters (the
+// path arguments and the working folder are facts no index reads), and
+// origin_allowed, which every request
 // over the native channel enters (the origins rule fails closed); a rule that OPA's index or rule tree cannot
 // skip for these requests raises them.
 func TestRulesEvaluatedPerDecision(t *testing.T) {
@@ -83,8 +85,8 @@ func TestRulesEvaluatedPerDecision(t *testing.T) {
 		max   int
 	}{
 		{"read_file", benchInput, 7},
-		{"git log", gitLogInput, 24},
-		{"git log without the argument facts", withoutArgFacts(gitLogInput), 25},
+		{"git log", gitLogInput, 26},
+		{"git log without the argument facts", withoutArgFacts(gitLogInput), 27},
 	} {
 		counter := &ruleCounter{entered: map[string]int{}}
 		d, err := e.decide(context.Background(), c.input, counter)

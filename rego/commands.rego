@@ -125,6 +125,47 @@ deny contains denial("path_secret", sprintf("Argument %d names a secret file (a 
 	pa.sensitivity == "secret"
 }
 
+# A file a program writes (an output option its rules in engine/cmdfacts
+# know, such as sort's --output or go's -coverprofile) is judged as a
+# write: a file that runs later is not written by a command, as
+# sensitivity.executes refuses write_file of it.
+deny contains denial("path_write", sprintf("Argument %d names a file that runs code later (a hook, task or start-up file) as the program's output; write somewhere else.", [pa.index])) if {
+	input.request.action == "run_command"
+	some pa in input.command.path_args
+	pa.write
+	pa.sensitivity == "executes"
+}
+
+# A working folder inside .git (or another folder of files that run later)
+# is refused: every bare word a command writes there is a hook or a
+# repository's configuration. (A working folder in a secret folder is
+# sensitivity.secret's; one in a workspace that holds the host's own files
+# the host refuses natively, whatever the policy says.)
+deny contains denial("cwd_sensitive", "The working folder holds files that run later (such as .git); run the command from the workspace or a folder of your project.") if {
+	input.request.action == "run_command"
+	input.paths.cwd.sensitivity == "executes"
+}
+
+# A program that runs scripts the workspace defines (npm test runs
+# package.json's "test" with sh -c; make runs the Makefile; pytest
+# conftest.py; go generate its //go:generate lines; cargo build.rs) is a
+# shell by another name: input.command.script_runner names its kind, and
+# it runs only when data.config.commands.script_runners opens that kind
+# (the decision log records the kind in the logged input). git's hooks
+# (script_runner "git-hooks") never run: the host sets core.hooksPath to
+# the null device.
+deny contains denial("script_runner", sprintf("%s runs scripts the workspace defines, which is a shell by another name; a team opens it with commands.script_runners.", [runner])) if {
+	input.request.action == "run_command"
+	runner := input.command.script_runner
+	not runner in {"", "git-hooks"}
+	not script_runner_opened
+}
+
+script_runner_opened if {
+	some r in data.config.commands.script_runners
+	r == input.command.script_runner
+}
+
 env_denied_names := {
 	"PATH", "HOME", "USERPROFILE", "SHELL", "ENV", "BASH_ENV", "CDPATH", "IFS", "PS4",
 	"PROMPT_COMMAND", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "BROWSER", "SSH_ASKPASS",
@@ -135,6 +176,7 @@ env_denied_names := {
 	"GOFLAGS", "GOENV", "GOTOOLCHAIN", "GOROOT", "GOPATH", "GOBIN", "GOPROXY", "GOSUMDB",
 	"GONOSUMDB", "GOPRIVATE", "GONOPROXY", "GOINSECURE", "GOVCS", "GOCACHE", "GOMODCACHE",
 	"GOEXPERIMENT", "GODEBUG", "SSH_AUTH_SOCK", "DISPLAY", "WAYLAND_DISPLAY",
+	"POSIXLY_CORRECT",
 }
 
 env_denied_prefixes := {
@@ -330,9 +372,28 @@ git_sub_denied := {
 	"fetch": {"-u"},
 	"pull": {"-u"},
 	"rebase": {"-x", "-i", "--interactive"},
+	"log": {"--full-diff"},
+	"show": {"--full-diff"},
+	"diff": {"--no-index", "--full-diff"},
+	"stash": {"-p", "--patch", "-U", "--unified", "--word-diff", "--color-words", "-W", "--function-context", "--cc"},
+	"cat-file": {"--batch", "--textconv", "--filters"},
+	"add": {"-p", "--patch", "-i", "--interactive", "-e", "--edit"},
+	"checkout": {"-p", "--patch"},
+	"reset": {"-p", "--patch"},
+	"restore": {"-p", "--patch"},
+	"commit": {"-p", "--patch", "--interactive"},
+	"tag": {"--format"},
+	"branch": {"--format"},
+	"status": {"-v", "--verbose"},
 }
 
-program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs; remove it.", [a, sub])) if {
+# git_sub_denied also holds the options by which a reader of many paths
+# would print a secret despite the exclusions the host appends
+# (--full-diff, diff --no-index, a stash's patch, cat-file's batches and
+# filters, %(raw) in a ref format, status -v, whose diff ignores
+# pathspecs) and the interactive patch modes, which print hunks of any
+# file.
+program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs or print files DeskBridge keeps secret; remove it.", [a, sub])) if {
 	sub := input.command.args[first_operand]
 	some o in object.get({ # git_sub_denied
 		"grep": {"-O"},
@@ -340,9 +401,35 @@ program_denials.git contains denial("git_option", sprintf("The option %s of git 
 		"fetch": {"-u"},
 		"pull": {"-u"},
 		"rebase": {"-x", "-i", "--interactive"},
+		"log": {"--full-diff"},
+		"show": {"--full-diff"},
+		"diff": {"--no-index", "--full-diff"},
+		"stash": {"-p", "--patch", "-U", "--unified", "--word-diff", "--color-words", "-W", "--function-context", "--cc"},
+		"cat-file": {"--batch", "--textconv", "--filters"},
+		"add": {"-p", "--patch", "-i", "--interactive", "-e", "--edit"},
+		"checkout": {"-p", "--patch"},
+		"reset": {"-p", "--patch"},
+		"restore": {"-p", "--patch"},
+		"commit": {"-p", "--patch", "--interactive"},
+		"tag": {"--format"},
+		"branch": {"--format"},
+		"status": {"-v", "--verbose"},
 	}, sub, set())
 	some a in array.slice(input.command.args, first_operand + 1, end_of_options)
 	startswith(a, o)
+}
+
+# git cat-file prints an object's content (-p, or a type name) only for an
+# object named with its path (`HEAD:README.md`), whose path the path rules
+# judge: an object id or a ref may name the blob of a secret.
+program_denials.git contains denial("git_object_id", sprintf("git cat-file shows content only of an object named with its path (rev:path), so that its path can be checked; %s names none.", [a])) if {
+	input.command.args[first_operand] == "cat-file"
+	some c in array.slice(input.command.args, first_operand + 1, end_of_options)
+	c in {"-p", "blob", "tree", "commit", "tag"}
+	some a in array.slice(input.command.args, first_operand + 1, end_of_options)
+	not startswith(a, "-")
+	not a in {"blob", "tree", "commit", "tag"}
+	not contains(a, ":")
 }
 
 # A ref given after --end-of-options that begins with "-" is refused: git

@@ -105,6 +105,26 @@ test_path_executes_named_allowed if {
 	count(rules_for(inp)) == 0
 }
 
+test_path_write_executes_refused if {
+	inp := json.patch(run_input(["sort", "--output=pre-commit", "x"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": "pre-commit", "canonical": "/w/.git/hooks/pre-commit", "inside": true, "workspace": "W", "sensitivity": "executes", "write": true}]}])
+	"commands.path_write" in rules_for(inp)
+}
+
+test_path_write_plain_allowed if {
+	inp := json.patch(run_input(["sort", "--output=out.txt", "x"]), [{"op": "replace", "path": "/command/path_args", "value": [{"index": 1, "value": "out.txt", "canonical": "/w/out.txt", "inside": true, "workspace": "W", "sensitivity": "", "write": true}]}])
+	count(rules_for(inp)) == 0
+}
+
+test_cwd_in_git_refused if {
+	inp := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/paths/cwd", "value": {"inside": true, "sensitivity": "executes"}}])
+	"commands.cwd_sensitive" in rules_for(inp)
+}
+
+test_cwd_plain_allowed if {
+	inp := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/paths/cwd", "value": {"inside": true, "sensitivity": "", "protected": false}}])
+	count(rules_for(inp)) == 0
+}
+
 env_input(names) := json.patch(run_input(["ls"]), [{"op": "replace", "path": "/command/env_names", "value": names}])
 
 test_dangerous_env_refused if {
@@ -309,7 +329,7 @@ test_every_git_sub_denied_option_refused if {
 	every sub, opts in commands.git_sub_denied {
 		every o in opts {
 			some d in commands.deny with input as run_input(["git", sub, concat("", [o, "x"])])
-			d.message == sprintf("The option %s of git %s can run other programs; remove it.", [concat("", [o, "x"]), sub])
+			d.message == sprintf("The option %s of git %s can run other programs or print files DeskBridge keeps secret; remove it.", [concat("", [o, "x"]), sub])
 		}
 	}
 }
@@ -415,3 +435,49 @@ test_interp_is_interpreter_rules if {
 	}
 	not commands.interp with input as run_input(["git", "s"])
 }
+
+# ---- git: secrets through the object store ----
+
+test_git_full_diff_refused if refused(["git", "log", "-p", "--full-diff"], "commands.git_option")
+
+test_git_diff_no_index_refused if refused(["git", "diff", "--no-index", "a", "b"], "commands.git_option")
+
+test_git_stash_patch_refused if refused(["git", "stash", "show", "-p"], "commands.git_option")
+
+test_git_stash_stat_allowed if allowed(["git", "stash", "show", "--stat"])
+
+test_git_add_patch_refused if refused(["git", "add", "-p"], "commands.git_option")
+
+test_git_tag_format_refused if refused(["git", "tag", "--format=%(raw)"], "commands.git_option")
+
+test_git_cat_file_batch_refused if refused(["git", "cat-file", "--batch-all-objects", "--batch"], "commands.git_option")
+
+test_git_cat_file_object_id_refused if refused(["git", "cat-file", "-p", "0123abcd"], "commands.git_object_id")
+
+test_git_cat_file_type_object_id_refused if refused(["git", "cat-file", "blob", "v1"], "commands.git_object_id")
+
+test_git_cat_file_rev_path_allowed if allowed(["git", "cat-file", "-p", "HEAD:README.md"])
+
+test_git_cat_file_type_allowed if allowed(["git", "cat-file", "-t", "HEAD"])
+
+# ---- script runners ----
+
+runner_input(argv, kind) := json.patch(run_input(argv), [{"op": "add", "path": "/command/script_runner", "value": kind}])
+
+test_script_runner_refused if {
+	"commands.script_runner" in rules_for(runner_input(["npm", "test"], "npm"))
+}
+
+test_script_runner_opened if {
+	r := rules_for(runner_input(["npm", "test"], "npm")) with data.config.commands.script_runners as ["npm"]
+	count(r) == 0
+}
+
+test_script_runner_other_kind_still_refused if {
+	r := rules_for(runner_input(["go", "generate"], "go generate")) with data.config.commands.script_runners as ["npm"]
+	"commands.script_runner" in r
+}
+
+test_git_hooks_allowed if count(rules_for(runner_input(["git", "commit", "-m", "x"], "git-hooks"))) == 0
+
+test_no_runner_allowed if count(rules_for(runner_input(["npm", "ls"], ""))) == 0

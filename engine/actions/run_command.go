@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
@@ -121,6 +122,7 @@ func runCommandFacts(_ context.Context, env *action.Env, c *action.Call) *protoc
 	}
 	f, err := cmdfacts.Build(cmdfacts.Request{
 		Command: a.Command, Argv: a.Argv, Cwd: cwd.Canonical, Env: a.Env, HasStdin: a.Stdin != nil,
+		GitTop: gitTop(cwd), Secret: secretPatterns(env.Config),
 	}, cmdfacts.Native(), locate(env.Paths))
 	if err != nil {
 		var pe *protocol.Error
@@ -142,8 +144,35 @@ func locate(r *facts.Resolver) cmdfacts.Locate {
 		if err != nil {
 			return cmdfacts.Place{Canonical: abs}
 		}
-		return cmdfacts.Place{Canonical: p.Canonical, Workspace: p.Workspace, Inside: p.Inside, Sensitivity: p.Sensitivity}
+		return cmdfacts.Place{Canonical: p.Canonical, Workspace: p.Workspace, Inside: p.Inside, Sensitivity: p.Sensitivity, Exists: p.Exists}
 	}
+}
+
+// gitTop is the top of the git working tree that holds the working
+// folder: the nearest folder up to the workspace root with a .git entry,
+// or "" (git looks no higher: GIT_CEILING_DIRECTORIES).
+func gitTop(cwd facts.Path) string {
+	if !cwd.Inside || cwd.WorkspaceRoot == "" {
+		return ""
+	}
+	for dir := cwd.Canonical; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if dir == cwd.WorkspaceRoot || filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
+}
+
+// secretPatterns are the patterns of the secret class: the built-in ones
+// and the configuration's.
+func secretPatterns(cfg *config.Config) []string {
+	out := append([]string{}, facts.DefaultSecret...)
+	if cfg != nil {
+		out = append(out, cfg.Sensitivity.Secret...)
+	}
+	return out
 }
 
 // runCommand runs the approved argument vector: the program resolved in the
@@ -172,7 +201,7 @@ func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 		return nil, perr
 	}
 	spec := proc.Spec{
-		Path: f.Resolved, Argv: f.Argv, Dir: cwd.Canonical, DirHandle: held,
+		Path: f.Resolved, Argv: cmdfacts.RunArgv(f), Dir: cwd.Canonical, DirHandle: held,
 		Env:           append(proc.SafeEnv(a.Env), proc.GitCeiling(cwd.WorkspaceRoot)),
 		Timeout:       timeout,
 		MaxOutput:     int(c.Limit("max_bytes", 256<<10)),
