@@ -185,7 +185,7 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 	if !ok {
 		return nil, protocol.Errorf(protocol.WorkspaceViolation, "The run's workspace %q is no longer configured; start a new run.", r.Workspace)
 	}
-	v, err := wsview.Open(w.Name, w.Path, classifier(env.Config))
+	v, err := wsview.Open(w.Name, w.Path, classifier(env))
 	if err != nil {
 		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not open the workspace folder; check that it still exists.")
 	}
