@@ -16,6 +16,7 @@ import (
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/redact"
 	"github.com/deskbridge/deskbridge/policy"
@@ -34,7 +35,8 @@ type Options struct {
 	Channel string
 	// HostLog receives the host's own log lines; nil means stderr.
 	HostLog io.Writer
-	// Opener opens URLs for open_in_browser; nil means browser.System().
+	// Opener opens URLs for open_in_browser; nil means browser.System with
+	// the system folders run_command resolves programs from.
 	Opener browser.Opener
 	// ProtectedPaths are more files and folders the host never writes on a
 	// request's behalf, beside its own configuration, policy, log, state
@@ -74,7 +76,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		return nil, err
 	}
 	if o.Opener == nil {
-		o.Opener = browser.System()
+		o.Opener = browser.System(cmdfacts.Native().Dirs)
 	}
 	env := &action.Env{
 		Config: cfg,

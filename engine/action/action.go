@@ -32,7 +32,7 @@ type Env struct {
 	Config *config.Config
 	Paths  *facts.Resolver
 	Roots  *sandbox.Roots
-	// Opener opens URLs for open_in_browser (browser.System() in a running
+	// Opener opens URLs for open_in_browser (browser.System in a running
 	// host; tests record instead).
 	Opener browser.Opener
 	// Runs returns the agent run store, opening it on first use (not at
