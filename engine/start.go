@@ -87,7 +87,9 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
-	return &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}, nil
+	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}
+	env.CheckContent = h.checkContent
+	return h, nil
 }
 
 type compileResult struct {

@@ -40,6 +40,34 @@ type Env struct {
 	Runs func() (*runstore.Store, error)
 	// Info describes the running host for get_status.
 	Info Info
+	// CheckContent is the content check (the engine's): it scans what a
+	// call is about to send for secret formats and, when one matched,
+	// asks the policy, then refuses the call or overwrites the secrets in
+	// the parts' Text. nil means no check (tests of one action).
+	CheckContent func(ctx context.Context, c *Call, parts []Outgoing) *protocol.Error
+}
+
+// Outgoing is one piece of a response that carries file or program
+// content out of the host, for the content check.
+type Outgoing struct {
+	// Source names the part in input.content.secrets: "content",
+	// "stdout", "stderr", "results[2]".
+	Source string
+	// Text is the part; a redaction overwrites it in place.
+	Text []byte
+	// Before and After are the bytes around Text when Text is a page of
+	// something longer (a read_file page), so that a secret cut by the
+	// page's edges is still recognised; only what lies in Text is sent.
+	Before, After []byte
+}
+
+// Content runs the content check over parts, if the host has one: call it
+// with everything a response will carry out before making the response.
+func (env *Env) Content(ctx context.Context, c *Call, parts ...Outgoing) *protocol.Error {
+	if env.CheckContent == nil {
+		return nil
+	}
+	return env.CheckContent(ctx, c, parts)
 }
 
 // Info describes the running host.
