@@ -73,7 +73,7 @@ type Set struct {
 	// byPair lists, for the first two bytes of each keyword (lower case),
 	// the keywords that start so and the rule of each.
 	groups [][]keyword
-	slot   []uint8 // by pairIndex: 1 + the index in groups, or 0
+	slot   *[1 << 16]uint8 // by pairIndex: 1 + the index in groups, or 0
 }
 
 type keyword struct {
@@ -90,7 +90,7 @@ func Load(data []byte) (*Set, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	s := &Set{Rules: doc.Rules, slot: make([]uint8, 1<<16)}
+	s := &Set{Rules: doc.Rules, slot: new([1 << 16]uint8)}
 	for i, r := range s.Rules {
 		if r.ID == "" || r.Regex == "" || len(r.Keywords) == 0 {
 			return nil, fmt.Errorf("contentscan: rule %d needs an id, a regex and keywords", i)
@@ -131,13 +131,19 @@ func Scan(text []byte) []Match { return Default().Scan(text) }
 // Scan returns the secrets in text, in order of position.
 func (s *Set) Scan(text []byte) []Match {
 	var hit []bool // rules whose keyword occurs, made on the first hit
-	for i := 0; i+1 < len(text); i++ {
-		g := s.slot[pairIndex(fold(text[i]), fold(text[i+1]))]
+	if len(text) < 2 {
+		return nil
+	}
+	prev := lowerTab[text[0]]
+	for i := 1; i < len(text); i++ {
+		cur := lowerTab[text[i]]
+		g := s.slot[uint16(prev)<<8|uint16(cur)]
+		prev = cur
 		if g == 0 {
 			continue
 		}
 		for _, k := range s.groups[g-1] {
-			if (hit == nil || !hit[k.rule]) && hasPrefixFold(text[i:], k.text) {
+			if (hit == nil || !hit[k.rule]) && hasPrefixFold(text[i-1:], k.text) {
 				if hit == nil {
 					hit = make([]bool, len(s.Rules))
 				}
@@ -216,6 +222,14 @@ func entropy(b []byte) float64 {
 
 // pairIndex numbers a pair of bytes.
 func pairIndex(c, d byte) int { return int(c)<<8 | int(d) }
+
+// lowerTab maps each byte to fold's answer.
+var lowerTab = func() (t [256]byte) {
+	for i := range t {
+		t[i] = fold(byte(i))
+	}
+	return t
+}()
 
 // fold lowers an ASCII letter.
 func fold(c byte) byte {
