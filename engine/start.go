@@ -16,6 +16,7 @@ import (
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/redact"
 	"github.com/deskbridge/deskbridge/policy"
@@ -34,7 +35,8 @@ type Options struct {
 	Channel string
 	// HostLog receives the host's own log lines; nil means stderr.
 	HostLog io.Writer
-	// Opener opens URLs for open_in_browser; nil means browser.System().
+	// Opener opens URLs for open_in_browser; nil means browser.System with
+	// the system folders run_command resolves programs from.
 	Opener browser.Opener
 	// ProtectedPaths are more files and folders the host never writes on a
 	// request's behalf, beside its own configuration, policy, log, state
@@ -74,7 +76,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		return nil, err
 	}
 	if o.Opener == nil {
-		o.Opener = browser.System()
+		o.Opener = browser.System(cmdfacts.Native().Dirs)
 	}
 	env := &action.Env{
 		Config: cfg,
@@ -85,7 +87,9 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
-	return &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}, nil
+	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}
+	env.CheckContent = h.checkContent
+	return h, nil
 }
 
 type compileResult struct {

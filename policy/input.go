@@ -25,6 +25,27 @@ type Input struct {
 	URL     *URL     `json:"url,omitzero"`
 	Import  *Import  `json:"import,omitzero"`
 	Run     *Run     `json:"run,omitzero"`
+	// Content is set only for the content decision (DecideContent): what
+	// the executor read and is about to send matched secret formats.
+	Content *Content `json:"content,omitzero"`
+}
+
+// Content is input.content: the secret formats found in what a request
+// would send out of the host, by rule id, never the secrets themselves.
+type Content struct {
+	Secrets []ContentSecret `json:"secrets"`
+}
+
+// ContentSecret is one rule that matched in one part of the response.
+type ContentSecret struct {
+	// Rule is the secret format's id (gitleaks' rule id, e.g.
+	// "aws-access-token").
+	Rule string `json:"rule"`
+	// Source is the part of the response it is in: "content" (read_file),
+	// "stdout", "stderr" (run_command), "results[i]" (web_agent_context).
+	Source string `json:"source"`
+	// Count is how many times the rule matched there.
+	Count int `json:"count"`
 }
 
 // Request is input.request.
@@ -206,6 +227,7 @@ var (
 	keyRequest, keyPaths       = ast.StringTerm("request"), ast.StringTerm("paths")
 	keyCommand, keyURL         = ast.StringTerm("command"), ast.StringTerm("url")
 	keyImport, keyRun          = ast.StringTerm("import"), ast.StringTerm("run")
+	keyContent                 = ast.StringTerm("content")
 	keyID, keyAction, keySkill = ast.StringTerm("id"), ast.StringTerm("action"), ast.StringTerm("skill")
 	keyOrigin, keyChannel      = ast.StringTerm("origin"), ast.StringTerm("channel")
 	keyArguments               = ast.StringTerm("arguments")
@@ -241,7 +263,8 @@ func (in *Input) Document() (InputDocument, error) {
 		key *ast.Term
 		v   any
 		set bool
-	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil}} {
+	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil},
+		{keyContent, in.Content, in.Content != nil}} {
 		if !m.set {
 			continue
 		}

@@ -32,7 +32,13 @@ const Query = "data.deskbridge.main.decision"
 
 // Engine evaluates decisions against one compiled policy set.
 type Engine struct {
-	q    *query
+	q *query
+	c *compiled
+
+	contentOnce sync.Once // prepares contentQ on the first DecideContent
+	contentQ    *query
+	contentErr  error
+
 	src  *Source
 	hash string
 	mask *masker
@@ -79,7 +85,7 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{q: q, src: src, hash: src.Hash(opts.Data), mask: m}, nil
+	return &Engine{q: q, c: c, src: src, hash: src.Hash(opts.Data), mask: m}, nil
 }
 
 // Hash identifies the policy set and data that decide: the hex SHA-256 of

@@ -22,3 +22,17 @@ decision := {
 } if {
 	denials := {d | some d in data.deskbridge.policies[_].deny}
 }
+
+# The content decision (docs/policy-input.md, "content"): asked after the
+# executor has read and before anything leaves the host, and only when
+# what would leave matches a secret format (input.content.secrets). A
+# policy refuses with content_deny or names the rule ids whose matches are
+# cut out in content_redact; a matched rule in neither is sent as it is.
+content_decision := {
+	"allow": count(denials) == 0,
+	"denials": denials,
+	"redact": redact,
+} if {
+	denials := {d | some d in data.deskbridge.policies[_].content_deny}
+	redact := {r | some r in data.deskbridge.policies[_].content_redact}
+}

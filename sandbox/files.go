@@ -106,7 +106,10 @@ func WriteAtomic(root *os.Root, rel string, data []byte, o WriteOptions) (create
 }
 
 // targetMode returns the permissions to keep and whether rel exists; an
-// existing target must be a regular file.
+// existing target must be a regular file. Its executable bits are not
+// kept: a write never leaves a program behind that the request did not
+// ask for (replacing ~/.local/bin/xdg-open with a script would otherwise
+// keep it runnable), so the file gets the permissions less x.
 func targetMode(dir *os.Root, name string) (fs.FileMode, bool, error) {
 	fi, err := dir.Lstat(name)
 	switch {
@@ -121,7 +124,7 @@ func targetMode(dir *os.Root, name string) (fs.FileMode, bool, error) {
 	case !fi.Mode().IsRegular():
 		return 0, false, &fs.PathError{Op: "write", Path: name, Err: ErrNotRegular}
 	}
-	return fi.Mode().Perm(), true, nil
+	return fi.Mode().Perm() &^ 0o111, true, nil
 }
 
 // commit moves tmp into place. Exclusive commits use a hard link, which

@@ -47,3 +47,29 @@ func TestRootEscapeIsOutside(t *testing.T) {
 		t.Fatalf("kindOf(%v) = %v, want ErrOutside", err, got)
 	}
 }
+
+// TestWriteDropsExecutableBits replaces an executable: the new file keeps
+// the old one's read and write permissions but none of its x bits, so a
+// write never leaves a program behind that the request did not ask for.
+func TestWriteDropsExecutableBits(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "xdg-open")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, err := WriteAtomic(root, "xdg-open", []byte("#!/bin/sh\necho pwned\n"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != 0o640 {
+		t.Fatalf("mode %o after the write, want 640", got)
+	}
+}

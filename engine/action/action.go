@@ -11,11 +11,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/engine/contentscan"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/urlfacts"
@@ -32,7 +34,7 @@ type Env struct {
 	Config *config.Config
 	Paths  *facts.Resolver
 	Roots  *sandbox.Roots
-	// Opener opens URLs for open_in_browser (browser.System() in a running
+	// Opener opens URLs for open_in_browser (browser.System in a running
 	// host; tests record instead).
 	Opener browser.Opener
 	// Runs returns the agent run store, opening it on first use (not at
@@ -40,6 +42,42 @@ type Env struct {
 	Runs func() (*runstore.Store, error)
 	// Info describes the running host for get_status.
 	Info Info
+	// CheckContent is the content check (the engine's): it scans what a
+	// call is about to send for secret formats and, when one matched,
+	// asks the policy, then refuses the call or overwrites the secrets in
+	// the parts' Text. nil means no check (tests of one action).
+	CheckContent func(ctx context.Context, c *Call, parts []Outgoing) *protocol.Error
+}
+
+// Outgoing is one piece of a response that carries file or program
+// content out of the host, for the content check.
+type Outgoing struct {
+	// Source names the part in input.content.secrets: "content",
+	// "stdout", "stderr", "results[2]".
+	Source string
+	// Text is the part; a redaction overwrites it in place.
+	Text []byte
+	// Before and After are the bytes around Text when Text is a page of
+	// something longer (a read_file page), so that a secret cut by the
+	// page's edges is still recognised; only what lies in Text is sent.
+	Before, After []byte
+}
+
+// Content runs the content check over parts, if the host has one: call it
+// with everything a response will carry out before making the response.
+// Parts that are whole (no Before or After) and hold no secret format
+// are passed over here, without a call through the function value, which
+// would make every caller allocate its parts.
+func (env *Env) Content(ctx context.Context, c *Call, parts ...Outgoing) *protocol.Error {
+	if env.CheckContent == nil {
+		return nil
+	}
+	for _, p := range parts {
+		if len(p.Before) > 0 || len(p.After) > 0 || len(contentscan.Scan(p.Text)) > 0 {
+			return env.CheckContent(ctx, c, slices.Clone(parts))
+		}
+	}
+	return nil
 }
 
 // Info describes the running host.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"
@@ -126,8 +125,10 @@ func workspaceNamed(cfg *config.Config, name string) (config.Workspace, bool) {
 	return config.Workspace{}, false
 }
 
-// classifier adapts the configuration's sensitivity classes to the view.
-func classifier(cfg *config.Config) wsview.Classifier {
-	c := facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes)
+// classifier adapts the path facts' classifier (the built-in patterns and
+// the configuration's) to the view: the agent hides exactly what every
+// other action refuses.
+func classifier(env *action.Env) wsview.Classifier {
+	c := env.Paths.Classifier()
 	return wsview.ClassifierFunc(func(rel string, _ bool) string { return c.ClassifySlash(rel) })
 }

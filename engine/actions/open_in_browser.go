@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
@@ -37,7 +38,7 @@ func init() {
 func openInBrowser(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	o := env.Opener
 	if o == nil {
-		o = browser.System()
+		o = browser.System(cmdfacts.Native().Dirs)
 	}
 	u := checkedURL(c).Normalized
 	if err := browser.Open(ctx, o, u); err != nil {

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"encoding/base64"
+	"os"
 	"unicode/utf8"
 	"unsafe"
 
@@ -50,9 +51,15 @@ func init() {
 	})
 }
 
+// contentMargin is how many bytes around a page the content check reads
+// as well, so that a secret split by page edges is still recognised: more
+// than a 4096-bit RSA key in PEM.
+const contentMargin = 4 << 10
+
 // readFile reads a page of the file that fits one message: the largest
-// that fits when no length is given, never more than length.
-func readFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+// that fits when no length is given, never more than length. The page goes
+// through the content check before it is encoded.
+func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[readFileArgs](c)
 	p := c.Paths["target"]
 	root, perr := env.Root(p)
@@ -76,10 +83,16 @@ func readFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoco
 		return nil, errmap.File(err)
 	}
 	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
+	if enc != encBase64 {
+		if buf, perr = fitText(buf, budget, a.Offset+int64(len(buf)) < size); perr != nil {
+			return nil, perr
+		}
+	}
+	if perr := env.Content(ctx, c, pageOf(root, p.Rel(), buf, a.Offset, size)); perr != nil {
+		return nil, perr
+	}
 	if enc == encBase64 {
 		d.Content = base64.StdEncoding.EncodeToString(buf)
-	} else if buf, perr = fitText(buf, budget, a.Offset+int64(len(buf)) < size); perr != nil {
-		return nil, perr
 	} else {
 		d.Content = unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is ours and never written again
 	}
@@ -87,6 +100,21 @@ func readFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoco
 		d.Truncated, d.NextOffset = true, end
 	}
 	return d, nil
+}
+
+// pageOf is the page buf, read from offset off of a file of size bytes,
+// for the content check: with up to contentMargin bytes on each side when
+// it is not the whole file (read again, best effort).
+func pageOf(root *os.Root, rel string, buf []byte, off, size int64) action.Outgoing {
+	part := action.Outgoing{Source: "content", Text: buf}
+	if off > 0 {
+		start := max(0, off-contentMargin)
+		part.Before, _, _ = sandbox.ReadAt(root, rel, start, off-start)
+	}
+	if end := off + int64(len(buf)); end < size {
+		part.After, _, _ = sandbox.ReadAt(root, rel, end, contentMargin)
+	}
+	return part
 }
 
 // fitText cuts buf at a rune boundary so that, quoted as a JSON string, it

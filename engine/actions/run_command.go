@@ -225,6 +225,12 @@ func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 	if res.TimedOut {
 		return nil, timedOut(ctx, timeout)
 	}
+	// The output goes through the content check whole, before it is cut
+	// to fit the message.
+	if perr := env.Content(ctx, c, action.Outgoing{Source: "stdout", Text: res.Stdout},
+		action.Outgoing{Source: "stderr", Text: res.Stderr}); perr != nil {
+		return nil, perr
+	}
 	return commandData(c, res), nil
 }
 

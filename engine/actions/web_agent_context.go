@@ -185,7 +185,7 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 	if !ok {
 		return nil, protocol.Errorf(protocol.WorkspaceViolation, "The run's workspace %q is no longer configured; start a new run.", r.Workspace)
 	}
-	v, err := wsview.Open(w.Name, w.Path, classifier(env.Config))
+	v, err := wsview.Open(w.Name, w.Path, classifier(env))
 	if err != nil {
 		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "DeskBridge could not open the workspace folder; check that it still exists.")
 	}
@@ -199,7 +199,40 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 		Results: agentResults(round.Results), Truncated: round.Truncated, TruncatedBy: round.TruncatedBy}
 	d = fitRound(c, d)
 	c.Detail = roundDetail(d)
+	if perr := checkRound(ctx, env, c, d); perr != nil {
+		return nil, perr
+	}
 	return d, nil
+}
+
+// checkRound runs the content check over the file text and matching lines
+// of a round, and writes back what it redacted.
+func checkRound(ctx context.Context, env *action.Env, c *action.Call, d agentContextData) *protocol.Error {
+	var parts []action.Outgoing
+	var back []*string // where each part's text goes back
+	add := func(i int, s *string) {
+		parts = append(parts, action.Outgoing{Source: "results[" + strconv.Itoa(i) + "]", Text: []byte(*s)})
+		back = append(back, s)
+	}
+	for i, r := range d.Results {
+		switch data := r.Data.(type) {
+		case *wsview.ReadData:
+			add(i, &data.Content)
+		case *wsview.SearchData:
+			for j := range data.Matches {
+				add(i, &data.Matches[j].Text)
+			}
+		}
+	}
+	if perr := env.Content(ctx, c, parts...); perr != nil {
+		return perr
+	}
+	for k, p := range parts {
+		if string(p.Text) != *back[k] {
+			*back[k] = string(p.Text)
+		}
+	}
+	return nil
 }
 
 // roundDetail is what the decision log records of a round: per result its

@@ -72,6 +72,11 @@ func NewResolver(workspaces []config.Workspace, protected []string, c *Classifie
 	return r
 }
 
+// Classifier returns the classifier the resolver gives paths their
+// sensitivity with: the one list the agent's workspace view filters by
+// too.
+func (r *Resolver) Classifier() *Classifier { return r.classifier }
+
 // parseRoot parses a canonical root from the configuration; a root that
 // does not parse matches nothing.
 func parseRoot(p string) pathform.Path {

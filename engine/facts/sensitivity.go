@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -16,34 +17,76 @@ const (
 	Executes = "executes"
 )
 
-// DefaultSecret are the built-in secret patterns.
+// DefaultSecret are the built-in secret patterns: the one list every
+// action, every command's path arguments and the agent's workspace view
+// classify by. It was reviewed against the secret-bearing file names of
+// gitleaks (its pkcs12-file path rule and its former global file list:
+// key stores, password databases, *_rsa/*_dsa/*_ecdsa/*_ed25519, pgpass,
+// s3cfg, aws/credentials, htpasswd, git-credentials) and the credential
+// files of common command-line tools; docs/policy-input.md lists it.
+//
+// SSH keys are named by their OpenSSH types (id_rsa, id_ecdsa_sk …)
+// rather than by a bare id_*, which would also take id_card.py.
 var DefaultSecret = []string{
-	".env", ".env.*", ".envrc", "*.pem", "*.key", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
-	"*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.tfstate", "*.tfstate.*",
-	".npmrc", ".pypirc", ".netrc", "_netrc", ".pgpass", ".git-credentials", ".vault-token",
-	"credentials", "credentials.json", ".htpasswd", "secrets.*",
+	// Environment files: .env, .env.production, config/prod.env.
+	".env", ".env.*", "*.env", ".envrc",
+	// Keys, certificates with keys, key stores and password databases.
+	"*.pem", "*.key", "*.ppk", "*.p12", "*.pfx", "*.pkcs12", "*.jks", "*.keystore", "*.bks",
+	"*.kdbx", "*.kdb", "*.psafe3", "*.agilekeychain", "*.keychain", "*.keychain-db", "*.keytab",
+	"*.ovpn", "*.tblk",
+	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "id_xmss*",
+	"*_rsa", "*_dsa", "*_ecdsa", "*_ed25519",
+	// Infrastructure state and variables.
+	"*.tfstate", "*.tfstate.*", "*.tfvars", "*.tfvars.json", "terraform.tfvars",
+	// Credential files of tools.
+	".npmrc", ".pypirc", ".netrc", "_netrc", ".pgpass", ".my.cnf", ".git-credentials", ".vault-token",
+	"credentials", "credentials*.json", "client_secret*.json", ".htpasswd", "secrets.*",
+	"kubeconfig", ".dockercfg",
 	".ssh", ".gnupg", ".aws", ".azure", ".kube", ".password-store",
 	".docker/config.json", ".config/gcloud", ".terraform.d/credentials.tfrc.json",
 	".config/gh", ".config/hub", ".config/rclone", ".cargo/credentials", ".cargo/credentials.toml",
+	".gem/credentials", ".composer/auth.json", ".m2/settings-security.xml",
 	".s3cfg", ".boto", ".terraformrc", ".local/share/keyrings",
 	// A repository's own configuration holds remote URLs with tokens
 	// (https://user:token@host/...) and http.extraHeader credentials.
 	".git/config", ".git/config.worktree", ".git/modules/*/config", ".git/worktrees/*/config.worktree",
 }
 
-// DefaultExecutes are the built-in patterns of files that run later.
+// DefaultExecutes are the built-in patterns of files that run later:
+// what another program reads to decide what to run (a task, build or
+// test definition, a hook, an editor's tasks), shell start-up files,
+// autostart entries, and the folders of programs users run by name.
 var DefaultExecutes = []string{
 	".git", ".husky", ".githooks", ".pre-commit-config.yaml", ".devcontainer",
-	".vscode/tasks.json", ".vscode/settings.json", ".vscode/launch.json", "*.code-workspace",
+	".vscode", "*.code-workspace",
 	".idea/workspace.xml", ".idea/runConfigurations",
+	// Task, build and test definitions that npm, yarn, make, just, tox,
+	// pytest, pip and CI run: writing one is writing a script.
+	"makefile", "gnumakefile", "*.mk", "justfile", ".justfile",
+	"package.json", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs",
+	".github/workflows", ".github/actions", ".gitlab-ci.yml",
+	"conftest.py", "tox.ini", "noxfile.py", "pyproject.toml", "setup.py", "setup.cfg",
+	// Shell start-up files.
 	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
 	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc",
+	".xprofile", ".xinitrc", ".xsession", ".xsessionrc",
 	".config/fish", ".config/autostart", ".config/systemd/user", ".config/environment.d",
-	"Library/LaunchAgents", "Start Menu/Programs/Startup",
+	// What xdg-open and the desktop start for a file or URL.
+	".config/mimeapps.list", ".local/share/applications",
+	"Library/LaunchAgents", "Library/LaunchDaemons",
+	"Library/Application Support/com.apple.backgroundtaskmanagementagent",
+	"Start Menu/Programs/Startup",
 	"Microsoft.PowerShell_profile.ps1", "profile.ps1",
 	".gitconfig", ".config/git", ".bash_aliases", ".hg",
 	"NativeMessagingHosts", "native-messaging-hosts",
+	// Folders of programs users run by name (on the PATH).
+	".local/bin", ".cargo/bin", ".npm-global/bin", ".yarn/bin", ".deno/bin", ".bun/bin",
 }
+
+// HomeExecutes are folders below the home folder that hold programs users
+// run by name, too common a name elsewhere (a project's bin/) to match
+// anywhere: NewClassifier anchors them at the user's home folder.
+var HomeExecutes = []string{"bin", "go/bin"}
 
 // Classifier assigns a sensitivity class to a path by glob patterns over
 // its components. A pattern is a slash-separated list of path.Match globs
@@ -117,11 +160,44 @@ func (g component) match(e string) bool {
 
 // NewClassifier returns a Classifier with the built-in patterns plus extra
 // secret and executes patterns from the configuration.
+// HomeExecutes are anchored at the home folder ($HOME, or the user's
+// profile folder on Windows), with its symlinks resolved as canonical
+// paths have theirs.
 func NewClassifier(extraSecret, extraExecutes []string) *Classifier {
 	c := &Classifier{}
 	c.secret = c.compile(append(append([]string{}, DefaultSecret...), extraSecret...))
-	c.executes = c.compile(append(append([]string{}, DefaultExecutes...), extraExecutes...))
+	executes := append(append([]string{}, DefaultExecutes...), extraExecutes...)
+	c.executes = c.compile(append(executes, homePatterns(HomeExecutes)...))
 	return c
+}
+
+// homePatterns returns rels as absolute patterns below the home folder,
+// or none when there is no home folder.
+func homePatterns(rels []string) []string {
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(home); err == nil {
+		home = real
+	}
+	var out []string
+	for _, r := range rels {
+		out = append(out, escapeGlob(filepath.ToSlash(filepath.Join(home, r))))
+	}
+	return out
+}
+
+// escapeGlob quotes path.Match's metacharacters in a literal path.
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func (c *Classifier) compile(patterns []string) patternSet {

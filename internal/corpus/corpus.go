@@ -43,3 +43,25 @@ func Path(name string) string {
 	_, here, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(here), "..", "..", "testdata", name)
 }
+
+// SensitiveName is one case of testdata/sensitive-names.json: a path
+// relative to a workspace and the sensitivity class it must have.
+type SensitiveName struct {
+	Path  string `json:"path"`
+	Class string `json:"class"`
+}
+
+// SensitiveNames reads testdata/sensitive-names.json, failing t when it is
+// missing or empty.
+func SensitiveNames(t testing.TB) []SensitiveName {
+	t.Helper()
+	data, err := os.ReadFile(Path("sensitive-names.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Cases []SensitiveName }
+	if err := json.Unmarshal(data, &doc); err != nil || len(doc.Cases) == 0 {
+		t.Fatalf("sensitive-names.json: %v", err)
+	}
+	return doc.Cases
+}

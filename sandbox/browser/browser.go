@@ -59,4 +59,11 @@ func checkURL(raw string) error {
 //   - Linux and other Unix systems: xdg-open;
 //   - macOS: open;
 //   - Windows: ShellExecute with the "open" verb.
-func System() Opener { return systemOpener }
+//
+// dirs are the only folders the opener program is looked for in, in order
+// (the system folders run_command resolves programs from,
+// cmdfacts.Platform.Dirs), never the PATH the host inherited: a program
+// planted in ~/.local/bin would otherwise run outside every sandbox. The
+// opener also runs with PATH set to dirs, so the programs it starts in
+// turn are found there too. ShellExecute looks nothing up by name.
+func System(dirs []string) Opener { return systemOpener(dirs) }

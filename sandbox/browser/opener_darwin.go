@@ -1,3 +1,3 @@
 package browser
 
-var systemOpener Opener = commandOpener{program: "open"}
+func systemOpener(dirs []string) Opener { return commandOpener{program: "open", dirs: dirs} }

@@ -2,4 +2,4 @@
 
 package browser
 
-var systemOpener Opener = commandOpener{program: "xdg-open"}
+func systemOpener(dirs []string) Opener { return commandOpener{program: "xdg-open", dirs: dirs} }

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-var systemOpener Opener = shellExecuteOpener{}
+func systemOpener([]string) Opener { return shellExecuteOpener{} }
 
 // shellExecuteOpener opens URLs with ShellExecute's "open" verb, which
 // hands them to the registered browser without a command line.
