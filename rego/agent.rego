@@ -12,9 +12,10 @@ package deskbridge.policies.builtin
 # of its own.
 agent_priority := 60
 
-# Every deny rule begins with the action it concerns, written out
-# (input.request.action == "…" or in {…}), never through a helper rule:
-# OPA's rule index reads those and skips the rules for every other action.
+# Every deny rule begins with the action it concerns (input.request.action
+# == "…", or in a set, written out or named), never through a helper rule
+# that reads the input: OPA's rule index reads those and skips the rules
+# for every other action.
 
 context_action if input.request.action == "web_agent_context"
 

@@ -29,11 +29,11 @@ shells := {
 # rule that selects them by name.
 #
 # A rule evaluated costs a decision more than the expressions it holds, so
-# the rules here use sets spelled out where they are used (the comment
-# names the set, which tests hold the literal to), builtins over rules
-# (strings.any_suffix_match, array.slice), and the host's argument facts
-# input.command.options_end and input.command.first_operand (each read
-# through one rule that computes it when an input lacks it).
+# the rules here name constant sets (DeskBridge puts their value in before
+# OPA's rule index is built, so naming one costs nothing), use builtins over
+# rules (strings.any_suffix_match, array.slice), and the host's argument
+# facts input.command.options_end and input.command.first_operand (each
+# read through one rule that computes it when an input lacks it).
 
 denial(rule, message) := {
 	"code": "COMMAND_NOT_ALLOWED",
@@ -52,10 +52,7 @@ args := object.get(input.command, "args", [])
 
 # program_allowed holds when the program is a default one or named in the
 # configuration (checked without building the whole set on each decision).
-program_allowed if name in { # default_programs
-	"git", "go", "node", "npm", "python", "python3", "ls", "cat", "echo",
-	"find", "grep", "rg", "head", "tail", "wc", "diff", "sort", "pwd",
-}
+program_allowed if name in default_programs
 
 program_allowed if {
 	some p in data.config.commands.allow
@@ -79,21 +76,12 @@ deny contains denial("not_resolved", "The program is not installed in a system f
 # member of the named sets to the rules.
 deny contains denial("wrapper", "Wrappers that run another program are refused; run the program itself.") if {
 	input.request.action == "run_command"
-	name in { # wrappers
-		"env", "xargs", "nice", "timeout", "nohup", "busybox", "npx", "sudo", "doas",
-		"su", "runuser", "pkexec", "stdbuf", "setsid", "chroot", "nsenter", "unshare",
-		"ionice", "taskset", "chrt", "prlimit", "strace", "ltrace", "gdb", "watch",
-		"script", "time", "flock", "firejail", "bwrap", "systemd-run", "start",
-		"parallel", "expect", "rlwrap", "wsl", "runas", "toybox",
-	}
+	name in wrappers
 }
 
 deny contains denial("shell", "Shells are refused; give the program and its arguments directly.") if {
 	input.request.action == "run_command"
-	name in { # shells
-		"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash",
-		"cmd", "powershell", "pwsh", "command", "exec", "eval", "source",
-	}
+	name in shells
 }
 
 deny contains denial("batch_file", "Batch files are refused on Windows; run a program.") if {
@@ -322,48 +310,17 @@ git_global_options := {
 
 program_denials.git contains denial("git_option", sprintf("The git option %s can run other programs or leave the workspace; remove it.", [a])) if {
 	some a in array.slice(input.command.args, 0, end_of_options) # option_args
-	split(a, "=")[0] in { # git_denied_names (option_in)
-		"--co", "--con", "--conf", "--confi", "--config", "--config-", "--config-e", "--config-en",
-		"--config-env", "--ex", "--exe", "--exec", "--exec-", "--exec-p", "--exec-pa", "--exec-pat",
-		"--exec-path", "--ext", "--ext-", "--ext-d", "--ext-di", "--ext-dif", "--ext-diff", "--extc",
-		"--extcm", "--extcmd", "--gi", "--git", "--git-", "--git-d", "--git-di", "--git-dir", "--na",
-		"--nam", "--name", "--names", "--namesp", "--namespa", "--namespac", "--namespace", "--op",
-		"--ope", "--open", "--open-", "--open-f", "--open-fi", "--open-fil", "--open-file",
-		"--open-files", "--open-files-", "--open-files-i", "--open-files-in", "--open-files-in-",
-		"--open-files-in-p", "--open-files-in-pa", "--open-files-in-pag", "--open-files-in-page",
-		"--open-files-in-pager", "--ou", "--out", "--outp", "--outpu", "--output", "--pa", "--pag",
-		"--pagi", "--pagin", "--pagina", "--paginat", "--paginate", "--re", "--rec", "--rece",
-		"--recei", "--receiv", "--receive", "--receive-", "--receive-p", "--receive-pa",
-		"--receive-pac", "--receive-pack", "--se", "--sep", "--sepa", "--separ", "--separa",
-		"--separat", "--separate", "--separate-", "--separate-g", "--separate-gi", "--separate-git",
-		"--separate-git-", "--separate-git-d", "--separate-git-di", "--separate-git-dir", "--su",
-		"--sup", "--supe", "--super", "--super-", "--super-p", "--super-pr", "--super-pre",
-		"--super-pref", "--super-prefi", "--super-prefix", "--te", "--tem", "--temp", "--templ",
-		"--templa", "--templat", "--template", "--tex", "--text", "--textc", "--textco", "--textcon",
-		"--textconv", "--to", "--too", "--tool", "--up", "--upl", "--uplo", "--uploa", "--upload",
-		"--upload-", "--upload-p", "--upload-pa", "--upload-pac", "--upload-pack", "--wo", "--wor",
-		"--work", "--work-", "--work-t", "--work-tr", "--work-tre", "--work-tree", "-C", "-c",
-	}
+	split(a, "=")[0] in git_denied_names
 }
 
 program_denials.git contains denial("git_global_option", sprintf("The git option %s is not allowed before the subcommand.", [a])) if {
 	some a in array.slice(input.command.args, 0, first_operand)
-	not a in { # git_global_options
-		"--no-pager", "-P", "--version", "--help", "-h", "--no-replace-objects",
-		"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
-		"--no-optional-locks", "--bare",
-	}
+	not a in git_global_options
 }
 
 program_denials.git contains denial("git_subcommand", sprintf("git %s is not allowed; use a common subcommand such as status, log or diff.", [sub])) if {
 	sub := input.command.args[first_operand]
-	not sub in { # git_subcommands
-		"add", "blame", "branch", "cat-file", "checkout", "cherry-pick", "clean", "commit",
-		"describe", "diff", "fetch", "grep", "init", "log", "ls-files", "ls-tree", "merge",
-		"merge-base", "mv", "pull", "push", "rebase", "reflog", "reset", "restore", "revert",
-		"rev-list", "rev-parse", "rm", "shortlog", "show", "stash", "status", "switch", "tag",
-		"version",
-	}
+	not sub in git_subcommands
 }
 
 git_sub_denied := {
@@ -395,26 +352,7 @@ git_sub_denied := {
 # file.
 program_denials.git contains denial("git_option", sprintf("The option %s of git %s can run other programs or print files DeskBridge keeps secret; remove it.", [a, sub])) if {
 	sub := input.command.args[first_operand]
-	some o in object.get({ # git_sub_denied
-		"grep": {"-O"},
-		"clone": {"-u"},
-		"fetch": {"-u"},
-		"pull": {"-u"},
-		"rebase": {"-x", "-i", "--interactive"},
-		"log": {"--full-diff"},
-		"show": {"--full-diff"},
-		"diff": {"--no-index", "--full-diff"},
-		"stash": {"-p", "--patch", "-U", "--unified", "--word-diff", "--color-words", "-W", "--function-context", "--cc"},
-		"cat-file": {"--batch", "--textconv", "--filters"},
-		"add": {"-p", "--patch", "-i", "--interactive", "-e", "--edit"},
-		"checkout": {"-p", "--patch"},
-		"reset": {"-p", "--patch"},
-		"restore": {"-p", "--patch"},
-		"commit": {"-p", "--patch", "--interactive"},
-		"tag": {"--format"},
-		"branch": {"--format"},
-		"status": {"-v", "--verbose"},
-	}, sub, set())
+	some o in object.get(git_sub_denied, sub, set())
 	some a in array.slice(input.command.args, first_operand + 1, end_of_options)
 	startswith(a, o)
 }
@@ -447,7 +385,7 @@ find_denied := {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprin
 
 program_denials.find contains denial("find_action", sprintf("The find action %s runs programs or writes files; remove it.", [a])) if {
 	some a in input.command.args
-	a in {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"} # find_denied
+	a in find_denied
 }
 
 # ---- rg ------------------------------------------------------------------------
@@ -458,11 +396,7 @@ rg_denied := {"--pre", "--hostname-bin", "--search-zip"}
 # called per argument costs a rule evaluation each time).
 program_denials.rg contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
 	some a in array.slice(input.command.args, 0, end_of_options) # option_args
-	split(a, "=")[0] in { # rg_denied_names (option_in)
-		"--ho", "--hos", "--host", "--hostn", "--hostna", "--hostnam", "--hostname", "--hostname-",
-		"--hostname-b", "--hostname-bi", "--hostname-bin", "--pr", "--pre", "--se", "--sea", "--sear",
-		"--searc", "--search", "--search-", "--search-z", "--search-zi", "--search-zip",
-	}
+	split(a, "=")[0] in rg_denied_names
 }
 
 program_denials.rg contains denial("rg_option", sprintf("The rg option %s runs other programs; remove it.", [a])) if {
@@ -593,22 +527,14 @@ npm_denied_subcommands := {"exec", "x", "explore", "set", "config", "c", "edit"}
 
 program_denials.npm contains denial("npm_subcommand", sprintf("npm %s runs arbitrary programs or changes the user's npm configuration.", [a])) if {
 	some a in input.command.args
-	a in {"exec", "x", "explore", "set", "config", "c", "edit"} # npm_denied_subcommands
+	a in npm_denied_subcommands
 }
 
 npm_denied_options := {"--script-shell", "--node-options", "--userconfig", "--globalconfig", "--call", "-c"}
 
 program_denials.npm contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {
 	some a in array.slice(input.command.args, 0, end_of_options) # option_args
-	split(a, "=")[0] in { # npm_denied_names (option_in)
-		"--ca", "--cal", "--call", "--gl", "--glo", "--glob", "--globa", "--global", "--globalc",
-		"--globalco", "--globalcon", "--globalconf", "--globalconfi", "--globalconfig", "--no",
-		"--nod", "--node", "--node-", "--node-o", "--node-op", "--node-opt", "--node-opti",
-		"--node-optio", "--node-option", "--node-options", "--sc", "--scr", "--scri", "--scrip",
-		"--script", "--script-", "--script-s", "--script-sh", "--script-she", "--script-shel",
-		"--script-shell", "--us", "--use", "--user", "--userc", "--userco", "--usercon", "--userconf",
-		"--userconfi", "--userconfig", "-c",
-	}
+	split(a, "=")[0] in npm_denied_names
 }
 
 # npm_denied_options and the abbreviations of its long options (see option_in).

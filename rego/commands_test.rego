@@ -294,11 +294,10 @@ test_interpreters_are_guarded if {
 	{k | some k, _ in commands.interpreter_rules} == {"python", "python3", "node", "perl"}
 }
 
-# ---- sets spelled out in the rules ----
+# ---- named sets ----
 
-# The rules spell default_programs, git_denied_names, git_global_options,
-# git_subcommands and git_sub_denied out; each member of the named sets
-# must reach its rule.
+# Each member of default_programs, git_denied_names, git_global_options,
+# git_subcommands and git_sub_denied must reach its rule.
 test_every_default_program_allowed if {
 	every p in commands.default_programs {
 		not "commands.not_allowed" in rules([p, "--version"])

@@ -4,9 +4,9 @@
 # described in docs/policy-input.md (## url).
 package deskbridge.policies.builtin
 
-# The actions whose input carries input.url. Each deny rule spells the set
-# out in its first line, for OPA's rule index: it skips the rules for every
-# other action, which a reference to this rule would not let it do.
+# The actions whose input carries input.url. Each deny rule names the set in
+# its first line: OPA's rule index then skips the rule for every other action
+# (DeskBridge puts a constant set's value in before the index is built).
 url_actions := {"download_asset", "open_in_browser", "preview_web"}
 
 allowed_schemes := {"http", "https"}
@@ -34,7 +34,7 @@ deny contains {
 	"message": "Only http and https URLs are allowed; use an http or https address.",
 	"priority": 60,
 } if {
-	input.request.action in {"download_asset", "open_in_browser", "preview_web"} # url_actions
+	input.request.action in url_actions
 	not scheme_allowed
 }
 
@@ -44,7 +44,7 @@ deny contains {
 	"message": "The URL leads to a private, loopback or otherwise non-public address; use a public address or ask for its range to be added to network.allow_private.",
 	"priority": 60,
 } if {
-	input.request.action in {"download_asset", "open_in_browser", "preview_web"} # url_actions
+	input.request.action in url_actions
 	some ip in input.url.ips
 	ip.class != "public"
 	not private_allowed(ip)
@@ -57,7 +57,7 @@ deny contains {
 	"message": "The URL's host has no address that could be checked; check the host name.",
 	"priority": 60,
 } if {
-	input.request.action in {"download_asset", "open_in_browser", "preview_web"} # url_actions
+	input.request.action in url_actions
 	not input.url.ips[0] # no address; by path, not object.get(input, …): writing-policies.md, "Replay"
 }
 

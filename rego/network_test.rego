@@ -149,8 +149,7 @@ test_denial_shape if {
 	}
 }
 
-# The deny rules spell url_actions out for the rule index; each action of
-# url_actions must reach all three.
+# Each action of url_actions must reach all three deny rules.
 test_every_url_action_is_checked if {
 	every a in network.url_actions {
 		codes(req(a, "ftp", []), {}) == {"UNSUPPORTED_PROTOCOL", "INVALID_URL"}
