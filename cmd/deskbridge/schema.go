@@ -66,8 +66,9 @@ func schemaCommand(args []string, stdout, stderr io.Writer) int {
 // writeActionsTable writes the Markdown table of every v1 action and
 // internal message, in the order of protocol.Actions: its skill, whether it
 // is built, and the members of its arguments in the order of its argument
-// type. Which members are required is said in each action's section: not
-// every argument type carries its required tags.
+// type, an optional member marked `?`. The required tags it reads are the
+// ones the host checks (package envelope), so the table, the schemas and
+// the host agree.
 func writeActionsTable(w io.Writer, s Schemas) {
 	fmt.Fprint(w, "| action | skill | today | argument members |\n|---|---|---|---|\n")
 	for _, a := range protocol.Actions {
@@ -79,12 +80,17 @@ func writeActionsTable(w io.Writer, s Schemas) {
 	}
 }
 
-// memberList renders the members of an argument schema as `{a, b}`.
+// memberList renders the members of an argument schema as `{a, b?}`,
+// b being optional.
 func memberList(s *jsonschema.Schema) string {
 	var names []string
 	if s.Properties != nil {
 		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			names = append(names, p.Key)
+			name := p.Key
+			if !slices.Contains(s.Required, name) {
+				name += "?"
+			}
+			names = append(names, name)
 		}
 	}
 	return "`{" + strings.Join(names, ", ") + "}`"
