@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/engine/action"
 	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
+	"github.com/deskbridge/deskbridge/engine/argschema"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/invopop/jsonschema"
 )
@@ -22,25 +21,7 @@ type Schemas struct {
 }
 
 // buildSchemas reflects over the argument type of every registered action.
-// Schemas are inlined (no $ref) so that a small validator can read them;
-// members the host ignores are allowed, as the host allows them.
-func buildSchemas() Schemas {
-	r := &jsonschema.Reflector{
-		Anonymous:                  true,
-		DoNotReference:             true,
-		ExpandedStruct:             true,
-		AllowAdditionalProperties:  true,
-		RequiredFromJSONSchemaTags: true,
-	}
-	out := Schemas{Actions: map[string]*jsonschema.Schema{}}
-	for _, name := range action.Built() {
-		spec, _ := action.Lookup(name)
-		s := r.ReflectFromType(reflect.TypeOf(spec.NewArgs()))
-		s.Version = ""
-		out.Actions[name] = s
-	}
-	return out
-}
+func buildSchemas() Schemas { return Schemas{Actions: argschema.Build()} }
 
 // schemaCommand prints the argument schemas as indented JSON, or with
 // --markdown the actions table of docs/protocol.md (`make generate` writes
