@@ -19,6 +19,14 @@ const (
 	PhaseOutcome  = "outcome"
 )
 
+// Decision paths (Event.Path): the policy's decision document, and a
+// refusal the host makes before asking the policy (an action that has no
+// executor in this build), which replay does not re-evaluate.
+const (
+	PolicyPath = "deskbridge/main/decision"
+	HostPath   = "deskbridge/host/refusal"
+)
+
 // OutcomeOK is the outcome code of an allowed decision and of an action
 // that succeeded; any other outcome is one of the 29 v1 error codes.
 const OutcomeOK = "OK"

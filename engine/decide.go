@@ -73,7 +73,7 @@ func (h *Host) decisionEvent(call *action.Call, doc policy.InputDocument, dec po
 	}
 	return decisionlog.Event{
 		Bundles:    h.bundles,
-		Path:       "deskbridge/main/decision",
+		Path:       decisionlog.PolicyPath,
 		Input:      &doc,
 		Result:     dec.Result,
 		Timestamp:  evalStart.UTC(),

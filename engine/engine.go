@@ -72,6 +72,9 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	if r.call, perr = h.prepare(ctx, req); perr != nil {
 		return r.answer(nil, perr), r
 	}
+	if _, built := action.Lookup(req.Action); !built {
+		return r.answer(nil, h.refuseUnbuilt(ctx, r)), r
+	}
 	if perr := h.decide(ctx, r); perr != nil {
 		return r.answer(nil, perr), r
 	}
@@ -81,11 +84,7 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 // execute runs an allowed call under the decision's timeout. The cause of
 // a failure of the host, not of the request, goes to the host log.
 func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.Error) {
-	spec, built := action.Lookup(call.Request.Action)
-	if !built {
-		return nil, protocol.Errorf(protocol.SkillRuntimeUnavailable,
-			"%s is not built into this version of DeskBridge yet; see get_skill_profile for what is available.", call.Request.Action)
-	}
+	spec, _ := action.Lookup(call.Request.Action) // built: handle refused the others
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(call.Limit("timeout_ms", 10_000))*time.Millisecond)
 	defer cancel()
 	data, perr := spec.Run(ctx, h.env, call)

@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/engine/action"
 	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
+	"github.com/deskbridge/deskbridge/engine/argschema"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/invopop/jsonschema"
 )
@@ -22,25 +21,7 @@ type Schemas struct {
 }
 
 // buildSchemas reflects over the argument type of every registered action.
-// Schemas are inlined (no $ref) so that a small validator can read them;
-// members the host ignores are allowed, as the host allows them.
-func buildSchemas() Schemas {
-	r := &jsonschema.Reflector{
-		Anonymous:                  true,
-		DoNotReference:             true,
-		ExpandedStruct:             true,
-		AllowAdditionalProperties:  true,
-		RequiredFromJSONSchemaTags: true,
-	}
-	out := Schemas{Actions: map[string]*jsonschema.Schema{}}
-	for _, name := range action.Built() {
-		spec, _ := action.Lookup(name)
-		s := r.ReflectFromType(reflect.TypeOf(spec.NewArgs()))
-		s.Version = ""
-		out.Actions[name] = s
-	}
-	return out
-}
+func buildSchemas() Schemas { return Schemas{Actions: argschema.Build()} }
 
 // schemaCommand prints the argument schemas as indented JSON, or with
 // --markdown the actions table of docs/protocol.md (`make generate` writes
@@ -66,8 +47,9 @@ func schemaCommand(args []string, stdout, stderr io.Writer) int {
 // writeActionsTable writes the Markdown table of every v1 action and
 // internal message, in the order of protocol.Actions: its skill, whether it
 // is built, and the members of its arguments in the order of its argument
-// type. Which members are required is said in each action's section: not
-// every argument type carries its required tags.
+// type, an optional member marked `?`. The required tags it reads are the
+// ones the host checks (package envelope), so the table, the schemas and
+// the host agree.
 func writeActionsTable(w io.Writer, s Schemas) {
 	fmt.Fprint(w, "| action | skill | today | argument members |\n|---|---|---|---|\n")
 	for _, a := range protocol.Actions {
@@ -79,12 +61,17 @@ func writeActionsTable(w io.Writer, s Schemas) {
 	}
 }
 
-// memberList renders the members of an argument schema as `{a, b}`.
+// memberList renders the members of an argument schema as `{a, b?}`,
+// b being optional.
 func memberList(s *jsonschema.Schema) string {
 	var names []string
 	if s.Properties != nil {
 		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			names = append(names, p.Key)
+			name := p.Key
+			if !slices.Contains(s.Required, name) {
+				name += "?"
+			}
+			names = append(names, name)
 		}
 	}
 	return "`{" + strings.Join(names, ", ") + "}`"

@@ -61,6 +61,13 @@ func TestSchemas(t *testing.T) {
 		{"read_file", []string{"path"}, "length"},
 		{"write_file", []string{"path", "content"}, "create_parents"},
 		{"patch_file", []string{"path", "edits"}, "dry_run"},
+		{"download_asset", []string{"url", "destination"}, "max_bytes"},
+		{"import_asset", []string{"source", "destination"}, "overwrite"},
+		{"run_command", []string{"cwd"}, "argv"},
+		{"open_in_browser", []string{"url"}, "url"},
+		{"web_agent_start", []string{"mode"}, "workspace"},
+		{"web_agent_context", []string{"run_id", "requests"}, "requests"},
+		{"web_agent_end", []string{"run_id"}, "run_id"},
 		{"get_status", nil, ""},
 	}
 	for _, tt := range tests {

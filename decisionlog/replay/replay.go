@@ -80,7 +80,7 @@ func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts O
 		if err != nil {
 			return nil, err
 		}
-		if ev.Phase == decisionlog.PhaseDecision {
+		if ev.Phase == decisionlog.PhaseDecision && ev.Path != decisionlog.HostPath {
 			evs = append(evs, ev)
 		}
 	}

@@ -29,6 +29,7 @@ const origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 var requests = []struct{ action, args string }{
 	{"get_status", `{}`},
 	{"get_skill_profile", `{}`},
+	{"preview_web", `{"url":"https://example.com/"}`}, // not built: a host refusal, not replayed
 	{"create_folder", `{"path":"WS/sub"}`},
 	{"create_folder", `{"path":"OUT/sub"}`},
 	{"create_file", `{"path":"WS/a.txt","content":"hello\n"}`},
@@ -161,16 +162,23 @@ func TestReplayReproducesEveryDecision(t *testing.T) {
 	assertCoverage(t, logFile)
 }
 
-// decisions counts the decision events in the log.
+// decisions counts the policy's decision events in the log; it fails
+// unless the log holds host refusals too, which replay skips.
 func decisions(t *testing.T, logFile string) int {
-	n := 0
+	n, host := 0, 0
 	for ev, err := range decisionlog.Read(logFile) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Phase == decisionlog.PhaseDecision {
+		switch {
+		case ev.Phase == decisionlog.PhaseDecision && ev.Path == decisionlog.HostPath:
+			host++
+		case ev.Phase == decisionlog.PhaseDecision:
 			n++
 		}
+	}
+	if host == 0 {
+		t.Error("the log holds no host refusal to skip")
 	}
 	return n
 }

@@ -3,8 +3,9 @@
 // request; and keeps the registry of built actions.
 //
 // An action is one small unit registered once (see package actions). A v1
-// action that is not registered is not built yet: the engine still asks
-// the policy about it, then answers SKILL_RUNTIME_UNAVAILABLE.
+// action that is not registered is not built yet: the engine answers
+// SKILL_RUNTIME_UNAVAILABLE without asking the policy, which would judge
+// facts such an action never gathers, and logs that refusal.
 package action
 
 import (

@@ -15,13 +15,6 @@ type createFileArgs struct {
 	CreateParents bool   `json:"create_parents"`
 }
 
-func (a *createFileArgs) Validate() error {
-	if err := a.validatePath(); err != nil {
-		return err
-	}
-	return validEncoding(a.Encoding)
-}
-
 func init() {
 	action.Register(action.Spec{
 		Name:    "create_file",

@@ -14,8 +14,6 @@ type createFolderArgs struct {
 	Parents bool `json:"parents"`
 }
 
-func (a *createFolderArgs) Validate() error { return a.validatePath() }
-
 // folderData is create_folder's data.
 type folderData struct {
 	Path    string `json:"path"`

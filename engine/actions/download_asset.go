@@ -5,30 +5,16 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/netguard"
 )
 
 type downloadArgs struct {
-	URL         string `json:"url"`
-	Destination string `json:"destination"`
-	MaxBytes    int64  `json:"max_bytes"`
-	TimeoutMS   int64  `json:"timeout_ms"`
-}
-
-func (a *downloadArgs) Validate() error {
-	if err := requireURL(a.URL); err != nil {
-		return err
-	}
-	if a.Destination == "" {
-		return envelope.ArgumentError("The argument destination is required: an absolute file path inside a workspace.")
-	}
-	if a.MaxBytes < 0 || a.TimeoutMS < 0 {
-		return envelope.ArgumentError("The arguments max_bytes and timeout_ms must not be negative.")
-	}
-	return nil
+	URL         string `json:"url" jsonschema:"required,minLength=1"`
+	Destination string `json:"destination" jsonschema:"required,minLength=1"`
+	MaxBytes    int64  `json:"max_bytes" jsonschema:"minimum=0"`
+	TimeoutMS   int64  `json:"timeout_ms" jsonschema:"minimum=0"`
 }
 
 // downloadData is download_asset's data.

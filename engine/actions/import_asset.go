@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/pathform"
@@ -15,16 +14,9 @@ import (
 )
 
 type importArgs struct {
-	Source      string `json:"source"`
-	Destination string `json:"destination"`
+	Source      string `json:"source" jsonschema:"required,minLength=1"`
+	Destination string `json:"destination" jsonschema:"required,minLength=1"`
 	Overwrite   bool   `json:"overwrite"`
-}
-
-func (a *importArgs) Validate() error {
-	if a.Source == "" || a.Destination == "" {
-		return envelope.ArgumentError("The arguments source (a file in an import location) and destination (a path inside a workspace) are required.")
-	}
-	return nil
 }
 
 // importFact is input.import: the configured import source that contains

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
@@ -19,22 +18,6 @@ type listFolderArgs struct {
 	MaxDepth      int  `json:"max_depth" jsonschema:"minimum=0,maximum=32"`
 	IncludeHidden bool `json:"include_hidden"`
 	Limit         int  `json:"limit" jsonschema:"minimum=0"`
-}
-
-// maxListDepth bounds recursive listings.
-const maxListDepth = 32
-
-func (a *listFolderArgs) Validate() error {
-	if err := a.validatePath(); err != nil {
-		return err
-	}
-	if a.MaxDepth < 0 || a.MaxDepth > maxListDepth {
-		return envelope.ArgumentError("The argument max_depth must be between 1 and %d.", maxListDepth)
-	}
-	if a.Limit < 0 {
-		return envelope.ArgumentError("The argument limit must be a positive number.")
-	}
-	return nil
 }
 
 // listData is list_folder's data.

@@ -11,10 +11,8 @@ import (
 )
 
 type openURLArgs struct {
-	URL string `json:"url"`
+	URL string `json:"url" jsonschema:"required,minLength=1"`
 }
-
-func (a *openURLArgs) Validate() error { return requireURL(a.URL) }
 
 // openURLData is open_in_browser's data.
 type openURLData struct {

@@ -5,35 +5,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/patch"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
 
-// maxEdits bounds one patch_file request.
-const maxEdits = 100
-
 type patchFileArgs struct {
 	pathArgs
 	Edits  []patch.Edit `json:"edits" jsonschema:"required,minItems=1,maxItems=100"`
 	DryRun bool         `json:"dry_run"`
-}
-
-func (a *patchFileArgs) Validate() error {
-	if err := a.validatePath(); err != nil {
-		return err
-	}
-	if len(a.Edits) == 0 || len(a.Edits) > maxEdits {
-		return envelope.ArgumentError("The argument edits must hold between 1 and %d edits.", maxEdits)
-	}
-	for i, e := range a.Edits {
-		if e.OldText == "" {
-			return envelope.ArgumentError("Edit %d has an empty old_text; give the exact text to replace.", i)
-		}
-	}
-	return nil
 }
 
 // patchData is patch_file's data.

@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -20,16 +19,6 @@ type readFileArgs struct {
 	Encoding string `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	Offset   int64  `json:"offset" jsonschema:"minimum=0"`
 	Length   int64  `json:"length" jsonschema:"minimum=0"`
-}
-
-func (a *readFileArgs) Validate() error {
-	if err := a.validatePath(); err != nil {
-		return err
-	}
-	if a.Offset < 0 || a.Length < 0 {
-		return envelope.ArgumentError("The arguments offset and length must not be negative.")
-	}
-	return validEncoding(a.Encoding)
 }
 
 // readFileData is read_file's data.

@@ -31,8 +31,8 @@ const (
 type runCommandArgs struct {
 	Command   string            `json:"command"`
 	Argv      []string          `json:"argv"`
-	Cwd       string            `json:"cwd"`
-	TimeoutMS *int64            `json:"timeout_ms"`
+	Cwd       string            `json:"cwd" jsonschema:"required,minLength=1"`
+	TimeoutMS *int64            `json:"timeout_ms" jsonschema:"minimum=1"`
 	Env       map[string]string `json:"env"`
 	Stdin     *string           `json:"stdin"`
 }
@@ -43,12 +43,6 @@ func (a *runCommandArgs) Validate() error {
 	}
 	if a.Command == "" && a.Argv == nil {
 		return envelope.ArgumentError("The argument command (or argv) is required: the program and its arguments.")
-	}
-	if a.Cwd == "" {
-		return envelope.ArgumentError("The argument cwd is required: an absolute folder inside a workspace.")
-	}
-	if a.TimeoutMS != nil && *a.TimeoutMS < 1 {
-		return envelope.ArgumentError("The argument timeout_ms must be at least 1.")
 	}
 	return validEnv(a.Env)
 }

@@ -10,39 +10,44 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-func TestRunCommandArgsValidate(t *testing.T) {
-	zero, big := int64(0), int64(5)
+// TestRunCommandArgs decodes run_command's arguments as the envelope does:
+// the tags (cwd required, timeout_ms ≥ 1) and Validate (command or argv,
+// env) together.
+func TestRunCommandArgs(t *testing.T) {
 	cases := []struct {
-		name string
-		args runCommandArgs
-		ok   bool
+		name, raw string
+		ok        bool
 	}{
-		{"command", runCommandArgs{Command: "ls", Cwd: "/w"}, true},
-		{"argv", runCommandArgs{Argv: []string{"ls"}, Cwd: "/w"}, true},
-		{"both", runCommandArgs{Command: "ls", Argv: []string{"ls"}, Cwd: "/w"}, false},
-		{"neither", runCommandArgs{Cwd: "/w"}, false},
-		{"no cwd", runCommandArgs{Command: "ls"}, false},
-		{"timeout zero", runCommandArgs{Command: "ls", Cwd: "/w", TimeoutMS: &zero}, false},
-		{"timeout", runCommandArgs{Command: "ls", Cwd: "/w", TimeoutMS: &big}, true},
-		{"env ok", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"CI": "1", "_X9": ""}}, true},
-		{"env equals", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"A=B": "1"}}, false},
-		{"env digit", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"1A": "1"}}, false},
-		{"env empty", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"": "1"}}, false},
-		{"env NUL value", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"A": "x\x00"}}, false},
-		{"env too large", runCommandArgs{Command: "ls", Cwd: "/w", Env: map[string]string{"A": strings.Repeat("x", maxEnvBytes)}}, false},
+		{"command", `{"command":"ls","cwd":"/w"}`, true},
+		{"argv", `{"argv":["ls"],"cwd":"/w"}`, true},
+		{"both", `{"command":"ls","argv":["ls"],"cwd":"/w"}`, false},
+		{"neither", `{"cwd":"/w"}`, false},
+		{"no cwd", `{"command":"ls"}`, false},
+		{"empty cwd", `{"command":"ls","cwd":""}`, false},
+		{"timeout zero", `{"command":"ls","cwd":"/w","timeout_ms":0}`, false},
+		{"timeout", `{"command":"ls","cwd":"/w","timeout_ms":5}`, true},
+		{"env ok", `{"command":"ls","cwd":"/w","env":{"CI":"1","_X9":""}}`, true},
+		{"env equals", `{"command":"ls","cwd":"/w","env":{"A=B":"1"}}`, false},
+		{"env digit", `{"command":"ls","cwd":"/w","env":{"1A":"1"}}`, false},
+		{"env empty", `{"command":"ls","cwd":"/w","env":{"":"1"}}`, false},
+		{"env NUL value", `{"command":"ls","cwd":"/w","env":{"A":"x\u0000"}}`, false},
+		{"env too large", `{"command":"ls","cwd":"/w","env":{"A":"` + strings.Repeat("x", maxEnvBytes) + `"}}`, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := tc.args.Validate(); (err == nil) != tc.ok {
-				t.Fatalf("Validate() = %v, want ok=%v", err, tc.ok)
+			var a runCommandArgs
+			if err := envelope.DecodeArguments(jsontext.Value(tc.raw), &a); (err == nil) != tc.ok {
+				t.Fatalf("DecodeArguments = %v, want ok=%v", err, tc.ok)
 			}
 		})
 	}

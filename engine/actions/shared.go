@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
@@ -21,27 +20,12 @@ type pathArgs struct {
 	Path string `json:"path" jsonschema:"required,minLength=1"`
 }
 
-func (a *pathArgs) validatePath() error {
-	if a.Path == "" {
-		return envelope.ArgumentError("The argument path is required: an absolute path inside a workspace.")
-	}
-	return nil
-}
-
 // targetPath is the Facts function of single-path actions.
 func targetPath(get func(any) string) func(context.Context, *action.Env, *action.Call) *protocol.Error {
 	return func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 		_, err := c.Path(env, "target", get(c.Args))
 		return err
 	}
-}
-
-func validEncoding(enc string) error {
-	switch enc {
-	case "", encUTF8, encBase64:
-		return nil
-	}
-	return envelope.ArgumentError("The argument encoding must be \"utf-8\" or \"base64\".")
 }
 
 // decodeContent turns a content argument into bytes.

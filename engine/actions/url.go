@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/urlfacts"
@@ -29,14 +28,6 @@ func urlFacts(ctx context.Context, c *action.Call, raw string) (urlfacts.Facts, 
 
 // checkedURL returns the URL facts the policy judged.
 func checkedURL(c *action.Call) urlfacts.Facts { return *c.URL }
-
-// requireURL validates a required url argument.
-func requireURL(u string) error {
-	if u == "" {
-		return envelope.ArgumentError("The argument url is required: an absolute http or https URL.")
-	}
-	return nil
-}
 
 // destination resolves the destination argument into the "destination"
 // path fact. An existing folder receives the file under name (the URL's or

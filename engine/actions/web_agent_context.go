@@ -15,9 +15,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// maxAgentRequests bounds the requests of one round.
-const maxAgentRequests = 32
-
 // agentRequestMembers are the members each request type may carry.
 var agentRequestMembers = map[string][]string{
 	wsview.TypeInfo:   {"type"},
@@ -54,18 +51,13 @@ func (r agentRequest) MarshalJSON() ([]byte, error) { return json.Marshal(r.Requ
 
 func (r *agentRequest) validate(i int) error {
 	at := "requests[" + strconv.Itoa(i) + "]"
-	allowed, ok := agentRequestMembers[r.Type]
-	if !ok {
-		return envelope.ArgumentError("The %s type %q is not one of workspace_info, list_directory, read_file, search_workspace.", at, clipName(r.Type))
-	}
+	allowed := agentRequestMembers[r.Type] // the type's enum tag holds it to one of these
 	for _, m := range r.members {
 		if !slices.Contains(allowed, m) {
 			return envelope.ArgumentError("The member %q does not belong to a %s request (%s); it may hold only %v.", clipName(m), r.Type, at, allowed)
 		}
 	}
 	switch {
-	case r.Depth < 0 || r.StartLine < 0 || r.MaxLines < 0 || r.MaxResults < 0:
-		return envelope.ArgumentError("The numbers of %s must not be negative.", at)
 	case r.Type == wsview.TypeRead && r.Path == "":
 		return envelope.ArgumentError("The %s read_file request needs a path relative to the workspace.", at)
 	case r.Type == wsview.TypeSearch && r.Query == "":
@@ -82,17 +74,11 @@ func clipName(s string) string {
 }
 
 type agentContextArgs struct {
-	RunID    string         `json:"run_id"`
-	Requests []agentRequest `json:"requests"`
+	RunID    string         `json:"run_id" jsonschema:"required,minLength=1"`
+	Requests []agentRequest `json:"requests" jsonschema:"required,minItems=1,maxItems=32"`
 }
 
 func (a *agentContextArgs) Validate() error {
-	switch {
-	case a.RunID == "":
-		return envelope.ArgumentError("The argument run_id is required: the run_id web_agent_start returned.")
-	case len(a.Requests) == 0 || len(a.Requests) > maxAgentRequests:
-		return envelope.ArgumentError("The argument requests must hold 1 to %d requests.", maxAgentRequests)
-	}
 	for i := range a.Requests {
 		if err := a.Requests[i].validate(i); err != nil {
 			return err

@@ -4,20 +4,12 @@ import (
 	"context"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
 type agentEndArgs struct {
-	RunID string `json:"run_id"`
-}
-
-func (a *agentEndArgs) Validate() error {
-	if a.RunID == "" {
-		return envelope.ArgumentError("The argument run_id is required: the run_id web_agent_start returned.")
-	}
-	return nil
+	RunID string `json:"run_id" jsonschema:"required,minLength=1"`
 }
 
 // agentEndData is web_agent_end's data.

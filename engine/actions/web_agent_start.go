@@ -14,17 +14,14 @@ import (
 )
 
 type agentStartArgs struct {
-	Mode string `json:"mode"`
+	Mode string `json:"mode" jsonschema:"required,enum=workspace-context,enum=page-only"`
 	// Workspace is a workspace name or its absolute root folder; a
 	// page-only run may leave it out.
 	Workspace string `json:"workspace"`
 }
 
 func (a *agentStartArgs) Validate() error {
-	switch {
-	case a.Mode != modeWorkspace && a.Mode != modePageOnly:
-		return envelope.ArgumentError("The argument mode must be %q or %q.", modeWorkspace, modePageOnly)
-	case a.Mode == modeWorkspace && a.Workspace == "":
+	if a.Mode == modeWorkspace && a.Workspace == "" {
 		return envelope.ArgumentError("The argument workspace is required for a %s run: a workspace name or its root folder.", modeWorkspace)
 	}
 	return nil

@@ -20,16 +20,6 @@ type writeFileArgs struct {
 	CreateParents bool    `json:"create_parents"`
 }
 
-func (a *writeFileArgs) Validate() error {
-	if err := a.validatePath(); err != nil {
-		return err
-	}
-	if a.Content == nil {
-		return protocol.Errorf(protocol.InvalidRequest, "The argument content is required (an empty string writes an empty file).")
-	}
-	return validEncoding(a.Encoding)
-}
-
 // writeData is write_file's and create_file's data.
 type writeData struct {
 	Path    string `json:"path"`

@@ -2,31 +2,39 @@ package envelope
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Validator is implemented by argument types that check ranges, enums,
-// required members and path forms after typed decoding.
+// Validator is implemented by argument types that check what their
+// jsonschema tags cannot say (one member given or another, a member
+// required in one mode), after typed decoding.
 type Validator interface {
 	Validate() error
 }
 
 // DecodeArguments decodes the arguments object raw into dst (a pointer to an
-// action's argument struct) strictly: exact member names, types as
-// declared, no member that differs from a known one only by case, then
-// dst's Validate method. Unknown members are ignored.
+// action's argument struct) strictly: exact member names, no member that
+// differs from a known one only by case, the rules of each member's
+// jsonschema tag at every depth (see rules), types as declared, then dst's
+// Validate method. Unknown members are ignored; a null member is absent.
+//
+// The rules are checked on raw, walked with dst's type, because after
+// decoding a missing member and its zero value look the same.
 func DecodeArguments(raw jsontext.Value, dst any) *protocol.Error {
 	if raw.Kind() != '{' {
 		return invalid("The request's arguments must be a JSON object.")
 	}
-	if err := checkCaseDeep(raw, reflect.TypeOf(dst), ""); err != nil {
+	if err := checkValue(raw, reflect.TypeOf(dst), ""); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
@@ -89,9 +97,12 @@ func kindName(t reflect.Type) string {
 	return "of another type"
 }
 
-// checkCaseDeep walks raw alongside the Go type t and refuses any member
-// whose name matches a known member's name only when case is ignored.
-func checkCaseDeep(raw jsontext.Value, t reflect.Type, at string) *protocol.Error {
+// checkValue walks raw alongside the Go type t: it refuses a member whose
+// name matches a known member's only when case is ignored, and checks the
+// rules of every member present or required, at every depth. at is the
+// path of raw for messages (edits[0]); "" is the arguments object. A value
+// of the wrong JSON kind is left to the typed decode, which words it.
+func checkValue(raw jsontext.Value, t reflect.Type, at string) *protocol.Error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -99,12 +110,9 @@ func checkCaseDeep(raw jsontext.Value, t reflect.Type, at string) *protocol.Erro
 	case t.Kind() == reflect.Struct && raw.Kind() == '{':
 		return checkStruct(raw, t, at)
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && raw.Kind() == '[':
-		var items []jsontext.Value
-		if json.Unmarshal(raw, &items) != nil {
-			return nil // the typed decode reports it
-		}
+		items, _ := elements(raw)
 		for i, item := range items {
-			if err := checkCaseDeep(item, t.Elem(), at+"/"+strconv.Itoa(i)); err != nil {
+			if err := checkValue(item, t.Elem(), at+"["+strconv.Itoa(i)+"]"); err != nil {
 				return err
 			}
 		}
@@ -113,83 +121,186 @@ func checkCaseDeep(raw jsontext.Value, t reflect.Type, at string) *protocol.Erro
 }
 
 func checkStruct(raw jsontext.Value, t reflect.Type, at string) *protocol.Error {
-	var members map[string]jsontext.Value
-	if json.Unmarshal(raw, &members) != nil {
+	var values map[string]jsontext.Value
+	if json.Unmarshal(raw, &values) != nil {
 		return nil
 	}
 	fs := fieldsOf(t)
-	if err := checkCase(members, fs.names, at); err != nil {
+	if err := checkCase(values, fs.names, at); err != nil {
 		return err
 	}
-	for name, ft := range fs.types {
-		if v, ok := members[name]; ok {
-			if err := checkCaseDeep(v, ft, at+"/"+name); err != nil {
-				return err
+	for _, m := range fs.members {
+		path := m.name
+		if at != "" {
+			path = at + "." + m.name
+		}
+		v, ok := values[m.name]
+		if !ok || v.Kind() == 'n' {
+			if m.rules.required {
+				return protocol.Errorf(protocol.InvalidRequest, "The argument %s is required.", clip(path))
 			}
+			continue
+		}
+		if err := m.rules.check(v, path); err != nil {
+			return err
+		}
+		if err := checkValue(v, m.typ, path); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// check applies r to the present value v of the member at path.
+func (r *rules) check(v jsontext.Value, path string) *protocol.Error {
+	switch v.Kind() {
+	case '"':
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return nil
+		}
+		return r.checkString(s, path)
+	case '0':
+		n, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return nil
+		}
+		return r.checkNumber(n, path)
+	case '[':
+		items, err := elements(v)
+		if err != nil {
+			return nil
+		}
+		return bounds(len(items), r.minItems, r.maxItems, path, "hold", "elements")
+	}
+	return nil
+}
+
+func (r *rules) checkString(s, path string) *protocol.Error {
+	if r.enum != nil && !slices.Contains(r.enum, s) {
+		return protocol.Errorf(protocol.InvalidRequest, "The argument %s must be %s, or left out; %q is not allowed.",
+			clip(path), describe(r.enum), clip(s))
+	}
+	if r.minLength == 1 && s == "" {
+		return protocol.Errorf(protocol.InvalidRequest, "The argument %s must not be empty.", clip(path))
+	}
+	return bounds(utf8.RuneCountInString(s), r.minLength, r.maxLength, path, "be", "characters long")
+}
+
+func (r *rules) checkNumber(n float64, path string) *protocol.Error {
+	low, high := r.minimum != nil && n < *r.minimum, r.maximum != nil && n > *r.maximum
+	switch {
+	case !low && !high:
+		return nil
+	case r.minimum != nil && r.maximum != nil:
+		return protocol.Errorf(protocol.InvalidRequest, "The argument %s must be between %s and %s.", clip(path), number(*r.minimum), number(*r.maximum))
+	case low:
+		return protocol.Errorf(protocol.InvalidRequest, "The argument %s must be at least %s.", clip(path), number(*r.minimum))
+	}
+	return protocol.Errorf(protocol.InvalidRequest, "The argument %s must be at most %s.", clip(path), number(*r.maximum))
+}
+
+// bounds checks a count n against min and max (-1: none).
+func bounds(n, min, max int, path, verb, unit string) *protocol.Error {
+	low, high := min >= 0 && n < min, max >= 0 && n > max
+	switch {
+	case !low && !high:
+		return nil
+	case min >= 0 && max >= 0:
+		return protocol.Errorf(protocol.InvalidRequest, "The argument %s must %s between %d and %d %s.", clip(path), verb, min, max, unit)
+	case low:
+		return protocol.Errorf(protocol.InvalidRequest, "The argument %s must %s at least %d %s.", clip(path), verb, min, unit)
+	}
+	return protocol.Errorf(protocol.InvalidRequest, "The argument %s must %s at most %d %s.", clip(path), verb, max, unit)
+}
+
+func elements(raw jsontext.Value) ([]jsontext.Value, error) {
+	var items []jsontext.Value
+	err := json.Unmarshal(raw, &items)
+	return items, err
 }
 
 // checkCase refuses members that differ from a known name only by case.
-func checkCase(members map[string]jsontext.Value, known []string, at string) *protocol.Error {
-	for name := range members {
+// at is the path of the object ("" for the envelope or the arguments).
+func checkCase(values map[string]jsontext.Value, known []string, at string) *protocol.Error {
+	for name := range values {
 		for _, k := range known {
 			if name != k && strings.EqualFold(name, k) {
+				where := "the top level"
+				if at != "" {
+					where = clip(at)
+				}
 				return protocol.Errorf(protocol.InvalidRequest,
 					"The member %q at %s differs from %q only by case; member names are case-sensitive.",
-					clip(name), pointer(jsontext.Pointer(at)), k)
+					clip(name), where, k)
 			}
 		}
 	}
 	return nil
 }
 
-// structFields are the JSON members of a struct type.
+// member is one JSON member of a struct type and the rules of its tag.
+type member struct {
+	name  string
+	typ   reflect.Type
+	rules rules
+}
+
+// structFields are the JSON members of a struct type, in declaration
+// order (embedded structs' members in place).
 type structFields struct {
-	types map[string]reflect.Type
-	names []string
+	members []member
+	names   []string
 }
 
 // fieldCache holds the structFields of each argument type decoded so far
 // (a handful of types, fixed at build time).
 var fieldCache sync.Map
 
-// fieldsOf returns the JSON members of struct type t, computed once.
+// fieldsOf returns the JSON members of struct type t, computed once. It
+// panics on a jsonschema tag the host does not check: a programming error
+// that CheckType finds in tests.
 func fieldsOf(t reflect.Type) *structFields {
 	if fs, ok := fieldCache.Load(t); ok {
 		return fs.(*structFields)
 	}
-	fs := &structFields{types: jsonFields(t)}
-	for name := range fs.types {
-		fs.names = append(fs.names, name)
+	ms, err := members(t)
+	if err != nil {
+		panic(fmt.Sprintf("envelope: %s: %v", t, err))
+	}
+	fs := &structFields{members: ms}
+	for _, m := range ms {
+		fs.names = append(fs.names, m.name)
 	}
 	v, _ := fieldCache.LoadOrStore(t, fs)
 	return v.(*structFields)
 }
 
-// jsonFields maps the JSON member names of struct type t to field types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	m := make(map[string]reflect.Type, t.NumField())
+// members lists the JSON members of struct type t with their rules.
+func members(t reflect.Type) ([]member, error) {
+	var ms []member
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
-			for k, v := range jsonFields(f.Type) { // embedded: members promoted
-				m[k] = v
+			inner, err := members(f.Type) // embedded: members promoted
+			if err != nil {
+				return nil, err
 			}
+			ms = append(ms, inner...)
 			continue
 		}
-		if !f.IsExported() {
+		if !f.IsExported() || name == "-" {
 			continue
 		}
-		switch name {
-		case "-":
-			continue
-		case "":
+		if name == "" {
 			name = f.Name
 		}
-		m[name] = f.Type
+		r, err := parseRules(f.Tag.Get("jsonschema"), f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("member %s: %w", name, err)
+		}
+		ms = append(ms, member{name: name, typ: f.Type, rules: r})
 	}
-	return m
+	return ms, nil
 }

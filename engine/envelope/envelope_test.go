@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -205,5 +206,76 @@ func TestDuplicateMemberMessage(t *testing.T) {
 	got := syntaxMessage([]byte(`{"a":{"b":1,"b":2}}`))
 	if want := "The request has a duplicate member name at /a/b; send each member once."; got != want {
 		t.Fatalf("message = %q, want %q", got, want)
+	}
+}
+
+type taggedEdit struct {
+	OldText string `json:"old_text" jsonschema:"required,minLength=1"`
+	NewText string `json:"new_text" jsonschema:"required"`
+}
+
+type taggedArgs struct {
+	embedded
+	Encoding string       `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
+	Depth    int          `json:"depth" jsonschema:"minimum=0,maximum=32"`
+	Offset   *int64       `json:"offset" jsonschema:"minimum=0"`
+	Name     string       `json:"name" jsonschema:"maxLength=3"`
+	Edits    []taggedEdit `json:"edits" jsonschema:"required,minItems=1,maxItems=2"`
+}
+
+// TestRules checks each jsonschema tag key natively, at every depth, with
+// messages that name the member by its path.
+func TestRules(t *testing.T) {
+	const ok = `"edits":[{"old_text":"a","new_text":"b"}]`
+	cases := []struct{ name, in, msg string }{
+		{"all good", `{` + ok + `,"encoding":"base64","depth":32,"offset":0,"name":"abc"}`, ""},
+		{"nulls are absent", `{` + ok + `,"encoding":null,"offset":null}`, ""},
+		{"required missing", `{}`, "The argument edits is required."},
+		{"required null", `{"edits":null}`, "The argument edits is required."},
+		{"nested required", `{"edits":[{"old_text":"hello"}]}`, "The argument edits[0].new_text is required."},
+		{"nested null", `{"edits":[{"old_text":"a","new_text":"b"},{"old_text":"c","new_text":null}]}`, "edits[1].new_text is required"},
+		{"nested min length", `{"edits":[{"old_text":"","new_text":"b"}]}`, "The argument edits[0].old_text must not be empty."},
+		{"min items", `{"edits":[]}`, "The argument edits must hold between 1 and 2 elements."},
+		{"max items", `{"edits":[{"old_text":"a","new_text":""},{"old_text":"b","new_text":""},{"old_text":"c","new_text":""}]}`, "between 1 and 2"},
+		{"enum empty", `{` + ok + `,"encoding":""}`, `The argument encoding must be "utf-8" or "base64", or left out; "" is not allowed.`},
+		{"enum wrong", `{` + ok + `,"encoding":"UTF-8"}`, `"UTF-8" is not allowed`},
+		{"range low", `{` + ok + `,"depth":-1}`, "The argument depth must be between 0 and 32."},
+		{"range high", `{` + ok + `,"depth":33}`, "between 0 and 32"},
+		{"minimum through a pointer", `{` + ok + `,"offset":-5}`, "The argument offset must be at least 0."},
+		{"max length counts characters", `{` + ok + `,"name":"äöü"}`, ""},
+		{"max length", `{` + ok + `,"name":"abcd"}`, "The argument name must be at most 3 characters long."},
+		{"wrong kind left to the decode", `{` + ok + `,"depth":"x"}`, "must be a whole number"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var a taggedArgs
+			err := DecodeArguments([]byte(c.in), &a)
+			switch {
+			case c.msg == "" && err != nil:
+				t.Fatalf("got %v, want success", err)
+			case c.msg != "" && (err == nil || err.Code != protocol.InvalidRequest || !strings.Contains(err.Message, c.msg)):
+				t.Fatalf("got %v, want INVALID_REQUEST containing %q", err, c.msg)
+			}
+		})
+	}
+}
+
+func TestCheckType(t *testing.T) {
+	if err := CheckType(reflect.TypeOf(&taggedArgs{})); err != nil {
+		t.Fatal(err)
+	}
+	type bad struct {
+		Inner []struct {
+			URL string `json:"url" jsonschema:"format=uri"`
+		} `json:"inner"`
+	}
+	if err := CheckType(reflect.TypeOf(bad{})); err == nil || !strings.Contains(err.Error(), "format") {
+		t.Fatalf("got %v, want the unchecked key named", err)
+	}
+	type misplaced struct {
+		N int `json:"n" jsonschema:"enum=1"`
+	}
+	if err := CheckType(reflect.TypeOf(misplaced{})); err == nil {
+		t.Fatal("an enum on a number passed")
 	}
 }

@@ -15,15 +15,15 @@ const (
 // Request is one decoded entry of a web_agent_context requests array. The
 // engine decodes and validates it; only the members of its Type are used.
 type Request struct {
-	Type       string `json:"type"`
+	Type       string `json:"type" jsonschema:"required,enum=workspace_info,enum=list_directory,enum=read_file,enum=search_workspace"`
 	Path       string `json:"path,omitempty"`
-	Depth      int    `json:"depth,omitempty"`
-	StartLine  int    `json:"start_line,omitempty"`
-	MaxLines   int    `json:"max_lines,omitempty"`
+	Depth      int    `json:"depth,omitempty" jsonschema:"minimum=0"`
+	StartLine  int    `json:"start_line,omitempty" jsonschema:"minimum=0"`
+	MaxLines   int    `json:"max_lines,omitempty" jsonschema:"minimum=0"`
 	Query      string `json:"query,omitempty"`
 	Regex      bool   `json:"regex,omitempty"`
 	Glob       string `json:"glob,omitempty"`
-	MaxResults int    `json:"max_results,omitempty"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=0"`
 }
 
 // Result is the outcome of one request: Data on success, Err on failure
