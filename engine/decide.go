@@ -39,7 +39,9 @@ func (h *Host) decide(ctx context.Context, r *request) *protocol.Error {
 			"The policy could not decide this request, so it is refused; run `deskbridge policy check` to find the fault.")
 	}
 	call.Limits = dec.Limits
-	if perr := r.logDecision(ctx, h.decisionEvent(call, doc, dec, evalStart)); perr != nil {
+	r.doc = doc
+	r.ev = h.decisionEvent(call, &r.doc, dec, evalStart, r.decisionMetrics(h.now().Sub(evalStart), dec.Memo))
+	if perr := r.logDecision(ctx); perr != nil {
 		return perr
 	}
 	if !dec.Allow {
@@ -64,17 +66,14 @@ func outcomeOf(dec policy.Decision) string {
 	return decisionlog.OutcomeOK
 }
 
-// decisionEvent is the decision event of call. Its decision_id is left
+// decisionEvent is the decision event of call, with its input document
+// doc and its metrics. Its decision_id is left
 // for the log to draw (a random UUID).
-func (h *Host) decisionEvent(call *action.Call, doc policy.InputDocument, dec policy.Decision, evalStart time.Time) decisionlog.Event {
-	metrics := map[string]any{evalMetric: h.now().Sub(evalStart).Nanoseconds()}
-	if dec.Memo {
-		metrics[memoMetric] = 1
-	}
+func (h *Host) decisionEvent(call *action.Call, doc *policy.InputDocument, dec policy.Decision, evalStart time.Time, metrics map[string]any) decisionlog.Event {
 	return decisionlog.Event{
 		Bundles:    h.bundles,
 		Path:       decisionlog.PolicyPath,
-		Input:      &doc,
+		Input:      doc,
 		Result:     dec.Result,
 		Timestamp:  evalStart.UTC(),
 		Metrics:    metrics,

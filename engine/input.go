@@ -17,19 +17,20 @@ const InputVersion = policy.InputVersion
 // buildInput builds the input document from the call's decoded arguments
 // and facts.
 func buildInput(call *action.Call, now time.Time) (policy.InputDocument, error) {
-	return inputOf(call, now).Document()
+	in := inputOf(call, now)
+	return in.Document()
 }
 
 // inputOf is the call's typed input document.
-func inputOf(call *action.Call, now time.Time) *policy.Input {
-	in := &policy.Input{
+func inputOf(call *action.Call, now time.Time) policy.Input {
+	in := policy.Input{
 		Version: policy.InputVersion,
 		TimeNS:  now.UnixNano(),
 		Request: policy.Request{
 			ID: call.Request.ID, Action: call.Request.Action, Skill: string(call.Skill),
 			Origin: call.Origin, Channel: call.Channel, Arguments: call.Args,
 		},
-		Paths:   make(map[policy.Role]policy.Path, len(call.Paths)),
+		Paths:   make(map[policy.Role]policy.Path),
 		Command: call.Command,
 		Import:  call.Import,
 		Run:     call.Run,
@@ -78,7 +79,11 @@ func (h *Host) LoggedInput(ctx context.Context, payload []byte) (input any, mask
 	if err != nil {
 		return nil, nil, nil, protocol.Wrap(protocol.ActionNotAllowed, err, "The policy could not decide this request; run `deskbridge policy check` to find the fault.")
 	}
-	ev := h.decisionEvent(call, doc, dec, evalStart) // the event the log would mask
+	metrics := map[string]any{evalMetric: h.now().Sub(evalStart).Nanoseconds()}
+	if dec.Memo {
+		metrics[memoMetric] = 1
+	}
+	ev := h.decisionEvent(call, &doc, dec, evalStart, metrics) // the event the log would mask
 	if m := logMasker(h.env.Config, h.policy); m != nil {
 		decisionlog.MaskEvent(ctx, m, &ev)
 	}

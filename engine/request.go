@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
@@ -15,33 +17,72 @@ import (
 // decision is in the log, Finish writes that decision's outcome: exactly
 // once, whatever the pipeline did, a panic included, so an auditor never
 // meets a decision without one.
+//
+// Requests are pooled: one is taken per request payload and put back by
+// Finish, with the decision event, its input document and its metrics
+// (the per-request values a decision's log line is encoded from) kept
+// inside it, so that logging a decision allocates none of them. Nothing
+// holds a request after Finish: the log encodes an outcome line before
+// Finish returns, queued or not (decisionlog.Log.QueueOutcome).
 type request struct {
 	h     *Host
 	start time.Time
 	id    string       // the envelope's id, for the answer
 	call  *action.Call // nil until the arguments are decoded
 
-	decision *decisionlog.Event // the logged decision; nil when none is or its outcome is written
-	perr     *protocol.Error    // the answer's error; nil for success
-	took     time.Duration      // from start to the answer
+	ev     decisionlog.Event    // the decision event, logged when logged is set
+	doc    policy.InputDocument // ev's input
+	logged bool                 // ev is in the log and its outcome is not
+	perr   *protocol.Error      // the answer's error; nil for success
+	took   time.Duration        // from start to the answer
+
+	evalNS      int64          // the policy evaluation's time, for ev's metrics
+	metrics     map[string]any // {evalMetric: &evalNS}, made once per pooled request
+	memoMetrics map[string]any // the same and {memoMetric: 1}
 }
+
+var requests = sync.Pool{New: func() any {
+	r := &request{}
+	r.metrics = map[string]any{evalMetric: &r.evalNS}
+	r.memoMetrics = map[string]any{evalMetric: &r.evalNS, memoMetric: 1}
+	return r
+}}
 
 func (h *Host) newRequest() *request {
-	return &request{h: h, start: h.now()}
+	r := requests.Get().(*request)
+	r.h, r.start = h, h.now()
+	return r
 }
 
-// logDecision writes the decision event ev before the effect; Finish
+// release puts r back in the pool, holding nothing of its request.
+func (r *request) release() {
+	metrics, memoMetrics := r.metrics, r.memoMetrics
+	*r = request{metrics: metrics, memoMetrics: memoMetrics}
+	requests.Put(r)
+}
+
+// decisionMetrics are the metrics of a decision evaluated in eval (from
+// its memo when memo is set), held by r.
+func (r *request) decisionMetrics(eval time.Duration, memo bool) map[string]any {
+	r.evalNS = eval.Nanoseconds()
+	if memo {
+		return r.memoMetrics
+	}
+	return r.metrics
+}
+
+// logDecision writes the decision event r.ev before the effect; Finish
 // writes its outcome. It does nothing when the host keeps no log.
-func (r *request) logDecision(ctx context.Context, ev decisionlog.Event) *protocol.Error {
+func (r *request) logDecision(ctx context.Context) *protocol.Error {
 	if r.h.log == nil {
 		return nil
 	}
-	if err := r.h.log.WriteDecision(ctx, &ev); err != nil {
+	if err := r.h.log.WriteDecision(ctx, &r.ev); err != nil {
 		fmt.Fprintf(r.h.hostLog, "deskbridge: decision log: %v\n", err)
 		return protocol.Wrap(protocol.ExecutionFailed, err,
 			"DeskBridge could not write its decision log, so it acts on nothing; check the log folder's space and permissions.")
 	}
-	r.decision = &ev
+	r.logged = true
 	return nil
 }
 
@@ -67,18 +108,18 @@ func (r *request) recover(resp **protocol.Response) {
 
 // Finish writes the outcome of the request's logged decision, with the
 // answer's code and the detail the executor left on the call
-// (Call.Detail); it does nothing when no decision was logged, or the
-// second time. With queue the line goes out with the log's next write
+// (Call.Detail), and puts the request back in the pool; it writes nothing
+// when no decision was logged. The request must not be used after it. With queue the line goes out with the log's next write
 // (decisionlog.Log.QueueOutcome, no system call), for a server that is
 // about to send the response; otherwise it is in the log when Finish
 // returns. A panic while writing it is reported to the host log, not
 // raised: the response is ready.
 func (r *request) Finish(queue bool) {
-	ev := r.decision
-	if ev == nil {
+	defer r.release()
+	if !r.logged {
 		return
 	}
-	r.decision = nil
+	r.logged = false
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(r.h.hostLog, "deskbridge: internal error writing an outcome: %v\n%s", v, debug.Stack())
@@ -92,7 +133,7 @@ func (r *request) Finish(queue bool) {
 	if queue {
 		write = r.h.log.QueueOutcome
 	}
-	if err := write(ev, code, r.took, r.call.Detail); err != nil {
+	if err := write(&r.ev, code, r.took, r.call.Detail); err != nil {
 		fmt.Fprintf(r.h.hostLog, "deskbridge: decision log outcome: %v\n", err)
 	}
 }

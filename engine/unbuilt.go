@@ -28,7 +28,7 @@ func (h *Host) refuseUnbuilt(ctx context.Context, r *request) *protocol.Error {
 		return protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input; the details are in its log.")
 	}
 	den := policy.Denial{Code: perr.Code, Rule: unbuiltRule, Message: perr.Message}
-	ev := decisionlog.Event{
+	r.ev = decisionlog.Event{
 		Bundles:    h.bundles,
 		Path:       decisionlog.HostPath,
 		Input:      &doc,
@@ -41,7 +41,7 @@ func (h *Host) refuseUnbuilt(ctx context.Context, r *request) *protocol.Error {
 		PolicyHash: h.decider.Hash(),
 		ConfigHash: h.env.Info.ConfigHash,
 	}
-	if lerr := r.logDecision(ctx, ev); lerr != nil {
+	if lerr := r.logDecision(ctx); lerr != nil {
 		return lerr
 	}
 	return perr

@@ -106,10 +106,20 @@ type Classifier struct {
 // component by component, literal components by string comparison, those
 // whose first component is literal only where a path element equals it
 // (looked up by it), the others at every element.
+//
+// Runs whose first component is a suffix glob with a dot (*.pem,
+// *.tfvars.json) are looked up by the extension of the element, the part
+// from its last dot (".pem", ".json"): an element that ends with the
+// suffix has the suffix's extension, so only those runs need matching.
+// Runs whose first component is another glob that begins with two literal
+// bytes (id_rsa*, credentials*.json) are looked up by the element's first
+// two bytes.
 type patternSet struct {
 	names     map[string]bool
 	byFirst   map[string][][]component // runs by their literal first component
-	globFirst [][]component            // runs whose first component is a glob
+	byExt     map[string][][]component // runs whose first component is *<…>.<ext>, by .<ext>
+	byLead    map[string][][]component // runs whose first component is a glob with a literal lead, by its first two bytes
+	globFirst [][]component            // runs whose first component is any other glob
 }
 
 // component is one slash-separated element of a pattern.
@@ -201,7 +211,8 @@ func escapeGlob(p string) string {
 }
 
 func (c *Classifier) compile(patterns []string) patternSet {
-	set := patternSet{names: map[string]bool{}, byFirst: map[string][][]component{}}
+	set := patternSet{names: map[string]bool{}, byFirst: map[string][][]component{},
+		byExt: map[string][][]component{}, byLead: map[string][][]component{}}
 	for _, p := range patterns {
 		p = strings.ToLower(strings.Trim(filepath.ToSlash(p), "/"))
 		if p == "" {
@@ -216,6 +227,12 @@ func (c *Classifier) compile(patterns []string) patternSet {
 			set.names[run[0].text] = true
 		case !run[0].glob:
 			set.byFirst[run[0].text] = append(set.byFirst[run[0].text], run)
+		case run[0].suffix && strings.Contains(run[0].text, "."):
+			ext := extension(run[0].text)
+			set.byExt[ext] = append(set.byExt[ext], run)
+		case !run[0].suffix && !run[0].contains && len(literalLead(run[0].text)) >= 2:
+			lead := run[0].text[:2]
+			set.byLead[lead] = append(set.byLead[lead], run)
 		default:
 			set.globFirst = append(set.globFirst, run)
 		}
@@ -253,6 +270,18 @@ func anyMatch(set patternSet, elems []string) bool {
 				return true
 			}
 		}
+		for _, pat := range set.byExt[extension(e)] {
+			if matchRun(pat, elems[start:]) {
+				return true
+			}
+		}
+		if len(e) >= 2 {
+			for _, pat := range set.byLead[e[:2]] {
+				if matchRun(pat, elems[start:]) {
+					return true
+				}
+			}
+		}
 		for _, pat := range set.globFirst {
 			if matchRun(pat, elems[start:]) {
 				return true
@@ -273,4 +302,20 @@ func matchRun(pat []component, elems []string) bool {
 		}
 	}
 	return true
+}
+
+// extension is the part of a path element from its last dot, or "".
+func extension(e string) string {
+	if i := strings.LastIndexByte(e, '.'); i >= 0 {
+		return e[i:]
+	}
+	return ""
+}
+
+// literalLead is the part of a glob before its first metacharacter.
+func literalLead(glob string) string {
+	if i := strings.IndexAny(glob, `*?[\`); i >= 0 {
+		return glob[:i]
+	}
+	return glob
 }
