@@ -34,6 +34,7 @@ func inputOf(call *action.Call, now time.Time) policy.Input {
 		Command: call.Command,
 		Import:  call.Import,
 		Run:     call.Run,
+		Write:   call.Write,
 	}
 	if spec, ok := action.Lookup(call.Request.Action); ok {
 		in.Request.Digest = spec.Digest

@@ -25,9 +25,24 @@ type Input struct {
 	URL     *URL     `json:"url,omitzero"`
 	Import  *Import  `json:"import,omitzero"`
 	Run     *Run     `json:"run,omitzero"`
+	// Write is set for the actions that write a file (write_file,
+	// create_file, patch_file, download_asset, import_asset).
+	Write *Write `json:"write,omitzero"`
 	// Content is set only for the content decision (DecideContent): what
 	// the executor read and is about to send matched secret formats.
 	Content *Content `json:"content,omitzero"`
+}
+
+// Write is input.write: what the file a request writes would be.
+// DeskBridge never sets an executable bit, so Executable says whether the
+// file is a program by what it is: its content starts as one (#!, ELF, MZ,
+// Mach-O: "shebang", "elf", "pe", "mach-o") or its name ends in an
+// extension Windows runs by name ("extension": .exe, .bat, .cmd, .ps1 …).
+// For a download or a patch the content is not known when the policy
+// decides, and only the name counts.
+type Write struct {
+	Executable bool   `json:"executable"`
+	Reason     string `json:"reason,omitzero"`
 }
 
 // Content is input.content: the secret formats found in what a request
@@ -228,6 +243,7 @@ var (
 	keyCommand, keyURL         = ast.StringTerm("command"), ast.StringTerm("url")
 	keyImport, keyRun          = ast.StringTerm("import"), ast.StringTerm("run")
 	keyContent                 = ast.StringTerm("content")
+	keyWrite                   = ast.StringTerm("write")
 	keyID, keyAction, keySkill = ast.StringTerm("id"), ast.StringTerm("action"), ast.StringTerm("skill")
 	keyOrigin, keyChannel      = ast.StringTerm("origin"), ast.StringTerm("channel")
 	keyArguments               = ast.StringTerm("arguments")
@@ -264,7 +280,7 @@ func (in *Input) Document() (InputDocument, error) {
 		v   any
 		set bool
 	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil},
-		{keyContent, in.Content, in.Content != nil}} {
+		{keyContent, in.Content, in.Content != nil}, {keyWrite, in.Write, in.Write != nil}} {
 		if !m.set {
 			continue
 		}

@@ -106,6 +106,8 @@ type Call struct {
 	URL     *urlfacts.Facts
 	Import  *policy.Import
 	Run     *policy.Run
+	// Write is input.write, for the actions that write a file.
+	Write *policy.Write
 	// Limits are the decision's limits for this action. A policy may give
 	// any limit by name (a security team's own among them), so they stay
 	// a map; Limit reads one.

@@ -20,8 +20,11 @@ func init() {
 		Name:    "create_file",
 		NewArgs: func() any { return &createFileArgs{} },
 		Digest:  []string{"content"},
-		Facts:   targetPath(func(a any) string { return a.(*createFileArgs).Path }),
-		Run:     createFile,
+		Facts: writePath(func(a any) (string, string, string) {
+			w := a.(*createFileArgs)
+			return w.Path, w.Content, w.Encoding
+		}),
+		Run: createFile,
 	})
 }
 

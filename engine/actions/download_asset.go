@@ -49,7 +49,7 @@ func downloadFacts(ctx context.Context, env *action.Env, c *action.Call) *protoc
 	if perr != nil {
 		return perr
 	}
-	return destination(env, c, a.Destination, urlName(f.Path))
+	return destinationWrite(env, c, a.Destination, urlName(f.Path))
 }
 
 // downloadAsset fetches the URL with a client that dials only the

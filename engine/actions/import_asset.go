@@ -54,7 +54,7 @@ func importFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.E
 	}
 	imp := importSourceOf(env.Config.ImportSources, src.Canonical)
 	c.Import = &imp
-	return destination(env, c, a.Destination, filepath.Base(src.Canonical))
+	return destinationWrite(env, c, a.Destination, filepath.Base(src.Canonical))
 }
 
 // importSourceOf returns the deepest import source containing canonical.

@@ -31,8 +31,15 @@ func init() {
 		Name:    "patch_file",
 		NewArgs: func() any { return &patchFileArgs{} },
 		Digest:  []string{"edits[].old_text", "edits[].new_text"},
-		Facts:   targetPath(func(a any) string { return a.(*patchFileArgs).Path }),
-		Run:     patchFile,
+		Facts: func(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {
+			a := action.Args[patchFileArgs](c)
+			if _, err := c.Path(env, "target", a.Path); err != nil {
+				return err
+			}
+			writeFacts(c, a.Path, nil) // the patched content is not known before the policy decides
+			return nil
+		},
+		Run: patchFile,
 	})
 }
 

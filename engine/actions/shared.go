@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
@@ -25,6 +27,40 @@ func targetPath(get func(any) string) func(context.Context, *action.Env, *action
 	return func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 		_, err := c.Path(env, "target", get(c.Args))
 		return err
+	}
+}
+
+// writeFacts records input.write for a file named name whose content
+// starts with head (nil when it is not known yet).
+func writeFacts(c *action.Call, name string, head []byte) {
+	ok, reason := facts.Executable(name, head)
+	c.Write = &policy.Write{Executable: ok, Reason: reason}
+}
+
+// contentHead returns the first bytes of a content argument, decoded as
+// enc says; a base64 prefix that does not decode gives none.
+func contentHead(content, enc string) []byte {
+	const n = 8
+	if enc != encBase64 {
+		return []byte(content[:min(len(content), n)])
+	}
+	head, err := base64.StdEncoding.DecodeString(content[:min(len(content), 12)])
+	if err != nil {
+		return nil
+	}
+	return head
+}
+
+// writePath is the Facts of the actions that write the content argument
+// to the target path (write_file, create_file).
+func writePath(get func(any) (path, content, enc string)) func(context.Context, *action.Env, *action.Call) *protocol.Error {
+	return func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
+		p, content, enc := get(c.Args)
+		if _, err := c.Path(env, "target", p); err != nil {
+			return err
+		}
+		writeFacts(c, p, contentHead(content, enc))
+		return nil
 	}
 }
 
@@ -68,4 +104,12 @@ func runeStart(b []byte) int {
 		}
 	}
 	return len(b)
+}
+
+// deref is *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -45,6 +45,16 @@ func destination(env *action.Env, c *action.Call, raw, name string) *protocol.Er
 	return perr
 }
 
+// destinationWrite is destination, then input.write for the file the
+// destination names (its content is not known before the policy decides).
+func destinationWrite(env *action.Env, c *action.Call, raw, name string) *protocol.Error {
+	if perr := destination(env, c, raw, name); perr != nil {
+		return perr
+	}
+	writeFacts(c, c.Paths["destination"].Canonical, nil)
+	return nil
+}
+
 // urlName returns the last element of an escaped URL path, unescaped.
 func urlName(escapedPath string) string {
 	name, err := url.PathUnescape(path.Base(escapedPath))

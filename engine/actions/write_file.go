@@ -32,8 +32,11 @@ func init() {
 		Name:    "write_file",
 		NewArgs: func() any { return &writeFileArgs{} },
 		Digest:  []string{"content"},
-		Facts:   targetPath(func(a any) string { return a.(*writeFileArgs).Path }),
-		Run:     writeFile,
+		Facts: writePath(func(a any) (string, string, string) {
+			w := a.(*writeFileArgs)
+			return w.Path, deref(w.Content), w.Encoding
+		}),
+		Run: writeFile,
 	})
 }
 
