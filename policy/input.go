@@ -131,6 +131,18 @@ type Command struct {
 	// a reader of many files.
 	Excludes   []string `json:"excludes"`
 	ExcludesAt int      `json:"excludes_at"`
+	// GitObjects are the revision operands of git show and git diff
+	// (before "--", not paths, not rev:path) with the type of the object
+	// each names: "commit", "tree", "blob", or "unknown" when it could not
+	// be resolved. Such a reader prints a blob named by id or ref whole,
+	// whatever pathspec follows, so a blob's path cannot be judged.
+	GitObjects []CommandGitObject `json:"git_objects"`
+}
+
+// CommandGitObject is one entry of input.command.git_objects.
+type CommandGitObject struct {
+	Arg  string `json:"arg"`
+	Type string `json:"type"`
 }
 
 // CommandPathArg is an argument, or the value of an `--option=value` or

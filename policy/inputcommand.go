@@ -17,8 +17,9 @@ import (
 var (
 	commandKeys = keyTerms("argv", "program", "program_name", "resolved", "args",
 		"options_end", "first_operand", "path_args", "env_names", "has_stdin",
-		"script_runner", "excludes", "excludes_at")
-	pathArgKeys = keyTerms("index", "value", "canonical", "inside", "workspace", "sensitivity", "write")
+		"script_runner", "excludes", "excludes_at", "git_objects")
+	gitObjectKeys = keyTerms("arg", "type")
+	pathArgKeys   = keyTerms("index", "value", "canonical", "inside", "workspace", "sensitivity", "write")
 )
 
 func keyTerms(names ...string) []*ast.Term {
@@ -36,7 +37,7 @@ func commandValue(f Command) (v ast.Value, ok bool) {
 	if !commandValidUTF8(f) {
 		return nil, false
 	}
-	terms := make(termBatch, 6+len(f.Argv)+len(f.Args)+len(f.EnvNames)+len(f.Excludes)+5*len(f.PathArgs))
+	terms := make(termBatch, 6+len(f.Argv)+len(f.Args)+len(f.EnvNames)+len(f.Excludes)+5*len(f.PathArgs)+2*len(f.GitObjects))
 	k := commandKeys
 	return ast.NewObject(
 		[2]*ast.Term{k[0], terms.value(stringsArray(&terms, f.Argv))},
@@ -52,7 +53,20 @@ func commandValue(f Command) (v ast.Value, ok bool) {
 		[2]*ast.Term{k[10], terms.str(f.ScriptRunner)},
 		[2]*ast.Term{k[11], ast.NewTerm(stringsArray(&terms, f.Excludes))},
 		[2]*ast.Term{k[12], ast.InternedTerm(f.ExcludesAt)},
+		[2]*ast.Term{k[13], gitObjectsTerm(&terms, f.GitObjects)},
 	), true
+}
+
+// gitObjectsTerm is git_objects as an OPA array of objects.
+func gitObjectsTerm(terms *termBatch, objs []CommandGitObject) *ast.Term {
+	elems := make([]*ast.Term, len(objs))
+	for i, o := range objs {
+		elems[i] = ast.NewTerm(ast.NewObject(
+			[2]*ast.Term{gitObjectKeys[0], terms.str(o.Arg)},
+			[2]*ast.Term{gitObjectKeys[1], terms.str(o.Type)},
+		))
+	}
+	return ast.NewTerm(ast.NewArray(elems...))
 }
 
 // stringsArray is ss as an OPA array, its terms taken from terms.

@@ -370,6 +370,17 @@ program_denials.git contains denial("git_object_id", sprintf("git cat-file shows
 	not contains(a, ":")
 }
 
+# git show and git diff print a blob named by its id or by a ref whole,
+# whatever pathspec follows, so the blob's path cannot be judged: each
+# revision they are given must name a commit or a tree (the host resolves
+# it, input.command.git_objects); a file is named as rev:path instead.
+program_denials.git contains denial("git_blob", sprintf("git %s prints a file named only by an object id or a ref, whose path DeskBridge cannot check; %s names %s. Name the file as rev:path (HEAD:README.md) instead.", [input.command.args[first_operand], o.arg, git_object_kind[o.type]])) if {
+	some o in input.command.git_objects
+	o.type in {"blob", "unknown"}
+}
+
+git_object_kind := {"blob": "a file's content (a blob)", "unknown": "nothing DeskBridge can resolve"}
+
 # A ref given after --end-of-options that begins with "-" is refused: git
 # would take it for a ref, a reader for an option.
 program_denials.git contains denial("git_dash_ref", "A git ref must not begin with '-'.") if {

@@ -480,3 +480,20 @@ test_script_runner_other_kind_still_refused if {
 test_git_hooks_allowed if count(rules_for(runner_input(["git", "commit", "-m", "x"], "git-hooks"))) == 0
 
 test_no_runner_allowed if count(rules_for(runner_input(["npm", "ls"], ""))) == 0
+
+# ---- git objects ----
+
+git_objects_input(argv, objects) := json.patch(run_input(argv), [{"op": "add", "path": "/command/git_objects", "value": objects}])
+
+test_git_show_of_a_blob_refused if {
+	"commands.git_blob" in rules_for(git_objects_input(["git", "show", "3f9a1c2"], [{"arg": "3f9a1c2", "type": "blob"}]))
+}
+
+test_git_diff_of_an_unresolved_revision_refused if {
+	"commands.git_blob" in rules_for(git_objects_input(["git", "diff", "HEAD@{1}"], [{"arg": "HEAD@{1}", "type": "unknown"}]))
+}
+
+test_git_show_of_a_commit_allowed if {
+	not "commands.git_blob" in rules_for(git_objects_input(["git", "show", "HEAD~1"], [{"arg": "HEAD~1", "type": "commit"}]))
+	not "commands.git_blob" in rules_for(git_objects_input(["git", "show", "v1"], []))
+}

@@ -72,6 +72,12 @@ func Build(req Request, p Platform, locate Locate) (Facts, error) {
 	if f.Excludes == nil {
 		f.Excludes = []string{}
 	}
+	if strings.EqualFold(f.ProgramName, "git") {
+		f.GitObjects = gitObjects(argv, f.FirstOperand, f.OptionsEnd, req.Cwd, req.GitTop)
+	}
+	if f.GitObjects == nil {
+		f.GitObjects = []GitObject{}
+	}
 	return f, nil
 }
 
