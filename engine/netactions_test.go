@@ -578,3 +578,44 @@ func logged(t *testing.T, path, id string) map[string]any {
 
 // testLog sends the host's log lines to the test's output.
 func testLog(t testing.TB) io.Writer { return t.Output() }
+
+// download_asset replaces an existing file only with overwrite, and never
+// keeps a body whose digest is not expected_sha256: the old file stays
+// as it was and nothing else is left.
+func TestDownloadOverwriteAndHash(t *testing.T) {
+	srv := assetServer(t)
+	f := newNetFixture(t, allow127, nil)
+	dest := filepath.Join(f.ws, "logo.png")
+	url := srv.URL + "/logo.png"
+	if err := os.WriteFile(dest, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wrong := strings.Repeat("0", 64)
+	f.call(t, "download_asset", map[string]any{"url": url, "destination": dest, "overwrite": true, "expected_sha256": wrong}).want(t, protocol.ExecutionFailed)
+	if got, _ := os.ReadFile(dest); string(got) != "old" || len(entries(t, f.ws)) != 1 {
+		t.Fatalf("a refused download changed the workspace: %q, %v", got, entries(t, f.ws))
+	}
+	f.call(t, "download_asset", map[string]any{"url": url, "destination": dest, "expected_sha256": "xyz"}).want(t, protocol.InvalidRequest)
+
+	r := f.call(t, "download_asset", map[string]any{"url": url, "destination": dest, "overwrite": true, "expected_sha256": strings.ToUpper(sha(pngBytes))})
+	r.wantOK(t)
+	if got, _ := os.ReadFile(dest); !bytes.Equal(got, pngBytes) || r.data["created"] != false {
+		t.Fatalf("overwrite: file %q, data %v", got, r.data)
+	}
+	if fi, _ := os.Stat(dest); fi.Mode().Perm() != 0o644 || len(entries(t, f.ws)) != 1 {
+		t.Fatalf("overwrite: mode %v, workspace %v", fi.Mode(), entries(t, f.ws))
+	}
+
+	fresh := filepath.Join(f.ws, "new.png")
+	f.call(t, "download_asset", map[string]any{"url": url, "destination": fresh, "expected_sha256": wrong}).want(t, protocol.ExecutionFailed)
+	if _, err := os.Lstat(fresh); err == nil {
+		t.Fatal("a download with the wrong digest was saved")
+	}
+	r = f.call(t, "download_asset", map[string]any{"url": url, "destination": fresh, "expected_sha256": sha(pngBytes)})
+	r.wantOK(t)
+	if r.data["created"] != true {
+		t.Fatalf("data %v", r.data)
+	}
+	os.Mkdir(filepath.Join(f.ws, "dir.png"), 0o755)
+	f.call(t, "download_asset", map[string]any{"url": url, "destination": filepath.Join(f.ws, "dir.png", ""), "overwrite": true}).wantOK(t)
+}

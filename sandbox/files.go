@@ -127,6 +127,13 @@ func targetMode(dir *os.Root, name string) (fs.FileMode, bool, error) {
 	return fi.Mode().Perm() &^ 0o111, true, nil
 }
 
+// TargetMode returns, for a file about to be written as name in the
+// folder dir, the permissions it keeps (an existing regular file's,
+// without execute bits; 0o644 for a new one) and whether it exists. A
+// symlink there is ErrSwapped; a folder or a file that is not regular is
+// a *fs.PathError of ErrIsDir or ErrNotRegular.
+func TargetMode(dir *os.Root, name string) (fs.FileMode, bool, error) { return targetMode(dir, name) }
+
 // commit moves tmp into place. Exclusive commits use a hard link, which
 // fails when the target exists, so a file created meanwhile is never
 // replaced; where links are unsupported it falls back to an exclusive

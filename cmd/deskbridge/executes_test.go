@@ -88,7 +88,7 @@ func TestOpenerNotFromPATH(t *testing.T) {
 	// /usr/bin/true with the URL rather than a text browser.
 	env := []string{"PATH=" + planted + ":/usr/bin:/bin", "BROWSER=true", "DISPLAY=", "XDG_CURRENT_DESKTOP="}
 	r, out := f.callWith(t, env, "open_in_browser", map[string]any{"url": "http://localhost:3000/"})
-	if !r.Success && r.Error.Code != "SKILL_RUNTIME_UNAVAILABLE" {
+	if !r.Success && r.Error.Code != "APP_NOT_FOUND" {
 		t.Fatalf("open_in_browser: %s", out)
 	}
 	time.Sleep(300 * time.Millisecond)

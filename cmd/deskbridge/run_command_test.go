@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -83,6 +84,7 @@ type cmdResponse struct {
 		Stdout      string `json:"stdout"`
 		Stderr      string `json:"stderr"`
 		Truncated   bool   `json:"truncated"`
+		Lossy       bool   `json:"lossy"`
 		StdoutBytes int64  `json:"stdout_bytes"`
 		StderrBytes int64  `json:"stderr_bytes"`
 		DurationMS  *int64 `json:"duration_ms"`
@@ -441,6 +443,35 @@ func TestRunCommandResults(t *testing.T) {
 	}
 	if !sawArgv || !sawExit {
 		t.Fatalf("decision log lacks argv/cwd (%v) or exit code and duration (%v):\n%s", sawArgv, sawExit, log)
+	}
+}
+
+// TestRunCommandOutputEncoding: output that is not UTF-8 comes back
+// replaced and marked lossy as text, and byte for byte as base64, where
+// the content check still overwrites a secret in the raw bytes.
+func TestRunCommandOutputEncoding(t *testing.T) {
+	f := newFixture(t, nil)
+	raw := "\x89PNG\r\n\x1a\n\x00\xff\xfe"
+	f.write(t, "bin.dat", raw, 0o644)
+	aws := "AKIA" + fakeToken(3, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	f.write(t, "notes.txt", "key = "+aws+"\n", 0o644)
+
+	r := f.run(t, map[string]any{"argv": []string{"cat", "bin.dat"}})
+	if !r.Success || !r.Data.Lossy || !strings.Contains(r.Data.Stdout, "\uFFFD") {
+		t.Fatalf("utf-8: %+v", r)
+	}
+	r = f.run(t, map[string]any{"argv": []string{"cat", "bin.dat"}, "output_encoding": "base64"})
+	got, err := base64.StdEncoding.DecodeString(r.Data.Stdout)
+	if !r.Success || r.Data.Lossy || err != nil || string(got) != raw {
+		t.Fatalf("base64: %+v (%q, %v)", r, got, err)
+	}
+	r = f.run(t, map[string]any{"argv": []string{"cat", "notes.txt"}, "output_encoding": "base64"})
+	got, _ = base64.StdEncoding.DecodeString(r.Data.Stdout)
+	if !r.Success || string(got) != "key = "+strings.Repeat("*", len(aws))+"\n" {
+		t.Fatalf("base64 with a secret: %+v (%q)", r, got)
+	}
+	if r := f.run(t, map[string]any{"argv": []string{"cat", "notes.txt"}, "output_encoding": "hex"}); r.code() != "INVALID_REQUEST" {
+		t.Fatalf("hex: %+v", r)
 	}
 }
 

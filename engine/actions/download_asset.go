@@ -2,9 +2,12 @@ package actions
 
 import (
 	"context"
+	"encoding/hex"
+	"strings"
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/netguard"
@@ -15,6 +18,22 @@ type downloadArgs struct {
 	Destination string `json:"destination" jsonschema:"required,minLength=1"`
 	MaxBytes    int64  `json:"max_bytes" jsonschema:"minimum=0"`
 	TimeoutMS   int64  `json:"timeout_ms" jsonschema:"minimum=0"`
+	Overwrite   bool   `json:"overwrite"`
+	// ExpectedSHA256 is the hex SHA-256 the file must have.
+	ExpectedSHA256 string `json:"expected_sha256" jsonschema:"minLength=64,maxLength=64"`
+}
+
+func (a *downloadArgs) Validate() error {
+	if a.ExpectedSHA256 != "" && !isHexDigest(a.ExpectedSHA256) {
+		return envelope.ArgumentError("The argument expected_sha256 must be a SHA-256 in 64 hexadecimal digits.")
+	}
+	return nil
+}
+
+// isHexDigest reports whether s is 64 hexadecimal digits.
+func isHexDigest(s string) bool {
+	_, err := hex.DecodeString(s)
+	return len(s) == 64 && err == nil
 }
 
 // downloadData is download_asset's data.
@@ -23,6 +42,7 @@ type downloadData struct {
 	Size        int64  `json:"size"`
 	ContentType string `json:"content_type"`
 	SHA256      string `json:"sha256"`
+	Created     bool   `json:"created"`
 }
 
 // Fallbacks when the decision carries no limits for download_asset.
@@ -71,11 +91,13 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 	defer client.CloseIdleConnections()
 	maxBytes := lower(c.Limit("max_bytes", downloadMaxBytes), a.MaxBytes)
 	timeout := time.Duration(lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond
-	res, err := netguard.Download(ctx, client, f.Normalized, root, p.Rel(), maxBytes, timeout)
+	res, err := netguard.Download(ctx, client, f.Normalized, root, p.Rel(), netguard.Options{
+		MaxBytes: maxBytes, Timeout: timeout, Overwrite: a.Overwrite, SHA256: strings.ToLower(a.ExpectedSHA256),
+	})
 	if err != nil {
 		return nil, errmap.Download(err)
 	}
-	return downloadData{Path: p.Canonical, Size: res.Size, ContentType: res.ContentType, SHA256: res.SHA256}, nil
+	return downloadData{Path: p.Canonical, Size: res.Size, ContentType: res.ContentType, SHA256: res.SHA256, Created: res.Created}, nil
 }
 
 // lower returns the decision's limit, or the request's own when it is

@@ -2,12 +2,14 @@ package actions
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
@@ -35,6 +37,9 @@ type runCommandArgs struct {
 	TimeoutMS *int64            `json:"timeout_ms" jsonschema:"minimum=1"`
 	Env       map[string]string `json:"env"`
 	Stdin     *string           `json:"stdin"`
+	// OutputEncoding is how stdout and stderr are sent: "utf-8" (the
+	// default; invalid bytes replaced) or "base64" (every byte).
+	OutputEncoding string `json:"output_encoding" jsonschema:"enum=utf-8,enum=base64"`
 }
 
 func (a *runCommandArgs) Validate() error {
@@ -87,6 +92,7 @@ type runCommandData struct {
 	Stdout      string `json:"stdout"`
 	Stderr      string `json:"stderr"`
 	Truncated   bool   `json:"truncated"`
+	Lossy       bool   `json:"lossy"`
 	StdoutBytes int64  `json:"stdout_bytes"`
 	StderrBytes int64  `json:"stderr_bytes"`
 	DurationMS  int64  `json:"duration_ms"`
@@ -225,7 +231,7 @@ func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 		action.Outgoing{Source: "stderr", Text: res.Stderr}); perr != nil {
 		return nil, perr
 	}
-	return commandData(c, res), nil
+	return commandData(c, res, a.OutputEncoding), nil
 }
 
 // checkRunnable refuses, whatever the policy said, a working folder outside
@@ -304,18 +310,28 @@ func timedOut(ctx context.Context, timeout time.Duration) *protocol.Error {
 		"The command did not finish within %d ms and was stopped with every process it started; raise timeout_ms (up to the limit) or run less.", timeout.Milliseconds())
 }
 
-// commandData turns a result into the response data, cutting the output
-// so that the whole response fits one message.
-func commandData(c *action.Call, res proc.Result) runCommandData {
+// commandData turns a result into the response data in encoding enc,
+// cutting the output so that the whole response fits one message.
+func commandData(c *action.Call, res proc.Result, enc string) runCommandData {
 	d := runCommandData{
 		ExitCode: res.ExitCode, Truncated: res.Truncated,
 		StdoutBytes: res.StdoutBytes, StderrBytes: res.StderrBytes,
 		DurationMS: res.Duration.Milliseconds(), Confined: res.Confined,
 	}
-	budget := c.ResponseBudget(runCommandData{ExitCode: -1 << 31, Truncated: true,
+	budget := c.ResponseBudget(runCommandData{ExitCode: -1 << 31, Truncated: true, Lossy: true,
 		StdoutBytes: 1 << 62, StderrBytes: 1 << 62, DurationMS: 1 << 62, Confined: true})
+	if enc == encBase64 {
+		out, errOut := base64.StdEncoding.EncodeToString(res.Stdout), base64.StdEncoding.EncodeToString(res.Stderr)
+		outCut, errCut := fitPair(out, errOut, budget)
+		// A cut ends on a whole group of four, which decodes alone.
+		d.Stdout, d.Stderr = outCut[:len(outCut)/4*4], errCut[:len(errCut)/4*4]
+		d.Truncated = d.Truncated || len(d.Stdout) < len(out) || len(d.Stderr) < len(errOut)
+		return d
+	}
 	budget -= 2 * len(marker(1<<62)) // room for both markers
-	out, errOut := text(res.Stdout), text(res.Stderr)
+	out, outLossy := text(res.Stdout, res.StdoutBytes)
+	errOut, errLossy := text(res.Stderr, res.StderrBytes)
+	d.Lossy = outLossy || errLossy
 	outCut, errCut := fitPair(out, errOut, budget)
 	d.Stdout = withMarker(outCut, len(outCut) < len(out) || res.StdoutBytes > int64(len(res.Stdout)), res.StdoutBytes)
 	d.Stderr = withMarker(errCut, len(errCut) < len(errOut) || res.StderrBytes > int64(len(res.Stderr)), res.StderrBytes)
@@ -323,8 +339,18 @@ func commandData(c *action.Call, res proc.Result) runCommandData {
 	return d
 }
 
-// text is output as a JSON string can carry it: invalid UTF-8 replaced.
-func text(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }
+// text is output as a JSON string can carry it: invalid UTF-8 replaced,
+// and whether any was. A character cut by the capture's cap (the program
+// wrote more than b) is dropped, not replaced.
+func text(b []byte, wrote int64) (string, bool) {
+	if wrote > int64(len(b)) {
+		b = b[:runeStart(b)]
+	}
+	if utf8.Valid(b) {
+		return string(b), false
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD"), true
+}
 
 func marker(total int64) string {
 	return fmt.Sprintf("\n[deskbridge: output truncated; the program wrote %d bytes]", total)

@@ -1,6 +1,8 @@
 package actions
 
 import (
+	"bytes"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +38,8 @@ func TestRunCommandArgs(t *testing.T) {
 		{"empty cwd", `{"command":"ls","cwd":""}`, false},
 		{"timeout zero", `{"command":"ls","cwd":"/w","timeout_ms":0}`, false},
 		{"timeout", `{"command":"ls","cwd":"/w","timeout_ms":5}`, true},
+		{"output base64", `{"command":"ls","cwd":"/w","output_encoding":"base64"}`, true},
+		{"output hex", `{"command":"ls","cwd":"/w","output_encoding":"hex"}`, false},
 		{"env ok", `{"command":"ls","cwd":"/w","env":{"CI":"1","_X9":""}}`, true},
 		{"env equals", `{"command":"ls","cwd":"/w","env":{"A=B":"1"}}`, false},
 		{"env digit", `{"command":"ls","cwd":"/w","env":{"1A":"1"}}`, false},
@@ -103,7 +107,7 @@ func TestCommandDataFitsMessage(t *testing.T) {
 	out := []byte(strings.Repeat("\x01\xff", 1<<19))
 	res := proc.Result{ExitCode: 3, Stdout: out, Stderr: out, StdoutBytes: 5 << 20, StderrBytes: 1 << 20}
 	c := &action.Call{Request: protocol.Request{ID: "r"}}
-	d := commandData(c, res)
+	d := commandData(c, res, "")
 	b, err := json.Marshal(protocol.Success("r", d))
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +124,7 @@ func TestCommandDataFitsMessage(t *testing.T) {
 }
 
 func TestCommandDataWhole(t *testing.T) {
-	d := commandData(&action.Call{}, proc.Result{ExitCode: 1, Stdout: []byte("hi\n"), StdoutBytes: 3, Duration: 1500 * time.Millisecond})
+	d := commandData(&action.Call{}, proc.Result{ExitCode: 1, Stdout: []byte("hi\n"), StdoutBytes: 3, Duration: 1500 * time.Millisecond}, "")
 	if d.Truncated || d.Stdout != "hi\n" || d.ExitCode != 1 || d.DurationMS != 1500 {
 		t.Fatalf("%+v", d)
 	}
@@ -181,4 +185,47 @@ func TestIsGit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCommandDataEncodings: text output says lossy when bytes were
+// replaced (not when the capture's cap cut a character), and base64
+// output carries every byte, cut only on a whole group of four.
+func TestCommandDataEncodings(t *testing.T) {
+	raw := []byte("a\xff\x00b\xfe")
+	cases := []struct {
+		name, enc string
+		res       proc.Result
+		stdout    string
+		lossy     bool
+	}{
+		{"valid text", "", proc.Result{Stdout: []byte("héllo"), StdoutBytes: 6}, "héllo", false},
+		{"invalid text", "utf-8", proc.Result{Stdout: raw, StdoutBytes: 5}, "a\uFFFD\x00b\uFFFD", true},
+		{"invalid stderr", "", proc.Result{Stderr: raw, StderrBytes: 5}, "", true},
+		{"capture cut a character", "", proc.Result{Stdout: []byte("ab\xc3"), StdoutBytes: 9},
+			"ab" + marker(9), false},
+		{"base64", "base64", proc.Result{Stdout: raw, StdoutBytes: 5}, base64.StdEncoding.EncodeToString(raw), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := commandData(&action.Call{}, tc.res, tc.enc)
+			if d.Stdout != tc.stdout || d.Lossy != tc.lossy {
+				t.Fatalf("stdout %q lossy %v, want %q %v", d.Stdout, d.Lossy, tc.stdout, tc.lossy)
+			}
+		})
+	}
+	t.Run("base64 over the message cap", func(t *testing.T) {
+		out := make([]byte, 1<<20)
+		for i := range out {
+			out[i] = byte(i * 7)
+		}
+		d := commandData(&action.Call{}, proc.Result{Stdout: out, StdoutBytes: 1 << 20}, encBase64)
+		got, err := base64.StdEncoding.DecodeString(d.Stdout)
+		if err != nil || !d.Truncated || len(got) == 0 || !bytes.HasPrefix(out, got) {
+			t.Fatalf("truncated %v, %d bytes decoded, err %v", d.Truncated, len(got), err)
+		}
+		b, _ := json.Marshal(protocol.Success("", d))
+		if len(b) > wire.MaxPayload {
+			t.Fatalf("response is %d bytes", len(b))
+		}
+	})
 }

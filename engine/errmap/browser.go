@@ -2,6 +2,7 @@ package errmap
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
@@ -10,7 +11,7 @@ import (
 // browserRules are the kinds of an opener's failure after the
 // *browser.NotFoundError, which names the program.
 var browserRules = []rule{
-	{browser.ErrNoOpener, protocol.SkillRuntimeUnavailable, "The program that opens URLs is missing; install it or open the URL yourself."},
+	{browser.ErrNoOpener, protocol.AppNotFound, "The program that opens URLs is missing; install it or open the URL yourself."},
 	{browser.ErrNUL, protocol.InvalidURL, "The URL contains a NUL character; check it."},
 	{browser.ErrStart, protocol.ExecutionFailed, "The browser could not be started; open the URL yourself."},
 	{browser.ErrRefusedURL, protocol.ExecutionFailed, "The browser could not be started; open the URL yourself."},
@@ -24,10 +25,20 @@ func Browser(err error) *protocol.Error {
 	if pe, ok := asProtocol(err); ok { // an Opener of the engine's caller
 		return pe
 	}
-	var nf *browser.NotFoundError
-	if errors.As(err, &nf) {
-		return protocol.Wrap(protocol.SkillRuntimeUnavailable, err,
+	var (
+		nf *browser.NotFoundError
+		fe *browser.FailedError
+	)
+	switch {
+	case errors.As(err, &nf):
+		return protocol.Wrap(protocol.AppNotFound, err,
 			"No program to open URLs was found ("+nf.Program+"); install it or open the URL yourself.")
+	case errors.As(err, &fe) && fe.Stderr != "":
+		return protocol.Wrap(protocol.ExecutionFailed, err,
+			fmt.Sprintf("The URL was not opened: %s said %q; open the URL yourself.", fe.Program, fe.Stderr))
+	case errors.As(err, &fe):
+		return protocol.Wrap(protocol.ExecutionFailed, err,
+			fmt.Sprintf("The URL was not opened: %s failed with status %d; open the URL yourself.", fe.Program, fe.Code))
 	}
 	if pe := match(err, browserRules); pe != nil {
 		return pe

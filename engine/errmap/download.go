@@ -17,7 +17,7 @@ var urlRules = []rule{
 	{netguard.ErrIPv4, protocol.InvalidURL, "The host is not a valid IPv4 address; check the URL."},
 	{netguard.ErrIPForm, protocol.InvalidURL, "The host is an IP address in a non-standard form; write it as dotted decimal."},
 	{netguard.ErrRedirects, protocol.ExecutionFailed, "The server redirected too many times; use the final address directly."},
-	{fs.ErrExist, protocol.FileAlreadyExists, "The destination file already exists; choose another name or remove it first."},
+	{fs.ErrExist, protocol.FileAlreadyExists, "The destination file already exists; choose another name or pass \"overwrite\": true."},
 }
 
 // stepMessages word a *netguard.DownloadError by its step.
@@ -54,6 +54,9 @@ func Download(err error) *protocol.Error {
 	if pe, ok := asProtocol(err); ok {
 		return pe
 	}
+	if pe := match(err, fileRules); pe != nil { // the file to overwrite is not a regular file
+		return pe
+	}
 	return protocol.Wrap(protocol.ExecutionFailed, err, "The download failed; try again.")
 }
 
@@ -64,6 +67,7 @@ func detailed(err error) *protocol.Error {
 		se *netguard.StatusError
 		ce *netguard.ContentTypeError
 		te *netguard.TooLargeError
+		he *netguard.HashError
 	)
 	switch {
 	case errors.As(err, &be):
@@ -75,6 +79,8 @@ func detailed(err error) *protocol.Error {
 		return protocol.Wrap(protocol.InvalidContentType, err, fmt.Sprintf("The server sent %s content, which does not suit a %s file; choose a matching file extension.", ce.Sent, ce.Want))
 	case errors.As(err, &te):
 		return protocol.Wrap(protocol.DownloadTooLarge, err, fmt.Sprintf("The file is larger than the %d-byte limit; raise max_bytes or choose a smaller file.", te.Limit))
+	case errors.As(err, &he):
+		return protocol.Wrap(protocol.ExecutionFailed, err, fmt.Sprintf("The downloaded file has SHA-256 %s, not the expected_sha256 %s, so it was not saved; check the URL and the digest.", he.Got, he.Want))
 	}
 	return nil
 }

@@ -1,8 +1,9 @@
 // Package browser opens http and https URLs in the user's default browser
 // for open_in_browser. The URL is handed to the platform's opener as one
 // argument (xdg-open, open) or one ShellExecute parameter; no shell ever
-// sees it. Failures wrap the sentinel kinds ErrRefusedURL, ErrNoOpener,
-// ErrStart and ErrNUL; the engine words them for the user.
+// sees it, and the opener's exit status is waited for (up to OpenWait).
+// Failures wrap the sentinel kinds ErrRefusedURL, ErrNoOpener, ErrStart,
+// ErrFailed and ErrNUL; the engine words them for the user.
 package browser
 
 import (

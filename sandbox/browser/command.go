@@ -3,6 +3,7 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,34 +12,109 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
+
+// OpenWait bounds how long an opener is waited for. xdg-open and open
+// hand the URL to a running browser and exit, and their exit status says
+// whether that worked; an opener that runs the browser itself (xdg-open
+// without a desktop) is still running after OpenWait and is taken to
+// have opened the URL.
+const OpenWait = 5 * time.Second
+
+// maxStderr caps the bytes of an opener's standard error kept.
+const maxStderr = 4 << 10
 
 // commandOpener runs a program with the URL as its only argument.
 type commandOpener struct {
 	program string
-	dirs    []string // the folders the program is looked for in
+	dirs    []string      // the folders the program is looked for in
+	wait    time.Duration // how long to wait for its exit; 0: OpenWait
 }
 
-// OpenURL starts the program and reaps it in the background: some
-// openers wait for the browser they start. A program in none of the
-// folders is a *NotFoundError; a failed start wraps ErrNoOpener or
-// ErrStart.
-func (c commandOpener) OpenURL(_ context.Context, url string) error {
+// OpenURL runs the program and waits, up to c.wait, for its exit status.
+// A program in none of the folders is a *NotFoundError; a failed start
+// wraps ErrNoOpener or ErrStart; a failure status is a *FailedError with
+// the first line of the program's standard error. A program still
+// running after the wait is reaped in the background.
+func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	path := c.find()
 	if path == "" {
 		return &NotFoundError{Program: c.program, Err: fmt.Errorf("not in %s: %w", strings.Join(c.dirs, ", "), fs.ErrNotExist)}
 	}
+	stderr := &capped{max: maxStderr}
 	cmd := exec.Command(path, url)
 	cmd.Env = withPath(os.Environ(), strings.Join(c.dirs, string(os.PathListSeparator)))
+	cmd.Stderr = stderr
+	// A browser the opener starts may keep its standard error open; the
+	// opener's exit status is what counts.
+	cmd.WaitDelay = 100 * time.Millisecond
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return fmt.Errorf("%w: %w", ErrNoOpener, err)
 		}
 		return fmt.Errorf("%w: %w", ErrStart, err)
 	}
-	go cmd.Wait()
-	return nil
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	wait := c.wait
+	if wait <= 0 {
+		wait = OpenWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return exitError(c.program, err, stderr.String())
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
+
+// exitError is nil for a program that exited with status 0 (err nil, or
+// only its standard error left open), and a *FailedError otherwise.
+func exitError(program string, err error, stderr string) error {
+	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
+		return nil
+	}
+	fe := &FailedError{Program: program, Code: -1, Stderr: firstLine(stderr)}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		fe.Code = ee.ExitCode()
+	}
+	return fe
+}
+
+// firstLine is the first line of s that is not blank, trimmed and cut to
+// 200 bytes.
+func firstLine(s string) string {
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			if len(line) > 200 {
+				line = strings.ToValidUTF8(line[:200], "")
+			}
+			return line
+		}
+	}
+	return ""
+}
+
+// capped is a buffer that keeps the first max bytes written to it.
+type capped struct {
+	buf bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.buf.String() }
 
 // find returns the program's path in the first of c.dirs that holds it as
 // an executable regular file, or "".

@@ -92,3 +92,45 @@ func waitForFile(t *testing.T, path string) string {
 	t.Fatal("opener did not run")
 	return ""
 }
+
+// TestCommandOpenerExitStatus runs stand-in openers: the URL counts as
+// opened only when the opener exits 0 (even when a browser it started
+// keeps its standard error open) or is still running after the wait; a
+// failure status is a *FailedError with the first line of its standard
+// error.
+func TestCommandOpenerExitStatus(t *testing.T) {
+	tests := []struct {
+		name, script string
+		code         int // -2: no error
+		stderr       string
+	}{
+		{"opened", "exit 0", -2, ""},
+		{"no display", "echo >&2\necho 'xdg-open: no method available for opening the URL' >&2\necho more >&2\nexit 3", 3, "xdg-open: no method available for opening the URL"},
+		{"silent failure", "exit 4", 4, ""},
+		{"still running", "exec /bin/sleep 5", -2, ""},
+		{"browser keeps stderr", "/bin/sleep 5 &\necho failed >&2\nexit 1", 1, "failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "fake-open"), []byte("#!/bin/sh\n"+tt.script+"\n"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			err := commandOpener{program: "fake-open", dirs: []string{dir}, wait: 300 * time.Millisecond}.OpenURL(context.Background(), "https://example.com/")
+			if d := time.Since(start); d > 2*time.Second {
+				t.Fatalf("OpenURL took %v", d)
+			}
+			if tt.code == -2 {
+				if err != nil {
+					t.Fatalf("err = %v, want nil", err)
+				}
+				return
+			}
+			var fe *FailedError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrFailed) || fe.Code != tt.code || fe.Stderr != tt.stderr || fe.Program != "fake-open" {
+				t.Fatalf("err = %#v, want a *FailedError with status %d and %q", err, tt.code, tt.stderr)
+			}
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package browser
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel kinds of an opener's failure; test them with errors.Is.
 var (
@@ -10,6 +13,9 @@ var (
 	ErrNoOpener = errors.New("browser: no program to open URLs")
 	// ErrStart reports that the opener could not be started.
 	ErrStart = errors.New("browser: the opener could not be started")
+	// ErrFailed reports an opener that exited with a failure status, as
+	// a *FailedError.
+	ErrFailed = errors.New("browser: the opener failed")
 	// ErrNUL reports a URL with a NUL character, which Windows cannot
 	// take.
 	ErrNUL = errors.New("browser: the URL contains a NUL character")
@@ -29,3 +35,23 @@ func (e *NotFoundError) Unwrap() error { return e.Err }
 
 // Is reports whether target is ErrNoOpener.
 func (e *NotFoundError) Is(target error) bool { return target == ErrNoOpener }
+
+// FailedError reports an opener that exited with a failure status (xdg-open
+// without a display or a browser, for one).
+type FailedError struct {
+	Program string
+	Code    int    // the exit status; -1 when the program was killed
+	Stderr  string // the first line of its standard error, if any
+}
+
+// Error implements error.
+func (e *FailedError) Error() string {
+	msg := fmt.Sprintf("browser: %s exited with status %d", e.Program, e.Code)
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	}
+	return msg
+}
+
+// Is reports whether target is ErrFailed.
+func (e *FailedError) Is(target error) bool { return target == ErrFailed }

@@ -19,7 +19,7 @@ func fetch(t *testing.T, c *http.Client, u string) error {
 	root, dir := openRoot(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, err := Download(ctx, c, u, root, "out.bin", 1<<20, 2*time.Second)
+	_, err := Download(ctx, c, u, root, "out.bin", Options{MaxBytes: 1 << 20, Timeout: 2 * time.Second})
 	if err != nil {
 		assertEmpty(t, dir)
 	}

@@ -141,7 +141,7 @@ func TestDownloadDigestAcrossChunks(t *testing.T) {
 		for _, declared := range []string{"0", "1"} {
 			root, dir := openRoot(t)
 			url := "http://127.0.0.1:" + srv.port() + "/x?declared=" + declared + "&n=" + strconv.Itoa(n)
-			res, err := Download(context.Background(), client, url, root, "a.bin", 10<<20, 5*time.Second)
+			res, err := Download(context.Background(), client, url, root, "a.bin", Options{MaxBytes: 10 << 20, Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatalf("n=%d declared=%s: %v", n, declared, err)
 			}

@@ -24,41 +24,63 @@ type Result struct {
 	Size        int64  // bytes written
 	ContentType string // the sniffed media type, such as "image/png"
 	SHA256      string // lower-case hex digest of the bytes written
+	Created     bool   // no file had the name before (false: one was replaced)
+}
+
+// Options modify Download.
+type Options struct {
+	// MaxBytes caps the body: a declared or counted size over it fails
+	// with a *TooLargeError.
+	MaxBytes int64
+	// Timeout, if positive, bounds the whole download.
+	Timeout time.Duration
+	// Overwrite replaces an existing regular file at the name (keeping its
+	// permissions); without it an existing name fails with a
+	// *fs.PathError of fs.ErrExist.
+	Overwrite bool
+	// SHA256, if not empty, is the lower-case hex digest the body must
+	// have; another body fails with a *HashError and nothing is stored.
+	SHA256 string
 }
 
 // Download fetches rawURL with client and stores the body as name inside
 // dst. The body streams into a temporary file beside name (opened through
-// dst, so it cannot leave the destination) which is renamed into place only
+// dst, so it cannot leave the destination) which is given its name only
 // when the download is complete and checked; on any failure nothing is
-// left behind. An existing name is never overwritten: that fails with a
-// *fs.PathError of fs.ErrExist.
+// left behind. An existing name is never overwritten unless o.Overwrite
+// is set, and then only when it is a regular file.
 //
 // Other failures: a *TooLargeError when the Content-Length or the bytes
-// counted exceed maxBytes, a *ContentTypeError when the declared or sniffed
-// type does not suit name's extension (an image extension must get an
-// image), a *StatusError for an answer outside 2xx, the client's own
-// refusals (ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm,
-// ErrRedirects), and otherwise a *DownloadError naming the step, wrapping
-// ErrTimeout when timeout (if positive) or ctx's deadline passed. Use a
-// client from NewClient.
-func Download(ctx context.Context, client *http.Client, rawURL string, dst *os.Root, name string, maxBytes int64, timeout time.Duration) (Result, error) {
-	if timeout > 0 {
+// counted exceed o.MaxBytes, a *ContentTypeError when the declared or
+// sniffed type does not suit name's extension (an image extension must
+// get an image), a *HashError when the body's digest is not o.SHA256, a
+// *StatusError for an answer outside 2xx, the client's own refusals
+// (ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm,
+// ErrRedirects), a *fs.PathError of package sandbox's kinds when the name
+// to overwrite is a folder, link or other file that is not regular, and
+// otherwise a *DownloadError naming the step, wrapping ErrTimeout when
+// o.Timeout (if positive) or ctx's deadline passed. Use a client from
+// NewClient.
+func Download(ctx context.Context, client *http.Client, rawURL string, dst *os.Root, name string, o Options) (Result, error) {
+	if o.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
-		return Result{}, existsError(name, err)
+	if !o.Overwrite {
+		if _, err := dst.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+			return Result{}, existsError(name, err)
+		}
 	}
 	resp, err := get(ctx, client, rawURL)
 	if err != nil {
 		return Result{}, fetchError(ctx, err)
 	}
 	defer resp.Body.Close()
-	if err := checkResponse(resp, maxBytes); err != nil {
+	if err := checkResponse(resp, o.MaxBytes); err != nil {
 		return Result{}, err
 	}
-	return store(ctx, resp, dst, name, maxBytes)
+	return store(ctx, resp, dst, name, o)
 }
 
 // get validates rawURL and sends the request.
@@ -88,31 +110,46 @@ func checkResponse(resp *http.Response, maxBytes int64) error {
 	return nil
 }
 
-// store streams the body into a temporary file in dst and renames it to
-// name when it is complete and of the right type. The bytes are hashed on
-// another goroutine as they are written (hasher), so the digest costs
-// little more than the copy.
-func store(ctx context.Context, resp *http.Response, dst *os.Root, name string, maxBytes int64) (res Result, err error) {
+// store streams the body into a temporary file in dst and gives it the
+// name name when it is complete, of the right type and, if o.SHA256 is
+// set, of that digest. The bytes are hashed on another goroutine as they
+// are written (hasher), so the digest costs little more than the copy.
+func store(ctx context.Context, resp *http.Response, dst *os.Root, name string, o Options) (res Result, err error) {
 	folder, err := dst.OpenRoot(filepath.Dir(name))
 	if err != nil {
 		return Result{}, &DownloadError{Op: OpCreate, Err: err}
 	}
 	defer folder.Close()
-	f, err := sandbox.CreateTemp(folder, ".part", 0o600)
+	perm, existed := fs.FileMode(0o600), false
+	if o.Overwrite {
+		var mode fs.FileMode
+		if mode, existed, err = sandbox.TargetMode(folder, filepath.Base(name)); err != nil {
+			return Result{}, err
+		}
+		if existed {
+			perm = mode
+		}
+	}
+	f, err := sandbox.CreateTemp(folder, ".part", perm)
 	if err != nil {
 		return Result{}, &DownloadError{Op: OpCreate, Err: err}
 	}
 	h := newHasher()
 	defer h.stop()
-	size, ctype, err := copyChecked(f, resp, kindOf(name), maxBytes, h)
+	size, ctype, err := copyChecked(f, resp, kindOf(name), o.MaxBytes, h)
 	if err != nil {
 		f.Discard()
 		return Result{}, bodyError(ctx, err)
 	}
-	if err = finish(f, name); err != nil {
+	sum := h.sum()
+	if o.SHA256 != "" && sum != o.SHA256 {
+		f.Discard()
+		return Result{}, &HashError{Want: o.SHA256, Got: sum}
+	}
+	if err = finish(f, name, !o.Overwrite); err != nil {
 		return Result{}, err
 	}
-	return Result{Path: name, Size: size, ContentType: ctype, SHA256: h.sum()}, nil
+	return Result{Path: name, Size: size, ContentType: ctype, SHA256: sum, Created: !existed}, nil
 }
 
 // copyChecked sniffs the first bytes, checks the type, then copies at most
@@ -144,10 +181,10 @@ func copyChecked(w io.Writer, resp *http.Response, k kind, maxBytes int64, h *ha
 }
 
 // finish flushes the temporary file and gives it its name (name's last
-// element) in its folder, never replacing a file of that name (one created
-// during the download included).
-func finish(f *sandbox.TempFile, name string) error {
-	err := f.Commit(filepath.Base(name), true)
+// element) in its folder; exclusive, it never replaces a file of that
+// name (one created during the download included).
+func finish(f *sandbox.TempFile, name string, exclusive bool) error {
+	err := f.Commit(filepath.Base(name), exclusive)
 	switch {
 	case errors.Is(err, fs.ErrExist):
 		return existsError(name, nil)

@@ -129,7 +129,7 @@ func TestDownload(t *testing.T) {
 			if timeout == 0 {
 				timeout = 5 * time.Second
 			}
-			res, err := Download(context.Background(), client, "http://127.0.0.1:"+srv.port()+tt.path, root, tt.name, 500, timeout)
+			res, err := Download(context.Background(), client, "http://127.0.0.1:"+srv.port()+tt.path, root, tt.name, Options{MaxBytes: 500, Timeout: timeout})
 			if tt.want != nil {
 				if !isKind(err, tt.want) {
 					t.Fatalf("err = %v, want %s", err, tt.want)
@@ -166,7 +166,7 @@ func checkStored(t *testing.T, dir string, res Result, wantSize int64) {
 func TestDownloadContentType(t *testing.T) {
 	srv := newServer(t, "127.0.0.1", typed("image/png", pngBytes))
 	root, _ := openRoot(t)
-	res, err := Download(context.Background(), NewClient(ClientOptions{Policy: srv.allowOnly()}), srv.URL+"/", root, "a.png", 500, 5*time.Second)
+	res, err := Download(context.Background(), NewClient(ClientOptions{Policy: srv.allowOnly()}), srv.URL+"/", root, "a.png", Options{MaxBytes: 500, Timeout: 5 * time.Second})
 	if err != nil || res.ContentType != "image/png" {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}
@@ -178,7 +178,7 @@ func TestDownloadNeverOverwrites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.png"), []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Download(context.Background(), NewClient(ClientOptions{Policy: srv.allowOnly()}), srv.URL+"/", root, "a.png", 500, 5*time.Second)
+	_, err := Download(context.Background(), NewClient(ClientOptions{Policy: srv.allowOnly()}), srv.URL+"/", root, "a.png", Options{MaxBytes: 500, Timeout: 5 * time.Second})
 	if !isKind(err, fs.ErrExist) {
 		t.Fatalf("err = %v, want FILE_ALREADY_EXISTS", err)
 	}
@@ -198,7 +198,7 @@ func TestDownloadStaysInRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	_, err = Download(context.Background(), NewClient(ClientOptions{Policy: srv.allowOnly()}), srv.URL+"/", root, "../escape.png", 500, 5*time.Second)
+	_, err = Download(context.Background(), NewClient(ClientOptions{Policy: srv.allowOnly()}), srv.URL+"/", root, "../escape.png", Options{MaxBytes: 500, Timeout: 5 * time.Second})
 	if err == nil {
 		t.Fatal("download escaped the destination root")
 	}
@@ -218,7 +218,7 @@ func TestDownloadRejectsBadURLs(t *testing.T) {
 		"http://256.0.0.1/":     ErrIPv4,
 	} {
 		root, dir := openRoot(t)
-		_, err := Download(context.Background(), client, raw, root, "a.bin", 500, time.Second)
+		_, err := Download(context.Background(), client, raw, root, "a.bin", Options{MaxBytes: 500, Timeout: time.Second})
 		if !isKind(err, want) {
 			t.Errorf("%s: err = %v, want %s", raw, err, want)
 		}
@@ -241,7 +241,7 @@ func BenchmarkDownload1MB(b *testing.B) {
 			b.SetBytes(int64(len(oneMB)))
 			for i := 0; b.Loop(); i++ {
 				n := fmt.Sprintf("f%d.bin", i)
-				if _, err := Download(context.Background(), c, srv.URL+"/", root, n, 2<<20, 10*time.Second); err != nil {
+				if _, err := Download(context.Background(), c, srv.URL+"/", root, n, Options{MaxBytes: 2 << 20, Timeout: 10 * time.Second}); err != nil {
 					b.Fatal(err)
 				}
 				os.Remove(filepath.Join(dir, n))

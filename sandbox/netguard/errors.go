@@ -10,8 +10,8 @@ import (
 
 // Sentinel kinds of the errors of CheckURL, the client, the Dialer and
 // Download; test them with errors.Is. Several come as a typed error that
-// carries the detail: *BlockedError, *StatusError, *ContentTypeError and
-// *TooLargeError.
+// carries the detail: *BlockedError, *StatusError, *ContentTypeError,
+// *TooLargeError and *HashError.
 var (
 	// ErrBlocked reports an address the Policy does not open.
 	ErrBlocked = errors.New("netguard: address not allowed")
@@ -35,6 +35,8 @@ var (
 	ErrContentType = errors.New("netguard: content type does not suit the file name")
 	// ErrTooLarge reports a body over the byte limit.
 	ErrTooLarge = errors.New("netguard: body larger than the limit")
+	// ErrHash reports a body whose SHA-256 is not the one expected.
+	ErrHash = errors.New("netguard: body does not have the expected SHA-256")
 	// ErrTimeout reports a deadline that passed, inside a *DownloadError.
 	ErrTimeout = errors.New("netguard: timed out")
 )
@@ -86,6 +88,19 @@ func (e *TooLargeError) Error() string {
 // Is reports whether target is ErrTooLarge.
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 
+// HashError is a body whose SHA-256 is not the one expected.
+type HashError struct {
+	Want, Got string // lower-case hex digests
+}
+
+// Error implements error.
+func (e *HashError) Error() string {
+	return fmt.Sprintf("netguard: body has SHA-256 %s, not %s", e.Got, e.Want)
+}
+
+// Is reports whether target is ErrHash.
+func (e *HashError) Is(target error) bool { return target == ErrHash }
+
 // Steps of Download named by a *DownloadError's Op.
 const (
 	OpCheck   = "check"   // checking that the destination name is free
@@ -113,7 +128,7 @@ func (e *DownloadError) Unwrap() error { return e.Err }
 // refused reports whether err is one of the sentinel kinds, which Download
 // returns as they are.
 func refused(err error) bool {
-	for _, k := range []error{ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm, ErrRedirects, ErrStatus, ErrContentType, ErrTooLarge} {
+	for _, k := range []error{ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm, ErrRedirects, ErrStatus, ErrContentType, ErrTooLarge, ErrHash} {
 		if errors.Is(err, k) {
 			return true
 		}

@@ -41,7 +41,7 @@ func ExampleDownload() {
 	}
 	defer dst.Close()
 	res, err := netguard.Download(context.Background(), client, "https://assets.intranet.example/logo.png",
-		dst, "logo.png", 10<<20, 30*time.Second)
+		dst, "logo.png", netguard.Options{MaxBytes: 10 << 20, Timeout: 30 * time.Second})
 	if err != nil {
 		fmt.Println(err) // a typed error: errors.Is(err, netguard.ErrBlocked) and the like
 		return
