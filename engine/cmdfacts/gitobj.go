@@ -32,8 +32,9 @@ var gitObjectReaders = map[string]bool{"show": true, "diff": true}
 // (argv's, before "--") with the type of the object each names, read
 // from the repository at top with go-git (git itself is not run, so no
 // repository configuration is read). An operand that names an existing
-// file or folder relative to cwd is a path, and one of the form rev:path
-// is judged by its path (path_args); neither is listed. A range
+// file or folder relative to cwd, or holds a glob character (git takes
+// both for pathspecs), is a path, and one of the form rev:path is judged
+// by its path (path_args); neither is listed. A range
 // (a..b, a...b, ^a) is a blob when any of its ends is, and unknown when
 // any end cannot be resolved.
 func gitObjects(argv []string, first, optionsEnd int, cwd, top string) []GitObject {
@@ -44,7 +45,7 @@ func gitObjects(argv []string, first, optionsEnd int, cwd, top string) []GitObje
 	var out []GitObject
 	var repo *git.Repository
 	for _, a := range args[first+1 : optionsEnd] {
-		if a == "" || strings.HasPrefix(a, "-") || strings.Contains(a, ":") || isPath(cwd, a) {
+		if a == "" || strings.HasPrefix(a, "-") || strings.Contains(a, ":") || strings.ContainsAny(a, "*?[") || isPath(cwd, a) {
 			continue
 		}
 		if repo == nil {
