@@ -19,11 +19,12 @@ type patchFileArgs struct {
 
 // patchData is patch_file's data.
 type patchData struct {
-	Path    string `json:"path"`
-	Applied int    `json:"applied"`
-	DryRun  bool   `json:"dry_run"`
-	Size    int    `json:"size"`
-	Diff    string `json:"diff"`
+	Path       string           `json:"path"`
+	Applied    int              `json:"applied"`
+	DryRun     bool             `json:"dry_run"`
+	Size       int              `json:"size"`
+	LineEnding patch.LineEnding `json:"line_ending"`
+	Diff       string           `json:"diff"`
 }
 
 func init() {
@@ -43,7 +44,8 @@ func init() {
 	})
 }
 
-// patchFile applies every edit or none, then writes atomically.
+// patchFile applies every edit or none, with the file's own line ending,
+// then writes atomically.
 func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[patchFileArgs](c)
 	p := c.Paths["target"]
@@ -61,11 +63,11 @@ func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	case !utf8.Valid(old):
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The file is not UTF-8 text, so it cannot be patched; use write_file with base64.")
 	}
-	updated, perr := patch.Apply(string(old), a.Edits)
+	updated, le, perr := patch.File(string(old), a.Edits)
 	if perr != nil {
 		return nil, perr
 	}
-	d := patchData{Path: p.Canonical, Applied: len(a.Edits), DryRun: a.DryRun, Size: len(updated)}
+	d := patchData{Path: p.Canonical, Applied: len(a.Edits), DryRun: a.DryRun, Size: len(updated), LineEnding: le}
 	d.Diff = patch.Diff(p.Canonical, string(old), updated)
 	if !a.DryRun {
 		if _, err := sandbox.WriteAtomic(root, p.Rel(), []byte(updated), sandbox.WriteOptions{}); err != nil {

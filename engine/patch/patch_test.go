@@ -261,3 +261,28 @@ func count(s string) int {
 	}
 	return atoi(s)
 }
+
+func TestFileMatchesLineEndings(t *testing.T) {
+	cases := []struct {
+		name  string
+		text  string
+		edits []Edit
+		want  string
+		le    LineEnding
+	}{
+		{"lf edit in a crlf file", "one\r\ntwo\r\nthree\r\n", []Edit{{"one\ntwo", "1\n2\n2b"}}, "1\r\n2\r\n2b\r\nthree\r\n", CRLF},
+		{"crlf edit in a crlf file", "one\r\ntwo\r\n", []Edit{{"one\r\n", "1\r\n"}}, "1\r\ntwo\r\n", CRLF},
+		{"crlf edit in an lf file", "one\ntwo\n", []Edit{{"one\r\ntwo", "1\r\n2"}}, "1\n2\n", LF},
+		{"a bom is kept", "\uFEFFone\r\ntwo\r\n", []Edit{{"one\ntwo", "x\ny"}}, "\uFEFFx\r\ny\r\n", CRLF},
+		{"an edit of the first line after a bom", "\uFEFFone\n", []Edit{{"one", "1"}}, "\uFEFF1\n", LF},
+		{"no line break is lf", "abc", []Edit{{"b", "x\ny"}}, "ax\nyc", LF},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, le, err := File(c.text, c.edits)
+			if err != nil || got != c.want || le != c.le {
+				t.Fatalf("got %q, %s, %v; want %q, %s", got, le, err, c.want, c.le)
+			}
+		})
+	}
+}
