@@ -18,7 +18,10 @@ type writeFileArgs struct {
 	Content       *string `json:"content" jsonschema:"required"`
 	Encoding      string  `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	CreateParents bool    `json:"create_parents"`
+	expectedArgs
 }
+
+func (a *writeFileArgs) Validate() error { return a.validExpected() }
 
 // writeData is write_file's and create_file's data.
 type writeData struct {
@@ -42,7 +45,7 @@ func init() {
 
 func writeFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[writeFileArgs](c)
-	return write(env, c, *a.Content, a.Encoding, sandbox.WriteOptions{CreateParents: a.CreateParents})
+	return write(env, c, *a.Content, a.Encoding, sandbox.WriteOptions{CreateParents: a.CreateParents, ExpectedSHA256: a.expected()})
 }
 
 // write is the executor step shared by write_file and create_file.
