@@ -78,14 +78,19 @@ func TestReadFilePaging(t *testing.T) {
 	}
 }
 
+// TestReadFileNotText: a file that is not UTF-8, read as utf-8, is
+// refused with a message that says so and names base64, also when its
+// first byte would continue a character (a file cannot start inside one).
 func TestReadFileNotText(t *testing.T) {
 	th := newTestHost(t, nil)
-	path := filepath.Join(th.ws, "bin")
-	write(t, path, "ok\xff\xfe")
-	r := th.call(t, "read_file", map[string]any{"path": path})
-	mustCode(t, r, "INVALID_REQUEST")
-	if !strings.Contains(r.Error.Message, "base64") {
-		t.Errorf("message %q does not say to use base64", r.Error.Message)
+	for _, content := range []string{"ok\xff\xfe", "\x80\x01PNG", "\xbf"} {
+		path := filepath.Join(th.ws, "bin")
+		write(t, path, content)
+		r := th.call(t, "read_file", map[string]any{"path": path})
+		mustCode(t, r, "INVALID_REQUEST")
+		if !strings.Contains(r.Error.Message, "not valid UTF-8") || !strings.Contains(r.Error.Message, "base64") {
+			t.Errorf("%q: message %q does not say the file is not UTF-8 and to use base64", content, r.Error.Message)
+		}
 	}
 }
 

@@ -78,7 +78,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	read := buf // fitText may shorten buf
 	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
 	if enc != encBase64 {
-		if buf, perr = fitText(buf, budget, a.Offset+int64(len(buf)) < size); perr != nil {
+		if buf, perr = fitText(buf, budget, a.Offset, a.Offset+int64(len(buf)) < size); perr != nil {
 			return nil, perr
 		}
 	}
@@ -136,10 +136,15 @@ func pageOf(root *os.Root, rel string, buf []byte, off, size int64) action.Outgo
 	return part
 }
 
-// fitText cuts buf at a rune boundary so that, quoted as a JSON string, it
-// fits budget bytes; it fails when buf is not UTF-8 text.
-func fitText(buf []byte, budget int64, more bool) ([]byte, *protocol.Error) {
+// fitText cuts buf, read from offset off, at a rune boundary so that,
+// quoted as a JSON string, it fits budget bytes; it fails when buf is not
+// UTF-8 text. A file cannot start inside a character, so a first byte that
+// continues one at offset 0 means the file is not text.
+func fitText(buf []byte, budget, off int64, more bool) ([]byte, *protocol.Error) {
 	if len(buf) > 0 && !utf8.RuneStart(buf[0]) {
+		if off == 0 {
+			return nil, notText()
+		}
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The offset falls inside a character; continue from a next_offset the host returned, or read with base64.")
 	}
 	if !validText(buf, more) {
