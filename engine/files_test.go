@@ -346,9 +346,9 @@ func TestWriteFileCappedWithoutAPolicyLimit(t *testing.T) {
 	write(t, th.cfgPath, fmt.Sprintf(`{"workspaces":[{"name":"WS","path":%q}],"allowed_origins":[%q],"policy":{"dir":%q}}`, ws, testOrigin, pol))
 	th.h = startFrom(t, th.cfgPath)
 	path := filepath.Join(ws, "big.txt")
-	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("x", 786432)}), "ok")
-	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("y", 786433)}), "INVALID_REQUEST")
-	if got := read(t, path); len(got) != 786432 || got[0] != 'x' {
+	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("x", 1<<20)}), "ok")
+	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("y", 1<<20+1)}), "INVALID_REQUEST")
+	if got := read(t, path); len(got) != 1<<20 || got[0] != 'x' {
 		t.Fatalf("the refused write changed the file (%d bytes)", len(got))
 	}
 }

@@ -9,9 +9,11 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox"
 )
 
-// writeMaxBytes caps the content of write_file and create_file when the
-// decision names no max_bytes (rego/limits.rego's default for write_file).
-const writeMaxBytes = 768 << 10
+// writeMaxBytes caps the decoded content of write_file and create_file
+// when the decision names no max_bytes (rego/limits.rego's default for
+// write_file): what one message can carry, so that no text the browser
+// can send is refused for its size.
+const writeMaxBytes = 1 << 20
 
 type writeFileArgs struct {
 	pathArgs
