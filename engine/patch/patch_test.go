@@ -286,3 +286,37 @@ func TestFileMatchesLineEndings(t *testing.T) {
 		})
 	}
 }
+
+// FuzzFile holds File to the editor's rule: on a text with LF line breaks
+// and no CR, an edit applies to the same text written with CRLF (and with
+// a byte order mark) exactly as it applies to the LF text, and the result
+// is the LF result written with CRLF (and the mark).
+func FuzzFile(f *testing.F) {
+	f.Add("one\ntwo\nthree\n", "two\nthree", "2\n3")
+	f.Add("a\nb", "a", "x\ny")
+	f.Add("a\na\n", "a\n", "b")
+	f.Fuzz(func(t *testing.T, text, old, new string) {
+		if !strings.Contains(text, "\n") || strings.Contains(text+old+new, "\r") || strings.HasPrefix(text, bom) {
+			return
+		}
+		crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+		edits := []Edit{{old, new}}
+		lf, lfErr := Apply(text, edits)
+		for _, c := range []struct {
+			in, want string
+			le       LineEnding
+		}{
+			{text, lf, LF},
+			{crlf(text), crlf(lf), CRLF},
+			{bom + crlf(text), bom + crlf(lf), CRLF},
+		} {
+			got, le, err := File(c.in, edits)
+			if (err == nil) != (lfErr == nil) || err != nil && err.Code != lfErr.Code {
+				t.Fatalf("File(%q) error %v, Apply on LF %v", c.in, err, lfErr)
+			}
+			if err == nil && (got != c.want || le != c.le) {
+				t.Fatalf("File(%q) = %q, %s; want %q, %s", c.in, got, le, c.want, c.le)
+			}
+		}
+	})
+}
