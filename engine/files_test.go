@@ -78,14 +78,19 @@ func TestReadFilePaging(t *testing.T) {
 	}
 }
 
+// TestReadFileNotText: a file that is not UTF-8, read as utf-8, is
+// refused with a message that says so and names base64, also when its
+// first byte would continue a character (a file cannot start inside one).
 func TestReadFileNotText(t *testing.T) {
 	th := newTestHost(t, nil)
-	path := filepath.Join(th.ws, "bin")
-	write(t, path, "ok\xff\xfe")
-	r := th.call(t, "read_file", map[string]any{"path": path})
-	mustCode(t, r, "INVALID_REQUEST")
-	if !strings.Contains(r.Error.Message, "base64") {
-		t.Errorf("message %q does not say to use base64", r.Error.Message)
+	for _, content := range []string{"ok\xff\xfe", "\x80\x01PNG", "\xbf"} {
+		path := filepath.Join(th.ws, "bin")
+		write(t, path, content)
+		r := th.call(t, "read_file", map[string]any{"path": path})
+		mustCode(t, r, "INVALID_REQUEST")
+		if !strings.Contains(r.Error.Message, "not valid UTF-8") || !strings.Contains(r.Error.Message, "base64") {
+			t.Errorf("%q: message %q does not say the file is not UTF-8 and to use base64", content, r.Error.Message)
+		}
 	}
 }
 
@@ -341,9 +346,9 @@ func TestWriteFileCappedWithoutAPolicyLimit(t *testing.T) {
 	write(t, th.cfgPath, fmt.Sprintf(`{"workspaces":[{"name":"WS","path":%q}],"allowed_origins":[%q],"policy":{"dir":%q}}`, ws, testOrigin, pol))
 	th.h = startFrom(t, th.cfgPath)
 	path := filepath.Join(ws, "big.txt")
-	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("x", 786432)}), "ok")
-	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("y", 786433)}), "INVALID_REQUEST")
-	if got := read(t, path); len(got) != 786432 || got[0] != 'x' {
+	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("x", 1<<20)}), "ok")
+	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("y", 1<<20+1)}), "INVALID_REQUEST")
+	if got := read(t, path); len(got) != 1<<20 || got[0] != 'x' {
 		t.Fatalf("the refused write changed the file (%d bytes)", len(got))
 	}
 }

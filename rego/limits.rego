@@ -12,7 +12,9 @@ limits := object.union(
 	object.get(
 		{
 			"read_file": {"timeout_ms": 10000, "max_bytes": 1048576},
-			"write_file": {"timeout_ms": 10000, "max_bytes": 786432},
+			# write_file: max_bytes caps the decoded content; the default is what one
+			# 1 MiB message can carry, so that any text the browser can send is written.
+			"write_file": {"timeout_ms": 10000, "max_bytes": 1048576},
 			"list_folder": {"timeout_ms": 10000, "max_bytes": 1048576, "max_entries": 5000},
 			"patch_file": {"timeout_ms": 10000, "max_bytes": 8388608},
 			"run_command": {"timeout_ms": 30000, "max_bytes": 262144},

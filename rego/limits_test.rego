@@ -12,7 +12,7 @@ defaults := {"timeout_ms": 10000, "max_bytes": 1048576}
 # here as a failing test, on purpose.
 listed := {
 	"read_file": {"timeout_ms": 10000, "max_bytes": 1048576},
-	"write_file": {"timeout_ms": 10000, "max_bytes": 786432},
+	"write_file": {"timeout_ms": 10000, "max_bytes": 1048576},
 	"list_folder": {"timeout_ms": 10000, "max_bytes": 1048576, "max_entries": 5000},
 	"patch_file": {"timeout_ms": 10000, "max_bytes": 8388608},
 	"run_command": {"timeout_ms": 30000, "max_bytes": 262144},
@@ -50,7 +50,7 @@ test_every_listed_action_has_its_limits if {
 
 test_listed_limits_in_numbers if {
 	limits_of("read_file", f.config) == {"timeout_ms": 10000, "max_bytes": 1048576}
-	limits_of("write_file", f.config).max_bytes == 786432
+	limits_of("write_file", f.config).max_bytes == 1048576
 	limits_of("list_folder", f.config).max_entries == 5000
 	limits_of("patch_file", f.config).max_bytes == 8388608
 	limits_of("run_command", f.config).timeout_ms == 30000
@@ -98,7 +98,7 @@ test_decision_carries_the_limits_rule if {
 # their defaults.
 test_override_one_member_keeps_the_others if {
 	cfg := with_limits({"write_file": {"timeout_ms": 1234}})
-	limits_of("write_file", cfg) == {"timeout_ms": 1234, "max_bytes": 786432}
+	limits_of("write_file", cfg) == {"timeout_ms": 1234, "max_bytes": 1048576}
 	cfg2 := with_limits({"write_file": {"max_bytes": 1000}})
 	limits_of("write_file", cfg2) == {"timeout_ms": 10000, "max_bytes": 1000}
 }

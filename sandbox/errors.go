@@ -33,6 +33,10 @@ var ErrHardLink = errors.New("sandbox: file has several hard links")
 // ErrNotRegular reports a read or write of a FIFO, socket or device.
 var ErrNotRegular = errors.New("sandbox: not a regular file")
 
+// ErrChanged reports a write refused because the target no longer holds
+// the content the caller expected (WriteOptions.ExpectedSHA256).
+var ErrChanged = errors.New("sandbox: the file changed since it was read")
+
 // errIsDir is reported for a file operation on a folder.
 var errIsDir error = syscall.EISDIR
 
@@ -43,7 +47,7 @@ type PathError struct {
 	Path string // the path as the caller gave it
 	// Kind is one of fs.ErrNotExist, fs.ErrExist, fs.ErrPermission,
 	// ErrOutside, ErrIsDir, ErrNotDir, ErrHardLink, ErrNotRegular,
-	// ErrNoSpace and ErrTooLarge, or nil for any other failure.
+	// ErrNoSpace, ErrTooLarge and ErrChanged, or nil for any other failure.
 	Kind error
 	Err  error // what the OS or the check reported
 }
@@ -77,6 +81,8 @@ func kindOf(err error) error {
 	switch {
 	case errors.Is(err, ErrTooLarge):
 		return ErrTooLarge
+	case errors.Is(err, ErrChanged):
+		return ErrChanged
 	case errors.Is(err, fs.ErrNotExist):
 		return fs.ErrNotExist
 	case errors.Is(err, fs.ErrExist):

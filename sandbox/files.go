@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"io/fs"
@@ -71,6 +73,10 @@ type WriteOptions struct {
 	CreateParents bool
 	// Exclusive fails with fs.ErrExist when the target exists.
 	Exclusive bool
+	// ExpectedSHA256, when set, is the SHA-256 the target must still have
+	// just before it is replaced; otherwise (also when it is gone) the
+	// write fails with ErrChanged and nothing is written.
+	ExpectedSHA256 []byte
 }
 
 // WriteAtomic replaces (or creates) the file rel with data: a temporary
@@ -99,10 +105,54 @@ func WriteAtomic(root *os.Root, rel string, data []byte, o WriteOptions) (create
 		t.Discard()
 		return false, err
 	}
+	if o.ExpectedSHA256 != nil {
+		if err := unchanged(dir, name, o.ExpectedSHA256); err != nil {
+			t.Discard()
+			return false, err
+		}
+	}
 	if err := t.Commit(name, o.Exclusive); err != nil {
 		return false, err
 	}
 	return !existed, nil
+}
+
+// unchanged checks, as late as it can, that the file name in dir still has
+// the SHA-256 sum: ErrChanged when it does not or is gone.
+func unchanged(dir *os.Root, name string, sum []byte) error {
+	f, err := openChecked(dir, name, os.O_RDONLY|ReadFlag)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ErrChanged
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return err
+	}
+	if !bytes.Equal(h.Sum(nil), sum) {
+		return ErrChanged
+	}
+	return nil
+}
+
+// Hash returns the SHA-256 of the file rel and its size, read through one
+// open handle; a failure is a *PathError with Op "read".
+func Hash(root *os.Root, rel string) (_ []byte, _ int64, err error) {
+	defer wrap("read", rel, &err)
+	f, _, err := openRegular(root, rel, "read")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	return h.Sum(nil), n, nil
 }
 
 // targetMode returns the permissions to keep and whether rel exists; an

@@ -1,7 +1,9 @@
 package actions
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
@@ -15,15 +17,19 @@ type patchFileArgs struct {
 	pathArgs
 	Edits  []patch.Edit `json:"edits" jsonschema:"required,minItems=1,maxItems=100"`
 	DryRun bool         `json:"dry_run"`
+	expectedArgs
 }
+
+func (a *patchFileArgs) Validate() error { return a.validExpected() }
 
 // patchData is patch_file's data.
 type patchData struct {
-	Path    string `json:"path"`
-	Applied int    `json:"applied"`
-	DryRun  bool   `json:"dry_run"`
-	Size    int    `json:"size"`
-	Diff    string `json:"diff"`
+	Path       string           `json:"path"`
+	Applied    int              `json:"applied"`
+	DryRun     bool             `json:"dry_run"`
+	Size       int              `json:"size"`
+	LineEnding patch.LineEnding `json:"line_ending"`
+	Diff       string           `json:"diff"`
 }
 
 func init() {
@@ -43,7 +49,9 @@ func init() {
 	})
 }
 
-// patchFile applies every edit or none, then writes atomically.
+// patchFile applies every edit or none, with the file's own line ending,
+// then writes atomically, unless the file changed since it was read here
+// (or, with expected_sha256, since the caller read it).
 func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[patchFileArgs](c)
 	p := c.Paths["target"]
@@ -61,14 +69,18 @@ func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	case !utf8.Valid(old):
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The file is not UTF-8 text, so it cannot be patched; use write_file with base64.")
 	}
-	updated, perr := patch.Apply(string(old), a.Edits)
+	sum := sha256.Sum256(old)
+	if want := a.expected(); want != nil && !bytes.Equal(want, sum[:]) {
+		return nil, errmap.Changed()
+	}
+	updated, le, perr := patch.File(string(old), a.Edits)
 	if perr != nil {
 		return nil, perr
 	}
-	d := patchData{Path: p.Canonical, Applied: len(a.Edits), DryRun: a.DryRun, Size: len(updated)}
+	d := patchData{Path: p.Canonical, Applied: len(a.Edits), DryRun: a.DryRun, Size: len(updated), LineEnding: le}
 	d.Diff = patch.Diff(p.Canonical, string(old), updated)
 	if !a.DryRun {
-		if _, err := sandbox.WriteAtomic(root, p.Rel(), []byte(updated), sandbox.WriteOptions{}); err != nil {
+		if _, err := sandbox.WriteAtomic(root, p.Rel(), []byte(updated), sandbox.WriteOptions{ExpectedSHA256: sum[:]}); err != nil {
 			return nil, errmap.File(err)
 		}
 	}

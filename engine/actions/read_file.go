@@ -2,8 +2,11 @@ package actions
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"os"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -26,6 +29,7 @@ type readFileData struct {
 	Content    string `json:"content"`
 	Size       int64  `json:"size"`
 	Encoding   string `json:"encoding"`
+	SHA256     string `json:"sha256"`
 	Offset     int64  `json:"offset,omitzero"`
 	Truncated  bool   `json:"truncated,omitzero"`
 	NextOffset int64  `json:"next_offset,omitzero"`
@@ -59,7 +63,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	if enc == "" {
 		enc = encUTF8
 	}
-	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
+	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, SHA256: zeroSum, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
 	want := budget
 	if enc == encBase64 {
 		want = budget / 4 * 3
@@ -71,13 +75,17 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	if err != nil {
 		return nil, errmap.File(err)
 	}
+	read := buf // fitText may shorten buf
 	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
 	if enc != encBase64 {
-		if buf, perr = fitText(buf, budget, a.Offset+int64(len(buf)) < size); perr != nil {
+		if buf, perr = fitText(buf, budget, a.Offset, a.Offset+int64(len(buf)) < size); perr != nil {
 			return nil, perr
 		}
 	}
 	if perr := env.Content(ctx, c, pageOf(root, p.Rel(), buf, a.Offset, size)); perr != nil {
+		return nil, perr
+	}
+	if d.SHA256, perr = fileSum(root, p.Rel(), read, a.Offset, size); perr != nil {
 		return nil, perr
 	}
 	if enc == encBase64 {
@@ -89,6 +97,28 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 		d.Truncated, d.NextOffset = true, end
 	}
 	return d, nil
+}
+
+// zeroSum is as long as a SHA-256 in hex.
+var zeroSum = strings.Repeat("0", 2*sha256.Size)
+
+// fileSum returns the SHA-256, in hex, of the whole file of size bytes
+// whose page buf was read from offset off: of buf when it is the whole
+// file, else of the file read again through one handle, which must still
+// have size bytes.
+func fileSum(root *os.Root, rel string, buf []byte, off, size int64) (string, *protocol.Error) {
+	if off == 0 && int64(len(buf)) == size {
+		sum := sha256.Sum256(buf)
+		return hex.EncodeToString(sum[:]), nil
+	}
+	sum, n, err := sandbox.Hash(root, rel)
+	switch {
+	case err != nil:
+		return "", errmap.File(err)
+	case n != size:
+		return "", protocol.Errorf(protocol.ExecutionFailed, "The file changed while it was being read; read it again.")
+	}
+	return hex.EncodeToString(sum), nil
 }
 
 // pageOf is the page buf, read from offset off of a file of size bytes,
@@ -106,10 +136,15 @@ func pageOf(root *os.Root, rel string, buf []byte, off, size int64) action.Outgo
 	return part
 }
 
-// fitText cuts buf at a rune boundary so that, quoted as a JSON string, it
-// fits budget bytes; it fails when buf is not UTF-8 text.
-func fitText(buf []byte, budget int64, more bool) ([]byte, *protocol.Error) {
+// fitText cuts buf, read from offset off, at a rune boundary so that,
+// quoted as a JSON string, it fits budget bytes; it fails when buf is not
+// UTF-8 text. A file cannot start inside a character, so a first byte that
+// continues one at offset 0 means the file is not text.
+func fitText(buf []byte, budget, off int64, more bool) ([]byte, *protocol.Error) {
 	if len(buf) > 0 && !utf8.RuneStart(buf[0]) {
+		if off == 0 {
+			return nil, notText()
+		}
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The offset falls inside a character; continue from a next_offset the host returned, or read with base64.")
 	}
 	if !validText(buf, more) {
@@ -143,6 +178,10 @@ func (d readFileData) AppendJSON(dst []byte) ([]byte, error) {
 	dst = jsonenc.AppendInt(dst, d.Size)
 	dst = append(dst, `,"encoding":`...)
 	if dst, err = jsonenc.AppendQuote(dst, d.Encoding); err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"sha256":`...)
+	if dst, err = jsonenc.AppendQuote(dst, d.SHA256); err != nil {
 		return dst, err
 	}
 	if d.Offset != 0 {

@@ -3,9 +3,11 @@ package actions
 import (
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -20,6 +22,30 @@ const (
 // pathArgs is embedded by every action whose target is one path.
 type pathArgs struct {
 	Path string `json:"path" jsonschema:"required,minLength=1"`
+}
+
+// expectedArgs is embedded by the actions that replace a file's content
+// (write_file, patch_file): with expected_sha256 given, they refuse when
+// the file no longer has that sum, the one read_file returned.
+type expectedArgs struct {
+	ExpectedSHA256 string `json:"expected_sha256" jsonschema:"minLength=64,maxLength=64"`
+}
+
+// validExpected checks expected_sha256's form.
+func (a *expectedArgs) validExpected() error {
+	if _, err := hex.DecodeString(a.ExpectedSHA256); err != nil {
+		return envelope.ArgumentError("The argument expected_sha256 must be 64 hexadecimal digits: the sha256 that read_file returned.")
+	}
+	return nil
+}
+
+// expected returns expected_sha256 as bytes, or nil when it is absent.
+func (a *expectedArgs) expected() []byte {
+	if a.ExpectedSHA256 == "" {
+		return nil
+	}
+	b, _ := hex.DecodeString(a.ExpectedSHA256) // checked by validExpected
+	return b
 }
 
 // targetPath is the Facts function of single-path actions.

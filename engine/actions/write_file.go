@@ -9,16 +9,21 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox"
 )
 
-// writeMaxBytes caps the content of write_file and create_file when the
-// decision names no max_bytes (rego/limits.rego's default for write_file).
-const writeMaxBytes = 768 << 10
+// writeMaxBytes caps the decoded content of write_file and create_file
+// when the decision names no max_bytes (rego/limits.rego's default for
+// write_file): what one message can carry, so that no text the browser
+// can send is refused for its size.
+const writeMaxBytes = 1 << 20
 
 type writeFileArgs struct {
 	pathArgs
 	Content       *string `json:"content" jsonschema:"required"`
 	Encoding      string  `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	CreateParents bool    `json:"create_parents"`
+	expectedArgs
 }
+
+func (a *writeFileArgs) Validate() error { return a.validExpected() }
 
 // writeData is write_file's and create_file's data.
 type writeData struct {
@@ -42,7 +47,7 @@ func init() {
 
 func writeFile(_ context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[writeFileArgs](c)
-	return write(env, c, *a.Content, a.Encoding, sandbox.WriteOptions{CreateParents: a.CreateParents})
+	return write(env, c, *a.Content, a.Encoding, sandbox.WriteOptions{CreateParents: a.CreateParents, ExpectedSHA256: a.expected()})
 }
 
 // write is the executor step shared by write_file and create_file.

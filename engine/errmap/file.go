@@ -21,6 +21,16 @@ var fileRules = []rule{
 	{sandbox.ErrNotRegular, protocol.InvalidRequest, "The path is not a regular file (a pipe, socket or device), so DeskBridge does not read or replace it."},
 	{sandbox.ErrNotDir, protocol.FileNotFound, "A part of the path is a file, not a folder; check the path."},
 	{sandbox.ErrNoSpace, protocol.ExecutionFailed, "The disk is full; free some space and try again."},
+	{sandbox.ErrChanged, protocol.ExecutionFailed, changedMsg},
+}
+
+// changedMsg is the message of a write refused by expected_sha256.
+const changedMsg = "The file changed since it was read (its sha256 is no longer expected_sha256), so nothing was written; read it again and redo the change."
+
+// Changed is the refusal of a write whose expected_sha256 the file no
+// longer has, found by the engine before the write.
+func Changed() *protocol.Error {
+	return protocol.Wrap(protocol.ExecutionFailed, sandbox.ErrChanged, changedMsg)
 }
 
 // File maps an error of package sandbox (Roots.Open, ReadAt, WriteAtomic,

@@ -27,6 +27,7 @@ func TestFile(t *testing.T) {
 		{sandbox.ErrNotRegular, protocol.InvalidRequest},
 		{sandbox.ErrNotDir, protocol.FileNotFound},
 		{sandbox.ErrNoSpace, protocol.ExecutionFailed},
+		{sandbox.ErrChanged, protocol.ExecutionFailed},
 		{nil, protocol.ExecutionFailed},
 	} {
 		err := pathErr(c.kind)

@@ -261,3 +261,62 @@ func count(s string) int {
 	}
 	return atoi(s)
 }
+
+func TestFileMatchesLineEndings(t *testing.T) {
+	cases := []struct {
+		name  string
+		text  string
+		edits []Edit
+		want  string
+		le    LineEnding
+	}{
+		{"lf edit in a crlf file", "one\r\ntwo\r\nthree\r\n", []Edit{{"one\ntwo", "1\n2\n2b"}}, "1\r\n2\r\n2b\r\nthree\r\n", CRLF},
+		{"crlf edit in a crlf file", "one\r\ntwo\r\n", []Edit{{"one\r\n", "1\r\n"}}, "1\r\ntwo\r\n", CRLF},
+		{"crlf edit in an lf file", "one\ntwo\n", []Edit{{"one\r\ntwo", "1\r\n2"}}, "1\n2\n", LF},
+		{"a bom is kept", "\uFEFFone\r\ntwo\r\n", []Edit{{"one\ntwo", "x\ny"}}, "\uFEFFx\r\ny\r\n", CRLF},
+		{"an edit of the first line after a bom", "\uFEFFone\n", []Edit{{"one", "1"}}, "\uFEFF1\n", LF},
+		{"no line break is lf", "abc", []Edit{{"b", "x\ny"}}, "ax\nyc", LF},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, le, err := File(c.text, c.edits)
+			if err != nil || got != c.want || le != c.le {
+				t.Fatalf("got %q, %s, %v; want %q, %s", got, le, err, c.want, c.le)
+			}
+		})
+	}
+}
+
+// FuzzFile holds File to the editor's rule: on a text with LF line breaks
+// and no CR, an edit applies to the same text written with CRLF (and with
+// a byte order mark) exactly as it applies to the LF text, and the result
+// is the LF result written with CRLF (and the mark).
+func FuzzFile(f *testing.F) {
+	f.Add("one\ntwo\nthree\n", "two\nthree", "2\n3")
+	f.Add("a\nb", "a", "x\ny")
+	f.Add("a\na\n", "a\n", "b")
+	f.Fuzz(func(t *testing.T, text, old, new string) {
+		if !strings.Contains(text, "\n") || strings.Contains(text+old+new, "\r") || strings.HasPrefix(text, bom) {
+			return
+		}
+		crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+		edits := []Edit{{old, new}}
+		lf, lfErr := Apply(text, edits)
+		for _, c := range []struct {
+			in, want string
+			le       LineEnding
+		}{
+			{text, lf, LF},
+			{crlf(text), crlf(lf), CRLF},
+			{bom + crlf(text), bom + crlf(lf), CRLF},
+		} {
+			got, le, err := File(c.in, edits)
+			if (err == nil) != (lfErr == nil) || err != nil && err.Code != lfErr.Code {
+				t.Fatalf("File(%q) error %v, Apply on LF %v", c.in, err, lfErr)
+			}
+			if err == nil && (got != c.want || le != c.le) {
+				t.Fatalf("File(%q) = %q, %s; want %q, %s", c.in, got, le, c.want, c.le)
+			}
+		}
+	})
+}
