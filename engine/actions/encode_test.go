@@ -2,6 +2,7 @@ package actions
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,7 +41,7 @@ var appenderEntries = []sandbox.Entry{
 
 func TestDataAppendersMatchEncoder(t *testing.T) {
 	for _, d := range []readFileData{
-		{}, {Content: "hello", Size: 5, Encoding: encUTF8, SHA256: zeroSum},
+		{}, {Content: "hello", Size: 5, Encoding: encUTF8, SHA256: strings.Repeat("0", 64)},
 		{Content: "a\"b\\c\n\x01", Size: 1 << 40, Encoding: encBase64, Offset: 7, Truncated: true, NextOffset: 99},
 		{Content: "bad \xff", Encoding: encUTF8},
 	} {

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"os"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -29,7 +28,7 @@ type readFileData struct {
 	Content    string `json:"content"`
 	Size       int64  `json:"size"`
 	Encoding   string `json:"encoding"`
-	SHA256     string `json:"sha256"`
+	SHA256     string `json:"sha256,omitempty"`
 	Offset     int64  `json:"offset,omitzero"`
 	Truncated  bool   `json:"truncated,omitzero"`
 	NextOffset int64  `json:"next_offset,omitzero"`
@@ -63,19 +62,19 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	if enc == "" {
 		enc = encUTF8
 	}
-	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, SHA256: zeroSum, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
-	want := budget
-	if enc == encBase64 {
-		want = budget / 4 * 3
-	}
-	if a.Length > 0 {
-		want = min(want, a.Length)
-	}
-	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, want)
+	// The page is read for a response without sha256, which only files
+	// of at most hashMaxBytes carry (the size is known after the read);
+	// for those it is then cut to leave room for the member.
+	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
+	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, pageBytes(budget, enc, a.Length))
 	if err != nil {
 		return nil, errmap.File(err)
 	}
 	read := buf // fitText may shorten buf
+	if size <= hashMaxBytes {
+		budget -= int64(sha256Member)
+		buf = buf[:min(int64(len(buf)), pageBytes(budget, enc, a.Length))]
+	}
 	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
 	if enc != encBase64 {
 		if buf, perr = fitText(buf, budget, a.Offset, a.Offset+int64(len(buf)) < size); perr != nil {
@@ -99,14 +98,37 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	return d, nil
 }
 
-// zeroSum is as long as a SHA-256 in hex.
-var zeroSum = strings.Repeat("0", 2*sha256.Size)
+// sha256Member is the length of the sha256 member in a response:
+// ,"sha256":"<64 hex digits>".
+const sha256Member = len(`,"sha256":""`) + 2*sha256.Size
+
+// pageBytes is how many bytes of the file a response of budget bytes of
+// content can carry in encoding enc, at most length when it is given.
+func pageBytes(budget int64, enc string, length int64) int64 {
+	want := budget
+	if enc == encBase64 {
+		want = budget / 4 * 3
+	}
+	if length > 0 {
+		want = min(want, length)
+	}
+	return want
+}
+
+// hashMaxBytes is the largest file whose SHA-256 read_file reports: the
+// default max_bytes of patch_file, the largest file DeskBridge writes back.
+// A larger file (a log, a disk image, a sparse file of exabytes) is not
+// read whole just to hash it.
+const hashMaxBytes = 8 << 20
 
 // fileSum returns the SHA-256, in hex, of the whole file of size bytes
 // whose page buf was read from offset off: of buf when it is the whole
 // file, else of the file read again through one handle, which must still
-// have size bytes.
+// have size bytes; "" for a file over hashMaxBytes.
 func fileSum(root *os.Root, rel string, buf []byte, off, size int64) (string, *protocol.Error) {
+	if size > hashMaxBytes {
+		return "", nil
+	}
 	if off == 0 && int64(len(buf)) == size {
 		sum := sha256.Sum256(buf)
 		return hex.EncodeToString(sum[:]), nil
@@ -180,9 +202,11 @@ func (d readFileData) AppendJSON(dst []byte) ([]byte, error) {
 	if dst, err = jsonenc.AppendQuote(dst, d.Encoding); err != nil {
 		return dst, err
 	}
-	dst = append(dst, `,"sha256":`...)
-	if dst, err = jsonenc.AppendQuote(dst, d.SHA256); err != nil {
-		return dst, err
+	if d.SHA256 != "" {
+		dst = append(dst, `,"sha256":`...)
+		if dst, err = jsonenc.AppendQuote(dst, d.SHA256); err != nil {
+			return dst, err
+		}
 	}
 	if d.Offset != 0 {
 		dst = jsonenc.AppendInt(append(dst, `,"offset":`...), d.Offset)
