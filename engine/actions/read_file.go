@@ -62,16 +62,17 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	if enc == "" {
 		enc = encUTF8
 	}
-	// The page is read for a response without sha256, which only files
-	// of at most hashMaxBytes carry (the size is known after the read);
-	// for those it is then cut to leave room for the member.
+	// The page is read for a response without sha256, which only the
+	// first page (offset 0) of a file of at most hashMaxBytes carries (the
+	// size is known after the read); it is then cut to leave room for it.
 	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
 	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, pageBytes(budget, enc, a.Length))
 	if err != nil {
 		return nil, errmap.File(err)
 	}
 	read := buf // fitText may shorten buf
-	if size <= hashMaxBytes {
+	hashed := a.Offset == 0 && size <= hashMaxBytes
+	if hashed {
 		budget -= int64(sha256Member)
 		buf = buf[:min(int64(len(buf)), pageBytes(budget, enc, a.Length))]
 	}
@@ -84,8 +85,10 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	if perr := env.Content(ctx, c, pageOf(root, p.Rel(), buf, a.Offset, size)); perr != nil {
 		return nil, perr
 	}
-	if d.SHA256, perr = fileSum(root, p.Rel(), read, a.Offset, size); perr != nil {
-		return nil, perr
+	if hashed {
+		if d.SHA256, perr = fileSum(root, p.Rel(), read, size); perr != nil {
+			return nil, perr
+		}
 	}
 	if enc == encBase64 {
 		d.Content = base64.StdEncoding.EncodeToString(buf)
@@ -122,14 +125,11 @@ func pageBytes(budget int64, enc string, length int64) int64 {
 const hashMaxBytes = 8 << 20
 
 // fileSum returns the SHA-256, in hex, of the whole file of size bytes
-// whose page buf was read from offset off: of buf when it is the whole
-// file, else of the file read again through one handle, which must still
-// have size bytes; "" for a file over hashMaxBytes.
-func fileSum(root *os.Root, rel string, buf []byte, off, size int64) (string, *protocol.Error) {
-	if size > hashMaxBytes {
-		return "", nil
-	}
-	if off == 0 && int64(len(buf)) == size {
+// whose first page buf was read: of buf when it is the whole file, else of
+// the file read again through one handle, which must still have size
+// bytes.
+func fileSum(root *os.Root, rel string, buf []byte, size int64) (string, *protocol.Error) {
+	if int64(len(buf)) == size {
 		sum := sha256.Sum256(buf)
 		return hex.EncodeToString(sum[:]), nil
 	}
