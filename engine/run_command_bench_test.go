@@ -16,10 +16,18 @@ import (
 )
 
 // TestMain lets the test binary serve as proc's Landlock trampoline, as
-// the real host does.
+// the real host does, and keeps every test out of the real home's state:
+// the default state folder (Linux) is a temporary one.
 func TestMain(m *testing.M) {
 	proc.MaybeRunTrampoline()
-	os.Exit(m.Run())
+	state, err := os.MkdirTemp("", "deskbridge-engine-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := m.Run()
+	os.RemoveAll(state)
+	os.Exit(code)
 }
 
 func cliBenchHost(tb testing.TB) (*Host, string) {

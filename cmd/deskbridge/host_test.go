@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// No test writes the real home's state: the default state folder
+	// (Linux) is the test's own, for this process and every host it starts.
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	binaryPath = filepath.Join(dir, "deskbridge")
 	if runtime.GOOS == "windows" {
 		binaryPath += ".exe"
