@@ -139,10 +139,15 @@ type Command struct {
 	GitObjects []CommandGitObject `json:"git_objects"`
 }
 
-// CommandGitObject is one entry of input.command.git_objects.
+// CommandGitObject is one entry of input.command.git_objects: the operand
+// at Index in args, the type of the object it names, and, for a commit or
+// a tree, the operand with each revision replaced by the object id it
+// resolved to, which is what runs.
 type CommandGitObject struct {
-	Arg  string `json:"arg"`
-	Type string `json:"type"`
+	Index int    `json:"index"`
+	Arg   string `json:"arg"`
+	Type  string `json:"type"`
+	Run   string `json:"run"`
 }
 
 // CommandPathArg is an argument, or the value of an `--option=value` or

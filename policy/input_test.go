@@ -32,7 +32,7 @@ func TestDocumentIsTheJSONForm(t *testing.T) {
 		Command: &Command{Argv: []string{"git", "diff"}, Program: "git", ProgramName: "git", Resolved: "/usr/bin/git",
 			Args: []string{"diff"}, OptionsEnd: 1, PathArgs: []CommandPathArg{{Index: 1, Value: "diff", Canonical: "/w/diff", Inside: true, Workspace: "w", Write: true}},
 			EnvNames: []string{"CI"}, Excludes: []string{":(exclude).env"}, ExcludesAt: 2, ScriptRunner: "npm",
-			GitObjects: []CommandGitObject{{Arg: "HEAD~1", Type: "commit"}}},
+			GitObjects: []CommandGitObject{{Index: 1, Arg: "HEAD~1", Type: "commit", Run: "0123456789abcdef0123456789abcdef01234567"}}},
 		URL: &URL{Raw: "https://a.example/", Normalized: "https://a.example/", Scheme: "https", Host: "a.example", ASCIIHost: "a.example",
 			Port: 443, Path: "/", IPs: []URLAddress{{IP: "::ffff:10.0.0.5", Class: "private", Embedded: []string{"10.0.0.5"}}}, Classes: []string{"private"}},
 		Import: &Import{Source: "/d", Relative: "x.png", Inside: true},

@@ -18,7 +18,7 @@ var (
 	commandKeys = keyTerms("argv", "program", "program_name", "resolved", "args",
 		"options_end", "first_operand", "path_args", "env_names", "has_stdin",
 		"script_runner", "excludes", "excludes_at", "git_objects")
-	gitObjectKeys = keyTerms("arg", "type")
+	gitObjectKeys = keyTerms("index", "arg", "type", "run")
 	pathArgKeys   = keyTerms("index", "value", "canonical", "inside", "workspace", "sensitivity", "write")
 )
 
@@ -37,7 +37,7 @@ func commandValue(f Command) (v ast.Value, ok bool) {
 	if !commandValidUTF8(f) {
 		return nil, false
 	}
-	terms := make(termBatch, 6+len(f.Argv)+len(f.Args)+len(f.EnvNames)+len(f.Excludes)+5*len(f.PathArgs)+2*len(f.GitObjects))
+	terms := make(termBatch, 6+len(f.Argv)+len(f.Args)+len(f.EnvNames)+len(f.Excludes)+5*len(f.PathArgs)+3*len(f.GitObjects))
 	k := commandKeys
 	return ast.NewObject(
 		[2]*ast.Term{k[0], terms.value(stringsArray(&terms, f.Argv))},
@@ -62,8 +62,10 @@ func gitObjectsTerm(terms *termBatch, objs []CommandGitObject) *ast.Term {
 	elems := make([]*ast.Term, len(objs))
 	for i, o := range objs {
 		elems[i] = ast.NewTerm(ast.NewObject(
-			[2]*ast.Term{gitObjectKeys[0], terms.str(o.Arg)},
-			[2]*ast.Term{gitObjectKeys[1], terms.str(o.Type)},
+			[2]*ast.Term{gitObjectKeys[0], ast.InternedTerm(o.Index)},
+			[2]*ast.Term{gitObjectKeys[1], terms.str(o.Arg)},
+			[2]*ast.Term{gitObjectKeys[2], terms.str(o.Type)},
+			[2]*ast.Term{gitObjectKeys[3], terms.str(o.Run)},
 		))
 	}
 	return ast.NewTerm(ast.NewArray(elems...))

@@ -111,14 +111,16 @@ func foldGlob(g string) string {
 	return b.String()
 }
 
-// RunArgv is the argument vector the host runs: f.Argv with f.Excludes
-// inserted at f.ExcludesAt.
+// RunArgv is the argument vector the host runs: f.Argv with the git
+// object operands pinned to the ids they were judged by (git_objects'
+// run), and f.Excludes inserted at f.ExcludesAt.
 func RunArgv(f Facts) []string {
-	if len(f.Excludes) == 0 || f.ExcludesAt < 1 || f.ExcludesAt > len(f.Argv) {
-		return f.Argv
+	argv := pinGitObjects(f.Argv, f.GitObjects)
+	if len(f.Excludes) == 0 || f.ExcludesAt < 1 || f.ExcludesAt > len(argv) {
+		return argv
 	}
-	out := make([]string, 0, len(f.Argv)+len(f.Excludes))
-	out = append(out, f.Argv[:f.ExcludesAt]...)
+	out := make([]string, 0, len(argv)+len(f.Excludes))
+	out = append(out, argv[:f.ExcludesAt]...)
 	out = append(out, f.Excludes...)
-	return append(out, f.Argv[f.ExcludesAt:]...)
+	return append(out, argv[f.ExcludesAt:]...)
 }

@@ -44,14 +44,34 @@ func gitObjects(argv []string, first, optionsEnd int, cwd, top string) []GitObje
 	}
 	var out []GitObject
 	var repo *git.Repository
-	for _, a := range args[first+1 : optionsEnd] {
+	for i := first + 1; i < optionsEnd; i++ {
+		a := args[i]
 		if a == "" || strings.HasPrefix(a, "-") || strings.Contains(a, ":") || strings.ContainsAny(a, "*?[") || isPath(cwd, a) {
 			continue
 		}
 		if repo == nil {
 			repo = openRepo(top)
 		}
-		out = append(out, GitObject{Arg: a, Type: rangeType(repo, a)})
+		typ, pinned := rangeType(repo, a)
+		out = append(out, GitObject{Index: i, Arg: a, Type: typ, Run: pinned})
+	}
+	return out
+}
+
+// pinGitObjects replaces, in a copy of argv, each git object operand that
+// was judged a commit or a tree by the object ids it resolved to, so that
+// a ref moved after the check (by a request running at the same moment)
+// cannot make git print something else.
+func pinGitObjects(argv []string, objs []GitObject) []string {
+	out := argv
+	for _, o := range objs {
+		if o.Run == "" || o.Index+1 >= len(argv) || argv[o.Index+1] != o.Arg {
+			continue
+		}
+		if &out[0] == &argv[0] {
+			out = append([]string(nil), argv...)
+		}
+		out[o.Index+1] = o.Run
 	}
 	return out
 }
@@ -78,66 +98,79 @@ func openRepo(top string) *git.Repository {
 	return r
 }
 
-// rangeType is the type a revision or range a names: blob when any end
-// is a blob, else unknown when any end is, else the last end's type.
-func rangeType(repo *git.Repository, a string) (typ string) {
+// rangeType is the type a revision or range a names (blob when any end
+// is a blob, else unknown when any end is, else the last end's type) and,
+// when it names no blob and nothing unknown, a with each end replaced by
+// the object id it resolved to.
+func rangeType(repo *git.Repository, a string) (typ, pinned string) {
 	defer func() {
 		if recover() != nil { // a repository go-git cannot read
-			typ = GitUnknown
+			typ, pinned = GitUnknown, ""
 		}
 	}()
-	ends := strings.FieldsFunc(a, func(r rune) bool { return r == '.' })
-	if strings.Contains(a, "..") {
-		ends = strings.SplitN(strings.ReplaceAll(a, "...", ".."), "..", 2)
-	} else {
-		ends = []string{a}
+	op, ends := "", []string{a}
+	for _, o := range []string{"...", ".."} {
+		if x, y, ok := strings.Cut(a, o); ok {
+			op, ends = o, []string{x, y}
+			break
+		}
 	}
+	ids := make([]string, len(ends))
 	typ = GitUnknown
 	for i, e := range ends {
+		neg := strings.HasPrefix(e, "^")
 		e = strings.TrimPrefix(e, "^")
 		if e == "" {
 			e = "HEAD" // a.. and ..b name HEAD at the open end
 		}
-		t := objectType(repo, e)
+		t, id := objectType(repo, e)
 		switch {
 		case t == plumbing.BlobObject.String():
-			return t
+			return t, ""
 		case t == GitUnknown:
 			typ = GitUnknown
 		case i == 0 || typ != GitUnknown:
 			typ = t
 		}
+		if neg {
+			id = "^" + id
+		}
+		ids[i] = id
 	}
-	return typ
+	if typ == GitUnknown {
+		return typ, ""
+	}
+	return typ, strings.Join(ids, op)
 }
 
 // objectType resolves rev in repo and returns the type of the object it
-// names, tags peeled, or GitUnknown.
-func objectType(repo *git.Repository, rev string) string {
+// names, tags peeled, and the id rev resolved to; or GitUnknown.
+func objectType(repo *git.Repository, rev string) (string, string) {
 	if repo == nil {
-		return GitUnknown
+		return GitUnknown, ""
 	}
 	h, err := repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
 		h2 := plumbing.NewHash(rev) // a full object id that is not a commit
 		if len(rev) != 40 || h2.String() != strings.ToLower(rev) {
-			return GitUnknown
+			return GitUnknown, ""
 		}
 		h = &h2
 	}
+	id := h.String()
 	for range 10 { // a chain of tags, bounded
 		o, err := repo.Storer.EncodedObject(plumbing.AnyObject, *h)
 		if err != nil {
-			return GitUnknown
+			return GitUnknown, ""
 		}
 		if o.Type() != plumbing.TagObject {
-			return o.Type().String()
+			return o.Type().String(), id
 		}
 		tag, err := object.DecodeTag(repo.Storer, o)
 		if err != nil {
-			return GitUnknown
+			return GitUnknown, ""
 		}
 		h = &tag.Target
 	}
-	return GitUnknown
+	return GitUnknown, ""
 }
