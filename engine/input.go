@@ -30,7 +30,8 @@ func inputOf(call *action.Call, now time.Time) policy.Input {
 			ID: call.Request.ID, Action: call.Request.Action, Skill: string(call.Skill),
 			Origin: call.Origin, Channel: call.Channel, Arguments: call.Args,
 		},
-		Paths:   make(map[policy.Role]policy.Path),
+		Paths:   call.Paths,
+		URL:     call.URL,
 		Command: call.Command,
 		Import:  call.Import,
 		Run:     call.Run,
@@ -38,13 +39,6 @@ func inputOf(call *action.Call, now time.Time) policy.Input {
 	}
 	if spec, ok := action.Lookup(call.Request.Action); ok {
 		in.Request.Digest = spec.Digest
-	}
-	for role, p := range call.Paths {
-		in.Paths[role] = policy.Path(p)
-	}
-	if call.URL != nil {
-		u := policy.URL(*call.URL)
-		in.URL = &u
 	}
 	return in
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	stdjson "encoding/json"
+	"path/filepath"
 	"strconv"
 	"sync"
 
@@ -105,6 +106,10 @@ type Path struct {
 	Protected     bool   `json:"protected"`
 	Links         int    `json:"links"`
 }
+
+// Rel returns the path relative to its workspace root in native form, as
+// the executor's root handle takes it.
+func (p Path) Rel() string { return filepath.FromSlash(p.Relative) }
 
 // Command is input.command.
 type Command struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/urlfacts"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/netguard"
 )
@@ -87,7 +88,7 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 		return nil, protocol.Wrap(protocol.InternalError, err, "The configuration's network.allow_private could not be read.")
 	}
 	f := checkedURL(c)
-	client := netguard.NewClient(netguard.ClientOptions{Policy: pol, Lookup: netguard.Pin(f.ASCIIHost, f.Addrs(), nil)})
+	client := netguard.NewClient(netguard.ClientOptions{Policy: pol, Lookup: netguard.Pin(f.ASCIIHost, urlfacts.Addrs(f), nil)})
 	defer client.CloseIdleConnections()
 	maxBytes := lower(c.Limit("max_bytes", downloadMaxBytes), a.MaxBytes)
 	timeout := time.Duration(lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond

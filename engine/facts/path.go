@@ -20,23 +20,13 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/internal/pathform"
+	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
-// Path is the fact set of one path argument (docs/policy-input.md).
-type Path struct {
-	Input         string `json:"input"`
-	Canonical     string `json:"canonical"`
-	Workspace     string `json:"workspace"`
-	WorkspaceRoot string `json:"workspace_root"`
-	Relative      string `json:"relative"`
-	Inside        bool   `json:"inside"`
-	Exists        bool   `json:"exists"`
-	Type          string `json:"type"`
-	Sensitivity   string `json:"sensitivity"`
-	Protected     bool   `json:"protected"`
-	Links         int    `json:"links"`
-}
+// Path is the fact set of one path argument (docs/policy-input.md): the
+// policy input's own type, so the facts go into the input as they are.
+type Path = policy.Path
 
 // File types reported in Path.Type.
 const (
@@ -188,10 +178,6 @@ func within(root, p pathform.Path) (string, bool) {
 	}
 	return pathform.Within(root, p)
 }
-
-// Rel returns the path relative to its workspace root in native form, as
-// the executor's root handle takes it.
-func (p Path) Rel() string { return filepath.FromSlash(p.Relative) }
 
 // canonicalize resolves every symlink in the clean absolute path p. A
 // missing tail is kept as given (its parent resolved), and a dangling

@@ -17,19 +17,8 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// Facts is input.url of the policy input document (docs/policy-input.md).
-type Facts struct {
-	Raw         string   `json:"raw"`
-	Normalized  string   `json:"normalized"`
-	Scheme      string   `json:"scheme"`
-	Host        string   `json:"host"`
-	ASCIIHost   string   `json:"ascii_host"`
-	Port        int      `json:"port"`
-	Path        string   `json:"path"`
-	IsIPLiteral bool     `json:"is_ip_literal"`
-	IPs         []IPFact `json:"ips"`
-	Classes     []string `json:"classes"`
-}
+// Facts are a URL's facts (input.url): the policy input's own type.
+type Facts = policy.URL
 
 // IPFact is one address the host stands for.
 type IPFact = policy.URLAddress
@@ -58,7 +47,7 @@ func (u *URL) Facts(ctx context.Context, r Resolver) (Facts, error) {
 		Port: u.Port, Path: u.Path, IsIPLiteral: u.IP.IsValid(), IPs: []IPFact{}, Classes: []string{},
 	}
 	for _, a := range addrs {
-		f.add(a)
+		addAddr(&f, a)
 	}
 	slices.Sort(f.Classes)
 	return f, nil
@@ -67,7 +56,7 @@ func (u *URL) Facts(ctx context.Context, r Resolver) (Facts, error) {
 // Addrs returns the addresses f lists, the ones the policy judged. Pass
 // them to netguard.Pin (with the URL's ASCIIHost) so that the download
 // dials exactly these addresses and does not resolve the name again.
-func (f Facts) Addrs() []netip.Addr {
+func Addrs(f Facts) []netip.Addr {
 	out := make([]netip.Addr, 0, len(f.IPs))
 	for _, ip := range f.IPs {
 		if a, err := netip.ParseAddr(ip.IP); err == nil {
@@ -105,8 +94,8 @@ func (u *URL) Addrs(ctx context.Context, r Resolver) ([]netip.Addr, error) {
 	return out, nil
 }
 
-// add appends a's facts, once per address, and records its class.
-func (f *Facts) add(a netip.Addr) {
+// addAddr appends a's facts to f, once per address, and records its class.
+func addAddr(f *Facts, a netip.Addr) {
 	a = a.WithZone("")
 	for _, have := range f.IPs {
 		if have.IP == a.String() {

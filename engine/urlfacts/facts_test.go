@@ -52,7 +52,7 @@ func TestFacts(t *testing.T) {
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("facts:\n got %+v\nwant %+v", got, tt.want)
 			}
-			if addrs := got.Addrs(); len(addrs) != len(tt.want.IPs) || addrs[0].String() != tt.want.IPs[0].IP {
+			if addrs := Addrs(got); len(addrs) != len(tt.want.IPs) || addrs[0].String() != tt.want.IPs[0].IP {
 				t.Fatalf("Addrs() = %v, want the addresses of %v", addrs, tt.want.IPs)
 			}
 		})

@@ -172,7 +172,7 @@ func TestGoAndRegoAgree(t *testing.T) {
 		for _, s := range addrs {
 			a := netip.MustParseAddr(s)
 			f := Facts{Scheme: "https", IPs: []IPFact{}}
-			f.add(a)
+			addAddr(&f, a)
 			regoAllows := !denials(t, "download_asset", f, cfg)[protocol.PrivateNetworkBlocked]
 			if goAllows := p.Allowed(a); goAllows != regoAllows {
 				t.Errorf("%s under %v: Go allows=%v, Rego allows=%v", s, cidrs, goAllows, regoAllows)
