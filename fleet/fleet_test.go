@@ -93,6 +93,16 @@ func (b *bundleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(b.body)
 }
 
+// servedSetup is a desktop whose bundle service is a bundleServer on
+// loopback, closed with the test.
+func servedSetup(t *testing.T) (*bundleServer, *setup) {
+	t.Helper()
+	srv := &bundleServer{}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return srv, newSetup(t, ts.URL, "")
+}
+
 func signed(t *testing.T, key bundletest.Key, rev string) []byte {
 	return bundletest.Build(t, policy.Embedded().Modules, rev, &key)
 }
@@ -108,10 +118,7 @@ func installedRevision(t *testing.T, s *setup) string {
 }
 
 func TestBundleETagAndNotModified(t *testing.T) {
-	srv := &bundleServer{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	s := newSetup(t, ts.URL, "")
+	srv, s := servedSetup(t)
 	srv.publish(signed(t, s.key, "rev-1"), `"e1"`)
 	f := s.fleet(t)
 
@@ -165,10 +172,7 @@ func TestRefusedBundleKeepsTheInstalledOne(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := &bundleServer{}
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			s := newSetup(t, ts.URL, "")
+			srv, s := servedSetup(t)
 			srv.publish(signed(t, s.key, "good"), `"good"`)
 			f := s.fleet(t)
 			if _, err := f.PollBundle(context.Background()); err != nil {
@@ -195,10 +199,7 @@ func TestRefusedBundleKeepsTheInstalledOne(t *testing.T) {
 }
 
 func TestSavedETagWithoutBundleIsNotSent(t *testing.T) {
-	srv := &bundleServer{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	s := newSetup(t, ts.URL, "")
+	srv, s := servedSetup(t)
 	srv.publish(signed(t, s.key, "rev-1"), `"e1"`)
 	f := s.fleet(t)
 	if _, err := f.PollBundle(context.Background()); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net/http/httptest"
 	"os"
 	"testing"
 
@@ -46,10 +45,7 @@ func TestCompareRevisions(t *testing.T) {
 // r1 (which lacks r2's rules) is refused and r2 stays; r3 installs; and a
 // removed bundle file does not reopen r1.
 func TestSignedBundlesOnlyMoveForward(t *testing.T) {
-	srv := &bundleServer{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	s := newSetup(t, ts.URL, "")
+	srv, s := servedSetup(t)
 	f := s.fleet(t)
 	poll := func(rev, etag string) error {
 		srv.publish(signed(t, s.key, rev), etag)
@@ -84,10 +80,7 @@ func TestSignedBundlesOnlyMoveForward(t *testing.T) {
 // TestSameRevisionWithOtherContentIsRefused: a bundle re-signed under the
 // installed revision with other rules is not taken for the same bundle.
 func TestSameRevisionWithOtherContentIsRefused(t *testing.T) {
-	srv := &bundleServer{}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	s := newSetup(t, ts.URL, "")
+	srv, s := servedSetup(t)
 	srv.publish(signed(t, s.key, "r5"), `"a"`)
 	f := s.fleet(t)
 	if _, err := f.PollBundle(context.Background()); err != nil {
