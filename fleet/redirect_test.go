@@ -94,3 +94,21 @@ func TestTokenStaysWithItsServer(t *testing.T) {
 		})
 	}
 }
+
+// TestRedirectsAreBounded: a service that redirects to itself for ever is
+// given up after maxRedirects hops.
+func TestRedirectsAreBounded(t *testing.T) {
+	var hops atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hops.Add(1)
+		http.Redirect(w, r, r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer ts.Close()
+	s := newSetup(t, ts.URL, "")
+	if _, err := s.fleet(t).PollBundle(context.Background()); !errors.Is(err, ErrRedirect) {
+		t.Fatalf("PollBundle: %v, want ErrRedirect", err)
+	}
+	if n := hops.Load(); n != maxRedirects {
+		t.Fatalf("the service was asked %d times, want %d", n, maxRedirects)
+	}
+}
