@@ -108,7 +108,7 @@ func newFixture(t *testing.T) *fixture {
 		"notes.private":   marker,
 		".gitignore":      "ignored.txt\n",
 		"ignored.txt":     marker,
-		"big.txt":         marker + strings.Repeat("x", fileBytes),
+		"big.txt":         strings.Repeat("x", fileBytes) + marker, // the marker is past the head
 		"fits-size.txt":   strings.Repeat("s", fileBytes-10) + strings.Repeat("\n", 10)[:0],
 		"over-size.txt":   strings.Repeat("s", fileBytes+1),
 		"env.txt":         "visible",
@@ -124,7 +124,9 @@ func newFixture(t *testing.T) *fixture {
 	for name, content := range files {
 		write(t, filepath.Join(ws, name), content)
 	}
-	write(t, filepath.Join(ws, "fits-size.txt"), strings.Repeat(strings.Repeat("s", 511)+"\n", fileBytes/512))
+	fits := strings.Repeat(strings.Repeat("s", 511)+"\n", fileBytes/512)
+	write(t, filepath.Join(ws, "fits-size.txt"), fits)
+	write(t, filepath.Join(ws, "over-size.txt"), fits+"s")
 	for link, target := range map[string]string{"out": outside, "leak.txt": filepath.Join(outside, "leak.txt")} {
 		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
 			t.Fatal(err)
@@ -265,7 +267,7 @@ func TestAgentLimitsAtTheirBoundary(t *testing.T) {
 		{"ignore: kept", read("keep.txt"), true, "", ""},
 		{"ignore: ignored", read("ignored.txt"), false, "PERMISSION_DENIED", ""},
 		{"file size: at the limit", read("fits-size.txt"), true, "", "max_total_chars"},
-		{"file size: one byte over", read("over-size.txt"), true, "", "max_file_bytes"},
+		{"file size: one byte over, the head", read("over-size.txt"), true, "", "max_file_bytes,max_total_chars"},
 		{"line count: at the limit", read("lines-ok.txt"), true, "", ""},
 		{"line count: one over", read("lines-over.txt"), true, "", "max_lines"},
 		{"result count: at the limit", search("hit-ok"), true, "", ""},
@@ -282,7 +284,7 @@ func TestAgentLimitsAtTheirBoundary(t *testing.T) {
 			if got := strings.Join(res.Data.TruncatedBy, ","); got != c.cutBy {
 				t.Fatalf("truncated_by = %q, want %q", got, c.cutBy)
 			}
-			if c.ok && c.cutBy != "max_file_bytes" && res.Data.Content == "" && len(res.Data.Matches) == 0 {
+			if c.ok && res.Data.Content == "" && len(res.Data.Matches) == 0 {
 				t.Fatalf("an uncut result came back empty: %+v", res)
 			}
 		})

@@ -32,7 +32,6 @@ var workspaceRules = []pathRule{
 	{rule{wsview.ErrHardLink, protocol.PermissionDenied, "The file %q has several hard links and may be shared with a file outside the workspace, so it is withheld."}, 200},
 	{rule{wsview.ErrChanged, protocol.PermissionDenied, "The file %q changed while it was being opened; try again."}, 200},
 	{rule{wsview.ErrRead, protocol.PermissionDenied, "The file %q could not be read; check its permissions."}, 200},
-	{rule{wsview.ErrGrew, protocol.PermissionDenied, "The file %q grew past max_file_bytes while it was read; try again later."}, 200},
 	{rule{wsview.ErrWalk, protocol.ExecutionFailed, "The workspace folder could not be read; check that it still exists."}, 0},
 	{rule{context.Canceled, protocol.ExecutionFailed, "The workspace request was cancelled or ran out of time; try a narrower request."}, 0},
 	{rule{context.DeadlineExceeded, protocol.ExecutionFailed, "The workspace request was cancelled or ran out of time; try a narrower request."}, 0},

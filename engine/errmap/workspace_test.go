@@ -32,7 +32,6 @@ func TestWorkspace(t *testing.T) {
 		{at(wsview.ErrHardLink), protocol.PermissionDenied, ""},
 		{at(wsview.ErrChanged), protocol.PermissionDenied, ""},
 		{at(wsview.ErrRead), protocol.PermissionDenied, ""},
-		{at(wsview.ErrGrew), protocol.PermissionDenied, ""},
 		{at(wsview.ErrWalk), protocol.ExecutionFailed, "The workspace folder could not be read; check that it still exists."},
 		{at(context.Canceled), protocol.ExecutionFailed, "The workspace request was cancelled or ran out of time; try a narrower request."},
 		{at(context.DeadlineExceeded), protocol.ExecutionFailed, "The workspace request was cancelled or ran out of time; try a narrower request."},

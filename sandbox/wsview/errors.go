@@ -37,8 +37,6 @@ var (
 	ErrChanged = errors.New("wsview: path changed while it was opened")
 	// ErrRead reports a file whose content could not be read.
 	ErrRead = errors.New("wsview: file could not be read")
-	// ErrGrew reports a file that grew past MaxFileBytes while it was read.
-	ErrGrew = errors.New("wsview: file grew past max_file_bytes")
 	// ErrWalk reports a folder of the workspace that could not be read.
 	ErrWalk = errors.New("wsview: workspace folder could not be read")
 	// ErrQuery reports a search query that is empty or longer than

@@ -36,7 +36,6 @@ func TestErrorKinds(t *testing.T) {
 		{"cancelled", read(canceled, "a.txt"), "read", context.Canceled},
 		{"changed", changed("x"), "read", ErrChanged},
 		{"unreadable", causeError("read", "x", ErrRead, errors.New("EIO")), "read", ErrRead},
-		{"grew", pathError("read", "x", ErrGrew), "read", ErrGrew},
 		{"walk", walkError("list", ".", errors.New("EIO")), "list", ErrWalk},
 		{"walk deadline", walkError("info", ".", context.DeadlineExceeded), "info", context.DeadlineExceeded},
 	} {

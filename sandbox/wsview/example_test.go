@@ -44,6 +44,6 @@ func ExampleView_Run() {
 		fmt.Println(r.Type, string(b))
 	}
 	// Output:
-	// search_workspace {"matches":[{"path":"main.go","kind":"content","line":3,"text":"func main() {}"}],"files_searched":1,"skipped_large":0,"truncated":false}
+	// search_workspace {"matches":[{"path":"main.go","kind":"content","line":3,"text":"func main() {}"}],"files_searched":1,"head_only":0,"truncated":false}
 	// read_file true wsview: read .env: wsview: path is withheld
 }

@@ -74,8 +74,8 @@ func readCut(p string) func(*View, Limits) Cut {
 		if err != nil {
 			panic(err)
 		}
-		if d.Truncated && slices.Contains(d.TruncatedBy, ByMaxFileBytes) && d.Content != "" {
-			panic("content returned for an over-size file")
+		if len(d.Content) > lim.Normalized().MaxFileBytes {
+			panic("more than max_file_bytes of content returned")
 		}
 		return d.Cut
 	}
@@ -135,5 +135,44 @@ func TestReadLineRange(t *testing.T) {
 				t.Fatalf("got %+v", d)
 			}
 		})
+	}
+}
+
+// TestOverSizeHead: of a file over max_file_bytes, read_file returns and
+// search_workspace searches the head, whole lines of it only, and nothing
+// past the limit.
+func TestOverSizeHead(t *testing.T) {
+	const limit = 32
+	head := "first line\nsecond é line\n" // 26 bytes
+	tail := "third line runs past the limit\nBEYOND\n"
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"big.txt": head + tail, "one-line.txt": strings.Repeat("é", limit)})
+	v := openView(t, dir)
+	lim := Limits{MaxFileBytes: limit}
+
+	d, err := v.Read(context.Background(), "big.txt", 0, 0, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Content != head || d.TotalLines != 2 || !cutBy(d.Cut, ByMaxFileBytes) || d.Size != int64(len(head+tail)) {
+		t.Fatalf("read = %+v, want the head %q cut by max_file_bytes", d, head)
+	}
+	d, err = v.Read(context.Background(), "one-line.txt", 0, 0, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Content != strings.Repeat("é", limit/2) || !cutBy(d.Cut, ByMaxFileBytes) {
+		t.Fatalf("one-line read = %q, want whole characters within the limit", d.Content)
+	}
+
+	s, err := v.Search(context.Background(), Query{Text: "line"}, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Matches) != 2 || s.Matches[1].Line != 2 || s.HeadOnly != 1 || !cutBy(s.Cut, ByMaxFileBytes) {
+		t.Fatalf("search = %+v, want the head's two lines and head_only 1", s)
+	}
+	if s, _ = v.Search(context.Background(), Query{Text: "BEYOND"}, lim); len(s.Matches) != 0 {
+		t.Fatalf("a line past max_file_bytes was searched: %+v", s.Matches)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // ReadData is the data of a read_file result.
@@ -24,9 +25,10 @@ type ReadData struct {
 
 // Read returns up to maxLines lines (0 means MaxLines; never more) of the
 // text file path from the 1-based startLine (0 means 1), and the file's
-// total line count. A file over MaxFileBytes returns no content, cut by
-// max_file_bytes. Invalid UTF-8 is replaced with U+FFFD; a file with a NUL
-// byte is binary and refused.
+// total line count. Of a file over MaxFileBytes only the head is read:
+// its first MaxFileBytes bytes up to the last whole line, cut by
+// max_file_bytes (TotalLines then counts the head's lines). Invalid UTF-8
+// is replaced with U+FFFD; a file with a NUL byte is binary and refused.
 func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, lim Limits) (*ReadData, error) {
 	lim = lim.Normalized()
 	if ctx.Err() != nil {
@@ -47,26 +49,42 @@ func (v *View) Read(ctx context.Context, path string, startLine, maxLines int, l
 		return nil, pathError("read", rel, ErrNotRegular)
 	}
 	out := &ReadData{Path: rel, Size: t.info.Size(), StartLine: max(startLine, 1)}
-	if t.info.Size() > int64(lim.MaxFileBytes) {
-		out.EndLine = out.StartLine - 1
-		out.add(ByMaxFileBytes)
-		return out, nil
-	}
-	data, perr := v.readWhole(parts, lim.MaxFileBytes)
+	data, cut, perr := v.readHead(parts, lim.MaxFileBytes)
 	if perr != nil {
 		return nil, perr
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, pathError("read", rel, ErrBinary)
 	}
+	if cut {
+		data = wholeLines(data)
+		out.add(ByMaxFileBytes)
+	}
 	out.fill(data, maxLines, lim)
 	return out, nil
 }
 
-// readWhole reads a regular file of at most limit bytes. It opens the
-// path one folder at a time, checking at each step that no link was
-// swapped in after resolve checked it.
-func (v *View) readWhole(parts []string, limit int) ([]byte, error) {
+// wholeLines is the head of a cut file up to its last newline, so that no
+// partial line (or character) is returned as if it were whole. A head with
+// no newline at all is one line, cut at the last whole UTF-8 character.
+func wholeLines(head []byte) []byte {
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		return head[:i+1]
+	}
+	for n := 0; n < utf8.UTFMax && len(head) > 0; n++ {
+		r, size := utf8.DecodeLastRune(head)
+		if r != utf8.RuneError || size > 1 {
+			break
+		}
+		head = head[:len(head)-1]
+	}
+	return head
+}
+
+// readHead reads at most limit bytes of a regular file; cut reports that
+// the file holds more. It opens the path one folder at a time, checking
+// at each step that no link was swapped in after resolve checked it.
+func (v *View) readHead(parts []string, limit int) (data []byte, cut bool, err error) {
 	rel := strings.Join(parts, "/")
 	dir, ok := v.root, true
 	for _, name := range parts[:len(parts)-1] {
@@ -75,7 +93,7 @@ func (v *View) readWhole(parts []string, limit int) ([]byte, error) {
 			dir.Close()
 		}
 		if dir, ok = next, ok2; !ok {
-			return nil, changed(rel)
+			return nil, false, changed(rel)
 		}
 	}
 	if dir != v.root {
@@ -84,24 +102,24 @@ func (v *View) readWhole(parts []string, limit int) ([]byte, error) {
 	name := parts[len(parts)-1]
 	lst, err := dir.Lstat(name)
 	if err != nil || !lst.Mode().IsRegular() {
-		return nil, changed(rel)
+		return nil, false, changed(rel)
 	}
 	f, err := openRegular(dir, name, lst)
 	if err == errHardLink {
-		return nil, hardLinked(rel)
+		return nil, false, hardLinked(rel)
 	}
 	if err != nil {
-		return nil, changed(rel)
+		return nil, false, changed(rel)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	data, err = io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return nil, causeError("read", rel, ErrRead, err)
+		return nil, false, causeError("read", rel, ErrRead, err)
 	}
 	if len(data) > limit {
-		return nil, pathError("read", rel, ErrGrew)
+		return data[:limit], true, nil
 	}
-	return data, nil
+	return data, false, nil
 }
 
 // hardLinked is the error for a file with several names: it may be shared

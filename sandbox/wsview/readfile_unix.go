@@ -11,12 +11,12 @@ import (
 // dirFD returns the descriptor of an open folder for openat.
 func dirFD(f *os.File) int { return int(f.Fd()) }
 
-// readFileIn reads the regular file name in the folder d into buf when it
-// holds at most limit bytes. large reports a file over the limit; ok a
-// file read. The hot path of Search: one openat relative to the folder
-// with O_NOFOLLOW (a link swapped in is refused by the kernel; name is a
-// single element from the folder listing, so it cannot leave d), fstat,
-// read and close, without the poller registration of an *os.File.
+// readFileIn reads the regular file name in the folder d into buf, at most
+// limit bytes of it: large reports a file over the limit, of which data is
+// the head; ok a file read. The hot path of Search: one openat relative to
+// the folder with O_NOFOLLOW (a link swapped in is refused by the kernel;
+// name is a single element from the folder listing, so it cannot leave d),
+// fstat, read and close, without the poller registration of an *os.File.
 func readFileIn(d *dirNode, name string, limit int, buf []byte) (data []byte, large, ok bool) {
 	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
@@ -27,10 +27,7 @@ func readFileIn(d *dirNode, name string, limit int, buf []byte) (data []byte, la
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Nlink > 1 {
 		return buf, false, false // hard links may be shared with files outside
 	}
-	if st.Size > int64(limit) {
-		return buf, true, false
-	}
-	if need := int(st.Size) + 1; cap(buf) < need {
+	if need := int(min(st.Size, int64(limit))) + 1; cap(buf) < need {
 		buf = make([]byte, 0, max(need, 64<<10))
 	}
 	buf = buf[:cap(buf)]
@@ -51,5 +48,5 @@ func readFileIn(d *dirNode, name string, limit int, buf []byte) (data []byte, la
 			buf = append(buf, 0)[:cap(buf)] // the file grew: make room
 		}
 	}
-	return buf[:0], true, false
+	return buf[:limit], true, true
 }

@@ -61,9 +61,10 @@ type SearchData struct {
 	Matches []Match `json:"matches"`
 	// FilesSearched counts the files whose content was searched.
 	FilesSearched int `json:"files_searched"`
-	// SkippedLarge counts files not searched for being over MaxFileBytes;
-	// when it is not zero the result is cut by max_file_bytes.
-	SkippedLarge int `json:"skipped_large"`
+	// HeadOnly counts files over MaxFileBytes of which only the head (the
+	// first MaxFileBytes bytes, to the last whole line) was searched; when
+	// it is not zero the result is cut by max_file_bytes.
+	HeadOnly int `json:"head_only"`
 	Cut
 	// Chars is the text counted against MaxTotalChars (paths and lines).
 	Chars int `json:"-"`
@@ -74,7 +75,8 @@ type SearchData struct {
 // order (name match first, then lines in order), so the answer is stable.
 // Content is read by a bounded pool of workers, at most a window of files
 // ahead of the collector, so memory stays bounded whatever the tree holds.
-// Binary files (a NUL byte) and files over MaxFileBytes are not searched.
+// Binary files (a NUL byte) are not searched; of a file over MaxFileBytes
+// only the head is.
 //
 // Search keeps ctx's deadline: no file is started after it, and a costly
 // regular expression (see matcher.costly) stops within a file when it
@@ -317,6 +319,9 @@ func (s *searcher) file(j job, buf []byte) (fileResult, []byte) {
 		return r, buf
 	}
 	r.read = true
+	if large {
+		data = wholeLines(data)
+	}
 	if bytes.IndexByte(data, 0) < 0 {
 		r.matches, r.late = s.scan(data, j.rel, r.matches)
 	}
@@ -386,7 +391,7 @@ func (s *searcher) collect(results <-chan fileResult, window <-chan struct{}, ca
 func (s *searcher) take(r fileResult) bool {
 	o := s.out
 	if r.large {
-		o.SkippedLarge++
+		o.HeadOnly++
 		o.add(ByMaxFileBytes)
 	}
 	if r.read {

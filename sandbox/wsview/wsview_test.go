@@ -146,8 +146,8 @@ func TestSearchFindsVisibleFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("matches = %v, want %v", got, want)
 	}
-	if !slices.Contains(d.TruncatedBy, ByMaxFileBytes) || d.SkippedLarge != 1 {
-		t.Fatalf("big.txt skip not reported: %+v", d.Cut)
+	if !slices.Contains(d.TruncatedBy, ByMaxFileBytes) || d.HeadOnly != 1 {
+		t.Fatalf("big.txt head-only search not reported: %+v", d.Cut)
 	}
 }
 
