@@ -224,7 +224,8 @@ func (c *Config) absolutize(base string) {
 }
 
 // ForFolder returns the embedded default configuration: one workspace, the
-// given folder, and decisions logged to logPath. It serves `deskbridge call`.
+// given folder, and decisions logged to logPath ("": the default decision
+// log, LogPath). It serves `deskbridge call`.
 func ForFolder(dir, logPath string) (*Config, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {

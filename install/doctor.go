@@ -25,6 +25,15 @@ func (c *check) fail(format string, args ...any) {
 // no broken one, and a configuration that parses and allows every
 // registered Chromium origin.
 func (in *Installer) Doctor(browsers []Browser, configPath string) bool {
+	origins, healthy := in.DoctorRegistrations(browsers)
+	return in.report("configuration", in.checkConfig(configPath, origins)) && healthy
+}
+
+// DoctorRegistrations checks every browser's registration in both scopes,
+// prints one line per finding with what to fix, and returns the Chromium
+// origins the registered manifests allow and whether the registrations
+// are in order: at least one, and none broken.
+func (in *Installer) DoctorRegistrations(browsers []Browser) ([]string, bool) {
 	registered, healthy := 0, true
 	var origins []string
 	for _, s := range []Scope{User, System} {
@@ -41,7 +50,8 @@ func (in *Installer) Doctor(browsers []Browser, configPath string) bool {
 		fmt.Fprintln(in.Out, "FIX  no browser has the host registered: run deskbridge install --extension-id ID")
 		healthy = false
 	}
-	return in.report("configuration", in.checkConfig(configPath, origins)) && healthy
+	slices.Sort(origins)
+	return slices.Compact(origins), healthy
 }
 
 func (in *Installer) report(what string, c check) bool {

@@ -77,6 +77,13 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25em .6em;te
 .ok{color:#176117}.bad{color:#a11}.allow{fill:#5a9e5a}.deny{fill:#c9663c}.chg{fill:#222}
 </style></head><body>
 <h1>Decision replay</h1>
+{{with .Source}}<table>
+<tr><th>log</th><td>{{.Log}}{{range .Files}}<br>{{.}}{{end}}</td></tr>
+<tr><th>chain head</th><td><code>{{.Head}}</code></td></tr>
+<tr><th>hash chain</th><td>{{if .ChainIntact}}<span class="ok">intact</span>{{else}}<b class="bad">NOT intact: replayed anyway (--force); these may not be the decisions that were made</b><ul>{{range .ChainIssues}}<li>{{.}}</li>{{end}}</ul>{{end}}</td></tr>
+<tr><th>compared with</th><td>{{.Policy}}</td></tr>
+<tr><th>replayed at</th><td>{{.At.Format "2006-01-02T15:04:05Z07:00"}}</td></tr>
+</table>{{end}}
 <p>{{.Total}} decisions replayed against {{if .NewPolicy}}a new policy{{else}}the policy that decided them{{end}}:
 <b>{{.Same}}</b> same, <b class="{{if .Changed}}bad{{else}}ok{{end}}">{{len .Changed}}</b> changed,
 {{len .Detail}} with other denials or limits,
