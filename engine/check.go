@@ -63,7 +63,7 @@ func Check(ctx context.Context, cfg *config.Config) []Finding {
 	out = append(out, checkLog(cfg)...)
 	up, reason := proc.LandlockStatus()
 	if up {
-		add(LevelOK, "command sandbox", "Landlock confines each command's writes to its workspace")
+		add(LevelOK, "command sandbox", "Landlock confines each command's writes to its workspace (%s)", reason)
 	} else {
 		add(LevelWarn, "command sandbox", "not available, so commands run without the write wall: %s (docs/platforms.md)", reason)
 	}
