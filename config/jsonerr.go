@@ -99,6 +99,9 @@ func semanticMessage(sem *json.SemanticError) string {
 		if len(known) == 0 {
 			return fmt.Sprintf("unknown member %q", name)
 		}
+		if near := nearest(name, known); near != "" {
+			return fmt.Sprintf("unknown member %q: did you mean %s? The members allowed here are %s", name, near, strings.Join(known, ", "))
+		}
 		return fmt.Sprintf("unknown member %q; the members allowed here are %s", name, strings.Join(known, ", "))
 	}
 	if sem.GoType != nil && sem.JSONKind != 0 {
@@ -108,6 +111,39 @@ func semanticMessage(sem *json.SemanticError) string {
 		return sem.Err.Error()
 	}
 	return "value cannot be used"
+}
+
+// nearest is the quoted name of known closest to name when it is at most
+// two edits away (a typo), else "".
+func nearest(name string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(name, strings.Trim(k, `"`)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // lineColumn is the 1-based line and column (in characters) of offset in b.
