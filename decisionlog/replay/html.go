@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -12,7 +13,7 @@ import (
 // denied, and how many changed) and the list of changed decisions. The
 // page loads nothing from anywhere.
 func (r *Report) WriteHTML(w io.Writer) error {
-	return page.Execute(w, htmlView{Report: r, Chart: chart(r.Timeline)})
+	return page().Execute(w, htmlView{Report: r, Chart: chart(r.Timeline)})
 }
 
 type htmlView struct {
@@ -67,7 +68,11 @@ func chart(ts []Bucket) svgChart {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-var page = template.Must(template.New("replay").Parse(`<!DOCTYPE html>
+// page is the report's template, parsed the first time a report is
+// written rather than at every start of the binary.
+var page = sync.OnceValue(func() *template.Template { return template.Must(template.New("replay").Parse(pageText)) })
+
+const pageText = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>DeskBridge decision replay</title>
@@ -110,4 +115,4 @@ Green: allowed, orange: denied, black mark: a decision that changed.</p>
 {{if .Unreplayable}}<h2>Not replayable</h2><ul>
 {{range .Unreplayable}}<li>seq {{.Seq}} {{.Action}}: {{.Reason}}</li>{{end}}</ul>{{end}}
 </body></html>
-`))
+`
