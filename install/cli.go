@@ -17,7 +17,8 @@ import (
 // NewInstaller returns an Installer for the running system writing its
 // progress to out.
 func NewInstaller(out io.Writer) *Installer {
-	return &Installer{OS: runtime.GOOS, Env: EnvFromOS(), FS: OSFS{}, Registry: platformRegistry(), Out: out}
+	self, _ := selfPath()
+	return &Installer{OS: runtime.GOOS, Env: EnvFromOS(), FS: OSFS{}, Registry: platformRegistry(), Out: out, Self: self}
 }
 
 // idList is a repeatable flag whose values may also be comma-separated.

@@ -51,6 +51,7 @@ func TestRunCommands(t *testing.T) {
 // cmd/deskbridge, where it also loads the configuration as the host does).
 func doctor(_ []string, out, _ *bytes.Buffer) int {
 	in := NewInstaller(out)
+	in.Self = os.Getenv("HOME") + "/deskbridge" // the binary TestRunCommands installs
 	if !in.Doctor(Browsers, ConfigPath(in.OS, "", "", in.Env)) {
 		return 1
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 )
 
 // check is the outcome of checking one registration.
@@ -125,6 +126,9 @@ func (in *Installer) checkManifest(c *check, b Browser, manifest string, data []
 	}
 	c.origins = checkIDs(c, b, manifest, doc)
 	in.checkBinary(c, doc.Path)
+	if in.Self != "" && !in.samePath(doc.Path, in.Self) && isAbs(doc.Path) {
+		c.fail("%s starts %s, not this binary %s, so the browser runs another DeskBridge than the one checked here: run this binary's install, or that binary's doctor", manifest, doc.Path, in.Self)
+	}
 	in.checkNotWritable(c, manifest, "manifest")
 	if in.OS != "windows" {
 		in.checkDirNotWorldWritable(c, path.Dir(manifest))
@@ -145,6 +149,14 @@ func checkIDs(c *check, b Browser, manifest string, doc manifestDoc) []string {
 		}
 	}
 	return ids
+}
+
+// samePath compares two paths as the OS does (without case on Windows).
+func (in *Installer) samePath(a, b string) bool {
+	if in.OS == "windows" {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }
 
 func (in *Installer) checkBinary(c *check, p string) {

@@ -18,6 +18,9 @@ type Installer struct {
 	FS       FS       // manifest and configuration files
 	Registry Registry // Windows only; nil elsewhere
 	Out      io.Writer
+	// Self is the binary Doctor expects every manifest to start (this
+	// one, for the command line); empty: not compared.
+	Self string
 }
 
 // Options says what to register.

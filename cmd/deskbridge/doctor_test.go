@@ -157,6 +157,34 @@ func TestDoctorPassesAndWritesNothing(t *testing.T) {
 	}
 }
 
+// TestDoctorFindsAManifestForAnotherBinary: a manifest that starts
+// another DeskBridge binary than the one running doctor is reported: the
+// browser would run a host doctor did not check.
+func TestDoctorFindsAManifestForAnotherBinary(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"HOME=" + filepath.Join(dir, "home"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "DESKBRIDGE_CONFIG="}
+	other := filepath.Join(dir, "other", "deskbridge")
+	b, err := os.ReadFile(binaryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := writeConfig(t, "")
+	id := strings.TrimSuffix(strings.TrimPrefix(origin, "chrome-extension://"), "/")
+	if _, errOut, code := runBin(t, "", env, "install", "--browser", "chromium", "--host-path", other, "--extension-id", id); code != 0 {
+		t.Fatalf("install: %s", errOut)
+	}
+	out, _, code := runBin(t, "", env, "--config", cfg, "doctor")
+	if code != 1 || !strings.Contains(out, "starts "+other+", not this binary") {
+		t.Errorf("doctor: exit %d\n%s", code, out)
+	}
+}
+
 func mustWriteFile(t *testing.T, p, body string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
