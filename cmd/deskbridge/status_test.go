@@ -34,6 +34,7 @@ func TestStatusAndSkillProfileAgree(t *testing.T) {
 				Available bool     `json:"available"`
 				Reason    string   `json:"reason"`
 				Missing   []string `json:"missing"`
+				Actions   []string `json:"actions"`
 			} `json:"skills"`
 		} `json:"data"`
 	}
@@ -44,7 +45,10 @@ func TestStatusAndSkillProfileAgree(t *testing.T) {
 		t.Fatalf("get_status names %d skills, get_skill_profile %d", len(status.Data.Skills), len(prof.Data.Skills))
 	}
 	for _, p := range prof.Data.Skills {
-		want := p.Enabled && p.Available
+		// Usable: enabled, some action built, runtime present (a missing
+		// runtime makes a fully built skill unavailable).
+		runtimeMissing := !p.Available && len(p.Missing) == 0
+		want := p.Enabled && len(p.Missing) < len(p.Actions) && !runtimeMissing
 		if got, ok := status.Data.Skills[p.Name]; !ok || got != want {
 			t.Errorf("skill %s: get_status says %v, get_skill_profile enabled=%v available=%v (%s)", p.Name, got, p.Enabled, p.Available, p.Reason)
 		}
@@ -57,5 +61,8 @@ func TestStatusAndSkillProfileAgree(t *testing.T) {
 	}
 	if status.Data.Skills["clipboard"] {
 		t.Error("a skill switched off is reported usable")
+	}
+	if !status.Data.Skills["control"] || !status.Data.Skills["files"] {
+		t.Errorf("built skills are not reported usable: %v", status.Data.Skills)
 	}
 }

@@ -71,7 +71,7 @@ func getStatus(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 		s.Workspaces = append(s.Workspaces, Workspace{Name: w.Name, Path: w.Path})
 	}
 	for _, p := range Profiles(env) {
-		s.Skills[p.Name] = p.Enabled && p.Available
+		s.Skills[p.Name] = p.Usable()
 	}
 	return s, nil
 }
@@ -87,6 +87,15 @@ type SkillProfile struct {
 	// Wall is the operating-system confinement the skill's programs run
 	// under, for skills that run programs.
 	Wall *Wall `json:"wall,omitempty"`
+
+	runtimeMissing bool // a runtime check (profileDetails) found it missing
+}
+
+// Usable reports whether a request of the skill can succeed at all: it is
+// enabled, at least one of its actions is built, and its runtime is
+// present. It is get_status's skills value.
+func (p SkillProfile) Usable() bool {
+	return p.Enabled && len(p.Missing) < len(p.Actions) && !p.runtimeMissing
 }
 
 // Wall describes an operating-system confinement and whether it is up.
@@ -131,6 +140,7 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 	p.Available = len(p.Missing) == 0
 	if detail := profileDetails[sk]; detail != nil {
 		detail(&p)
+		p.runtimeMissing = !p.Available && len(p.Missing) == 0
 	}
 	switch {
 	case !p.Enabled:
