@@ -1,9 +1,6 @@
 package install
 
-import (
-	"encoding/json"
-	"errors"
-)
+import "encoding/json"
 
 // starter is the configuration written when none exists
 // (docs/configuration.md). It names no decision log: the host logs to the
@@ -29,20 +26,4 @@ func StarterConfig(chromeIDs []string) ([]byte, error) {
 	doc := starter{Workspaces: []workspace{}, AllowedOrigins: origins}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	return append(out, '\n'), err
-}
-
-// configOrigins parses a configuration file far enough to check it: it must
-// be a JSON object; allowed_origins, when present, a list of strings.
-func configOrigins(data []byte) ([]string, error) {
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
-		return nil, errors.New("it is not a valid JSON object")
-	}
-	var origins []string
-	if raw, ok := doc["allowed_origins"]; ok {
-		if err := json.Unmarshal(raw, &origins); err != nil {
-			return nil, errors.New(`"allowed_origins" is not a list of strings`)
-		}
-	}
-	return origins, nil
 }

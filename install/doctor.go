@@ -20,16 +20,6 @@ func (c *check) fail(format string, args ...any) {
 	c.problems = append(c.problems, fmt.Sprintf(format, args...))
 }
 
-// Doctor checks every browser's registration in both scopes and the
-// configuration at configPath, prints one line per finding with what to fix,
-// and reports whether everything is in order: at least one registration,
-// no broken one, and a configuration that parses and allows every
-// registered Chromium origin.
-func (in *Installer) Doctor(browsers []Browser, configPath string) bool {
-	origins, healthy := in.DoctorRegistrations(browsers)
-	return in.report("configuration", in.checkConfig(configPath, origins)) && healthy
-}
-
 // DoctorRegistrations checks every browser's registration in both scopes,
 // prints one line per finding with what to fix, and returns the Chromium
 // origins the registered manifests allow and whether the registrations
@@ -43,7 +33,9 @@ func (in *Installer) DoctorRegistrations(browsers []Browser) ([]string, bool) {
 			healthy = in.report(fmt.Sprintf("%s (%s)", b, s), c) && healthy
 			if c.registered {
 				registered++
-				origins = append(origins, c.origins...)
+				if b.Family() {
+					origins = append(origins, c.origins...)
+				}
 			}
 		}
 	}
@@ -193,30 +185,4 @@ func (in *Installer) checkDirNotWorldWritable(c *check, dir string) {
 	if err == nil && fi.Mode().Perm()&0o002 != 0 && fi.Mode()&fs.ModeSticky == 0 {
 		c.fail("folder %s is writable by everyone: chmod o-w %s", dir, dir)
 	}
-}
-
-func (in *Installer) checkConfig(p string, origins []string) check {
-	c := check{registered: true}
-	data, err := in.FS.ReadFile(p)
-	if err != nil {
-		c.fail("%s cannot be read: run deskbridge install to write a starter one, or pass --config", p)
-		return c
-	}
-	allowed, err := configOrigins(data)
-	if err != nil {
-		c.fail("%s: %v: fix the file (see docs)", p, err)
-		return c
-	}
-	slices.Sort(origins)
-	for _, o := range slices.Compact(origins) {
-		if isChromeOrigin(o) && !slices.Contains(allowed, o) {
-			c.fail("%s: allowed_origins lacks %s, so the host will refuse it: add it", p, o)
-		}
-	}
-	return c
-}
-
-func isChromeOrigin(o string) bool {
-	v, err := ChromeOrigin(o)
-	return err == nil && v == o
 }
