@@ -44,10 +44,10 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet, installing bool) {
 	fs.StringVar(&c.browsers, "browser", "all", "browsers, comma-separated: chrome,chromium,edge,brave,vivaldi"+firefoxChoice(installing)+" or all")
 	if installing {
-		fs.BoolVar(&c.system, "system", false, "write the manifests to the system-wide places (Linux /etc/…, macOS /Library/…, Windows HKLM\n"+
-			"and a folder beside the binary) instead of your own, so every user's browser finds the host; needs root or\n"+
-			"administrator rights. Each user's host still reads that user's own configuration: the starter one is written\n"+
-			"only for you")
+		fs.BoolVar(&c.system, "system", false, "register for every user of this machine: the manifests go to the system-wide places\n"+
+			"(Linux /etc/…, macOS /Library/…, Windows HKLM and a folder beside the binary); needs root\n"+
+			"or administrator rights. Each user's host still reads that user's own configuration; the\n"+
+			"starter configuration is written only for you")
 	} else {
 		fs.BoolVar(&c.system, "system", false, "remove the system-wide registration (written by install --system) instead of your own;\nneeds root or administrator rights")
 	}
