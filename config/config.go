@@ -170,7 +170,7 @@ func Load(path string) (cfg *Config, found bool, err error) {
 	}
 	c, err := parseIn(b, filepath.Dir(abs))
 	if err != nil {
-		return nil, true, fmt.Errorf("configuration %s: %w", path, err)
+		return nil, true, fileError(path, b, err)
 	}
 	c.Source = abs
 	return c, true, nil
@@ -191,7 +191,7 @@ func Parse(b []byte) (*Config, error) {
 func parseIn(b []byte, base string) (*Config, error) {
 	var c Config
 	if err := json.Unmarshal(b, &c, json.RejectUnknownMembers(true)); err != nil {
-		return nil, err
+		return nil, decodeError("", b, err)
 	}
 	c.absolutize(base)
 	if err := c.normalise(); err != nil {
@@ -224,7 +224,8 @@ func (c *Config) absolutize(base string) {
 }
 
 // ForFolder returns the embedded default configuration: one workspace, the
-// given folder, and decisions logged to logPath. It serves `deskbridge call`.
+// given folder, and decisions logged to logPath ("": the default decision
+// log, LogPath). It serves `deskbridge call`.
 func ForFolder(dir, logPath string) (*Config, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -260,10 +261,10 @@ func (c *Config) normalise() error {
 	for i := range c.Workspaces {
 		w := &c.Workspaces[i]
 		if err := canonicalRoot(w); err != nil {
-			return err
+			return memberError(fmt.Sprintf("/workspaces/%d/path", i), err)
 		}
 		if seen[strings.ToLower(w.Name)] {
-			return fmt.Errorf("workspace name %q is used twice", w.Name)
+			return memberError(fmt.Sprintf("/workspaces/%d/name", i), fmt.Errorf("workspace name %q is used twice", w.Name))
 		}
 		seen[strings.ToLower(w.Name)] = true
 	}
@@ -274,16 +275,16 @@ func (c *Config) normalise() error {
 		return err
 	}
 	if c.DecisionLog.Keep < 0 || c.DecisionLog.Keep > maxKeep {
-		return fmt.Errorf("decision_log.keep must be between 0 and %d", maxKeep)
+		return memberError("/decision_log/keep", fmt.Errorf("decision_log.keep must be between 0 and %d", maxKeep))
 	}
-	for _, cidr := range c.Network.AllowPrivate {
+	for i, cidr := range c.Network.AllowPrivate {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
-			return fmt.Errorf("network.allow_private: %q is not a CIDR prefix such as 10.20.0.0/16", cidr)
+			return memberError(fmt.Sprintf("/network/allow_private/%d", i), fmt.Errorf("network.allow_private: %q is not a CIDR prefix such as 10.20.0.0/16", cidr))
 		}
 	}
-	for _, o := range c.AllowedOrigins {
+	for i, o := range c.AllowedOrigins {
 		if !validOrigin(o) {
-			return fmt.Errorf("allowed origin %q is not of the form chrome-extension://<32 letters a-p>/", o)
+			return memberError(fmt.Sprintf("/allowed_origins/%d", i), fmt.Errorf("allowed origin %q is not of the form chrome-extension://<32 letters a-p>/", o))
 		}
 	}
 	if err := c.Fleet.check(c.Policy); err != nil {
@@ -335,6 +336,9 @@ func canonicalRoot(w *Workspace) error {
 		return fmt.Errorf("workspace %q: path %q is not absolute", w.Name, w.Path)
 	}
 	real, err := filepath.EvalSymlinks(w.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("workspace %q: the folder %s does not exist: create it, or correct the path", w.Name, w.Path)
+	}
 	if err != nil {
 		return fmt.Errorf("workspace %q: %w", w.Name, err)
 	}

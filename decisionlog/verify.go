@@ -33,8 +33,16 @@ type Issue struct {
 	Detail string `json:"detail"`
 }
 
-// String formats the issue as "file:line: kind: detail".
+// String formats the issue as "file:line: kind: detail", leaving out the
+// line (and the file) when the finding is about a whole file (or the
+// whole log).
 func (i Issue) String() string {
+	switch {
+	case i.File == "" && i.Line == 0:
+		return fmt.Sprintf("%s: %s", i.Kind, i.Detail)
+	case i.Line == 0:
+		return fmt.Sprintf("%s: %s: %s", i.File, i.Kind, i.Detail)
+	}
 	return fmt.Sprintf("%s:%d: %s: %s", i.File, i.Line, i.Kind, i.Detail)
 }
 
@@ -65,7 +73,7 @@ func (r *Report) ExpectHead(head string) {
 		return
 	}
 	r.Issues = append(r.Issues, Issue{Kind: Removed,
-		Detail: fmt.Sprintf("the log ends at %s, not at the expected head %s", r.Head, head)})
+		Detail: fmt.Sprintf("the log does not end at the expected head %s but at %s: events were cut from its end, or it is another log", head, r.Head)})
 }
 
 // entry is one line as read, with its position.

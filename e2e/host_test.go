@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/testhome"
 )
 
 // host is a native messaging host binary under test and the environment
@@ -33,6 +35,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	home, err := testhome.Set() // no test reaches the real home
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	dir, err := os.MkdirTemp("", "deskbridge-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -41,6 +48,7 @@ func TestMain(m *testing.M) {
 	buildDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
+	os.RemoveAll(home)
 	os.Exit(code)
 }
 

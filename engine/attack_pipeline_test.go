@@ -160,7 +160,7 @@ func TestAttackDefaultConfigIsNotProtected(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.ForFolder(home, filepath.Join(config.DefaultStateDir(), "call-decisions.jsonl"))
+	cfg, err := config.ForFolder(home, "") // as deskbridge call: the default decision log
 	if err != nil {
 		t.Fatal(err)
 	}

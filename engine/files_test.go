@@ -343,7 +343,8 @@ func TestWriteFileCappedWithoutAPolicyLimit(t *testing.T) {
 	pol := filepath.Join(t.TempDir(), "policy")
 	write(t, filepath.Join(pol, "allow.rego"), permissivePolicy)
 	th := &testHost{ws: ws, cfgPath: filepath.Join(t.TempDir(), "config.json")}
-	write(t, th.cfgPath, fmt.Sprintf(`{"workspaces":[{"name":"WS","path":%q}],"allowed_origins":[%q],"policy":{"dir":%q}}`, ws, testOrigin, pol))
+	logPath := filepath.Join(t.TempDir(), "decisions.jsonl") // the test's own log, never the user's
+	write(t, th.cfgPath, fmt.Sprintf(`{"workspaces":[{"name":"WS","path":%q}],"allowed_origins":[%q],"policy":{"dir":%q},"decision_log":{"path":%q}}`, ws, testOrigin, pol, logPath))
 	th.h = startFrom(t, th.cfgPath)
 	path := filepath.Join(ws, "big.txt")
 	mustCode(t, th.call(t, "write_file", map[string]any{"path": path, "content": strings.Repeat("x", 1<<20)}), "ok")

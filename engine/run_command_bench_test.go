@@ -12,6 +12,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/internal/testhome"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -20,14 +21,7 @@ import (
 // the default state folder (Linux) is a temporary one.
 func TestMain(m *testing.M) {
 	proc.MaybeRunTrampoline()
-	state, err := os.MkdirTemp("", "deskbridge-engine-state-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_STATE_HOME", state)
-	code := m.Run()
-	os.RemoveAll(state)
-	os.Exit(code)
+	testhome.Main(m) // no test reaches the real home's state or configuration
 }
 
 func cliBenchHost(tb testing.TB) (*Host, string) {

@@ -59,7 +59,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	// them with the URL's secrets cut out (redact.URLsIn).
 	hostLog = redact.Writer(hostLog)
 	compiled := make(chan compileResult, 1)
-	go func() { compiled <- compilePolicy(ctx, cfg, hostLog) }()
+	go func() { compiled <- compilePolicy(ctx, cfg, hostLog, checkedDir(cfg)) }()
 	// The policy compiles on one core while the path resolver is built on
 	// the other; the log opens only once the policy has compiled.
 	paths := facts.NewResolver(cfg.Workspaces, protectedPaths(cfg, o.ProtectedPaths), facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes))
@@ -99,8 +99,9 @@ type compileResult struct {
 	err    error
 }
 
-// compilePolicy reads and compiles the configured policy set.
-func compilePolicy(ctx context.Context, cfg *config.Config, hostLog io.Writer) compileResult {
+// compilePolicy reads and compiles the configured policy set, keeping its
+// compile mark in checked (policy.Options.CheckedDir; "": none).
+func compilePolicy(ctx context.Context, cfg *config.Config, hostLog io.Writer, checked string) compileResult {
 	src, err := policySource(cfg)
 	if err != nil {
 		return compileResult{err: err}
@@ -109,7 +110,7 @@ func compilePolicy(ctx context.Context, cfg *config.Config, hostLog io.Writer) c
 	if err != nil {
 		return compileResult{err: err}
 	}
-	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog, CheckedDir: checkedDir(cfg)})
+	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog, CheckedDir: checked})
 	return compileResult{engine: pe, src: src, data: data, err: err}
 }
 

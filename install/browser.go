@@ -6,8 +6,9 @@
 // The layout knowledge is in two pure functions, [Manifest] and [Locations];
 // everything that touches the file system or the registry goes through the
 // small [FS] and [Registry] interfaces so that every browser × OS × scope can
-// be checked on any machine. The command-line entry points are [RunInstall],
-// [RunUninstall] and [RunDoctor].
+// be checked on any machine. The command-line entry points are [RunInstall]
+// and [RunUninstall]; `deskbridge doctor` (cmd/deskbridge) checks the
+// registrations with [Installer.DoctorRegistrations].
 package install
 
 import (

@@ -1,19 +1,24 @@
 package install
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+
+	"github.com/deskbridge/deskbridge/internal/cliflag"
 )
 
 // NewInstaller returns an Installer for the running system writing its
 // progress to out.
 func NewInstaller(out io.Writer) *Installer {
-	return &Installer{OS: runtime.GOOS, Env: EnvFromOS(), FS: OSFS{}, Registry: platformRegistry(), Out: out}
+	self, _ := selfPath()
+	return &Installer{OS: runtime.GOOS, Env: EnvFromOS(), FS: OSFS{}, Registry: platformRegistry(), Out: out, Self: self}
 }
 
 // idList is a repeatable flag whose values may also be comma-separated.
@@ -30,17 +35,29 @@ func (l *idList) Set(v string) error {
 	return nil
 }
 
-// common holds the flags every subcommand shares.
+// common holds the flags install and uninstall share.
 type common struct {
 	browsers string
 	system   bool
-	config   string
 }
 
-func (c *common) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.browsers, "browser", "all", "browsers, comma-separated: chrome,chromium,edge,brave,vivaldi,firefox or all")
-	fs.BoolVar(&c.system, "system", false, "register for all users (needs administrator rights)")
-	fs.StringVar(&c.config, "config", "", "configuration file (default $DESKBRIDGE_CONFIG, else the user configuration folder)")
+func (c *common) register(fs *flag.FlagSet, installing bool) {
+	fs.StringVar(&c.browsers, "browser", "all", "browsers, comma-separated: chrome,chromium,edge,brave,vivaldi"+firefoxChoice(installing)+" or all")
+	if installing {
+		fs.BoolVar(&c.system, "system", false, "register for every user of this machine: the manifests go to the system-wide places\n"+
+			"(Linux /etc/…, macOS /Library/…, Windows HKLM and a folder beside the binary); needs root\n"+
+			"or administrator rights. Each user's host still reads that user's own configuration; the\n"+
+			"starter configuration is written only for you")
+	} else {
+		fs.BoolVar(&c.system, "system", false, "remove the system-wide registration (written by install --system) instead of your own;\nneeds root or administrator rights")
+	}
+}
+
+func firefoxChoice(installing bool) string {
+	if installing {
+		return "" // Firefox is not supported yet (docs/firefox.md)
+	}
+	return ",firefox"
 }
 
 func (c *common) scope() Scope {
@@ -50,37 +67,63 @@ func (c *common) scope() Scope {
 	return User
 }
 
+const installUsage = `usage: deskbridge [--config FILE] install --extension-id ID [--browser LIST] [--system] [--host-path PATH]
+
+Register this binary as the native messaging host com.deskbridge.host with
+the Chromium-family browsers (Chrome, Chromium, Edge, Brave, Vivaldi) for
+the extension ID, and write a starter configuration (no workspaces; the
+extension's origin allowed) when none exists. Firefox is not supported
+yet (docs/firefox.md). Then run deskbridge doctor.
+`
+
+const uninstallUsage = `usage: deskbridge uninstall [--browser LIST] [--system]
+
+Remove DeskBridge's host manifests (and, on Windows, registry values).
+A manifest there that is not DeskBridge's is left, and said so. Only what
+was removed is reported. The configuration and the decision log are kept.
+`
+
 // RunInstall implements "deskbridge install [flags]" and returns the exit code.
 func RunInstall(args []string, stdout, stderr io.Writer) int {
 	var c common
-	var chromeIDs, firefoxIDs idList
-	fset := newFlagSet("install", stderr)
-	c.register(fset)
-	fset.Var(&chromeIDs, "extension-id", "Chromium-family extension id (32 letters a-p); repeatable")
-	fset.Var(&firefoxIDs, "firefox-id", "Firefox add-on id (name@example.org); repeatable")
-	hostPath := fset.String("host-path", "", "absolute path of the deskbridge binary (default: this binary)")
-	if fset.Parse(args) != nil {
-		return 2
+	var chromeIDs idList
+	cmd := cliflag.New("install", installUsage, stdout, stderr)
+	fset := cmd.Flags
+	c.register(fset, true)
+	fset.Var(&chromeIDs, "extension-id", "Chromium-family extension `ID` (32 letters a-p); repeatable")
+	hostPath := fset.String("host-path", "", "absolute `PATH` of the deskbridge binary (default: this binary)")
+	configPath := fset.String("config", "", "configuration `FILE` to write the starter configuration to (default $DESKBRIDGE_CONFIG, else the user configuration folder)")
+	if code, ok := cmd.Parse(args); !ok {
+		return code
+	}
+	if code, ok := cmd.Args(0, 0); !ok {
+		return code
 	}
 	in := NewInstaller(stdout)
-	o, err := c.options(in, *hostPath)
+	o, err := c.options(in, *hostPath, *configPath)
+	if err == nil && slices.Contains(o.Browsers, Firefox) {
+		err = errors.New("Firefox is not supported yet (docs/firefox.md): name Chromium-family browsers with --browser")
+	}
 	if err == nil {
-		o.ChromeIDs, o.FirefoxIDs = chromeIDs, firefoxIDs
+		o.ChromeIDs = chromeIDs
 		err = in.Install(o)
 	}
 	return exit(stderr, "install", err)
 }
 
-func (c *common) options(in *Installer, hostPath string) (Options, error) {
+func (c *common) options(in *Installer, hostPath, configPath string) (Options, error) {
 	browsers, err := ParseBrowsers(c.browsers)
 	if err != nil {
 		return Options{}, err
+	}
+	if c.browsers == "all" {
+		browsers = slices.DeleteFunc(slices.Clone(browsers), func(b Browser) bool { return !b.Family() })
 	}
 	if hostPath == "" {
 		hostPath, err = selfPath()
 	}
 	o := Options{Browsers: browsers, Scope: c.scope(), HostPath: hostPath}
-	o.ConfigPath = ConfigPath(in.OS, c.config, os.Getenv("DESKBRIDGE_CONFIG"), in.Env)
+	o.ConfigPath = ConfigPath(in.OS, configPath, os.Getenv("DESKBRIDGE_CONFIG"), in.Env)
 	return o, err
 }
 
@@ -99,10 +142,13 @@ func selfPath() (string, error) {
 // exit code. The configuration is left in place.
 func RunUninstall(args []string, stdout, stderr io.Writer) int {
 	var c common
-	fset := newFlagSet("uninstall", stderr)
-	c.register(fset)
-	if fset.Parse(args) != nil {
-		return 2
+	cmd := cliflag.New("uninstall", uninstallUsage, stdout, stderr)
+	c.register(cmd.Flags, false)
+	if code, ok := cmd.Parse(args); !ok {
+		return code
+	}
+	if code, ok := cmd.Args(0, 0); !ok {
+		return code
 	}
 	browsers, err := ParseBrowsers(c.browsers)
 	var self string
@@ -113,33 +159,6 @@ func RunUninstall(args []string, stdout, stderr io.Writer) int {
 		err = NewInstaller(stdout).Uninstall(browsers, c.scope(), self)
 	}
 	return exit(stderr, "uninstall", err)
-}
-
-// RunDoctor implements "deskbridge doctor [flags]": it returns 0 when the
-// registration and configuration are in order, 1 when something needs
-// fixing (each fix is printed), 2 on bad flags.
-func RunDoctor(args []string, stdout, stderr io.Writer) int {
-	var c common
-	fset := newFlagSet("doctor", stderr)
-	c.register(fset)
-	if fset.Parse(args) != nil {
-		return 2
-	}
-	browsers, err := ParseBrowsers(c.browsers)
-	if err != nil {
-		return exit(stderr, "doctor", err)
-	}
-	in := NewInstaller(stdout)
-	if !in.Doctor(browsers, ConfigPath(in.OS, c.config, os.Getenv("DESKBRIDGE_CONFIG"), in.Env)) {
-		return 1
-	}
-	return 0
-}
-
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fset := flag.NewFlagSet("deskbridge "+name, flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	return fset
 }
 
 func exit(stderr io.Writer, cmd string, err error) int {

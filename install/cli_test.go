@@ -27,11 +27,13 @@ func TestRunCommands(t *testing.T) {
 	}{
 		{"bad id", wrap(RunInstall), []string{"--host-path", bin, "--extension-id", "chrome-extension://*/"}, 1},
 		{"bad flag", wrap(RunInstall), []string{"--nope"}, 2},
-		{"doctor before", wrap(RunDoctor), nil, 1},
-		{"install", wrap(RunInstall), []string{"--browser", "chromium,firefox", "--host-path", bin, "--extension-id", idA, "--firefox-id", "d@example.org"}, 0},
-		{"doctor after", wrap(RunDoctor), nil, 0},
+		{"firefox not offered", wrap(RunInstall), []string{"--host-path", bin, "--firefox-id", "d@example.org"}, 2},
+		{"firefox refused", wrap(RunInstall), []string{"--browser", "firefox", "--host-path", bin, "--extension-id", idA}, 1},
+		{"doctor before", doctor, nil, 1},
+		{"install", wrap(RunInstall), []string{"--browser", "chromium", "--host-path", bin, "--extension-id", idA}, 0},
+		{"doctor after", doctor, nil, 0},
 		{"uninstall", wrap(RunUninstall), []string{"--browser", "all"}, 0},
-		{"doctor after uninstall", wrap(RunDoctor), nil, 1},
+		{"doctor after uninstall", doctor, nil, 1},
 	}
 	for _, s := range steps {
 		var out, errOut bytes.Buffer
@@ -42,6 +44,17 @@ func TestRunCommands(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, ".config/chromium/NativeMessagingHosts", HostName+".json")); !os.IsNotExist(err) {
 		t.Errorf("manifest left after uninstall: %v", err)
 	}
+}
+
+// doctor checks the registrations (deskbridge doctor itself is in
+// cmd/deskbridge, where it also loads the configuration as the host does).
+func doctor(_ []string, out, _ *bytes.Buffer) int {
+	in := NewInstaller(out)
+	in.Self = os.Getenv("HOME") + "/deskbridge" // the binary TestRunCommands installs
+	if !doctorOK(in, Browsers) {
+		return 1
+	}
+	return 0
 }
 
 func wrap(run func([]string, io.Writer, io.Writer) int) func([]string, *bytes.Buffer, *bytes.Buffer) int {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 )
 
 // check is the outcome of checking one registration.
@@ -19,12 +20,11 @@ func (c *check) fail(format string, args ...any) {
 	c.problems = append(c.problems, fmt.Sprintf(format, args...))
 }
 
-// Doctor checks every browser's registration in both scopes and the
-// configuration at configPath, prints one line per finding with what to fix,
-// and reports whether everything is in order: at least one registration,
-// no broken one, and a configuration that parses and allows every
-// registered Chromium origin.
-func (in *Installer) Doctor(browsers []Browser, configPath string) bool {
+// DoctorRegistrations checks every browser's registration in both scopes,
+// prints one line per finding with what to fix, and returns the Chromium
+// origins the registered manifests allow and whether the registrations
+// are in order: at least one, and none broken.
+func (in *Installer) DoctorRegistrations(browsers []Browser) ([]string, bool) {
 	registered, healthy := 0, true
 	var origins []string
 	for _, s := range []Scope{User, System} {
@@ -33,7 +33,9 @@ func (in *Installer) Doctor(browsers []Browser, configPath string) bool {
 			healthy = in.report(fmt.Sprintf("%s (%s)", b, s), c) && healthy
 			if c.registered {
 				registered++
-				origins = append(origins, c.origins...)
+				if b.Family() {
+					origins = append(origins, c.origins...)
+				}
 			}
 		}
 	}
@@ -41,7 +43,8 @@ func (in *Installer) Doctor(browsers []Browser, configPath string) bool {
 		fmt.Fprintln(in.Out, "FIX  no browser has the host registered: run deskbridge install --extension-id ID")
 		healthy = false
 	}
-	return in.report("configuration", in.checkConfig(configPath, origins)) && healthy
+	slices.Sort(origins)
+	return slices.Compact(origins), healthy
 }
 
 func (in *Installer) report(what string, c check) bool {
@@ -115,6 +118,9 @@ func (in *Installer) checkManifest(c *check, b Browser, manifest string, data []
 	}
 	c.origins = checkIDs(c, b, manifest, doc)
 	in.checkBinary(c, doc.Path)
+	if in.Self != "" && !in.samePath(doc.Path, in.Self) && isAbs(doc.Path) {
+		c.fail("%s starts %s, not this binary %s, so the browser runs another DeskBridge than the one checked here: run this binary's install, or that binary's doctor", manifest, doc.Path, in.Self)
+	}
 	in.checkNotWritable(c, manifest, "manifest")
 	if in.OS != "windows" {
 		in.checkDirNotWorldWritable(c, path.Dir(manifest))
@@ -135,6 +141,14 @@ func checkIDs(c *check, b Browser, manifest string, doc manifestDoc) []string {
 		}
 	}
 	return ids
+}
+
+// samePath compares two paths as the OS does (without case on Windows).
+func (in *Installer) samePath(a, b string) bool {
+	if in.OS == "windows" {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }
 
 func (in *Installer) checkBinary(c *check, p string) {
@@ -171,30 +185,4 @@ func (in *Installer) checkDirNotWorldWritable(c *check, dir string) {
 	if err == nil && fi.Mode().Perm()&0o002 != 0 && fi.Mode()&fs.ModeSticky == 0 {
 		c.fail("folder %s is writable by everyone: chmod o-w %s", dir, dir)
 	}
-}
-
-func (in *Installer) checkConfig(p string, origins []string) check {
-	c := check{registered: true}
-	data, err := in.FS.ReadFile(p)
-	if err != nil {
-		c.fail("%s cannot be read: run deskbridge install to write a starter one, or pass --config", p)
-		return c
-	}
-	allowed, err := configOrigins(data)
-	if err != nil {
-		c.fail("%s: %v: fix the file (see docs)", p, err)
-		return c
-	}
-	slices.Sort(origins)
-	for _, o := range slices.Compact(origins) {
-		if isChromeOrigin(o) && !slices.Contains(allowed, o) {
-			c.fail("%s: allowed_origins lacks %s, so the host will refuse it: add it", p, o)
-		}
-	}
-	return c
-}
-
-func isChromeOrigin(o string) bool {
-	v, err := ChromeOrigin(o)
-	return err == nil && v == o
 }

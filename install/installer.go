@@ -18,6 +18,9 @@ type Installer struct {
 	FS       FS       // manifest and configuration files
 	Registry Registry // Windows only; nil elsewhere
 	Out      io.Writer
+	// Self is the binary Doctor expects every manifest to start (this
+	// one, for the command line); empty: not compared.
+	Self string
 }
 
 // Options says what to register.
@@ -49,7 +52,7 @@ func (in *Installer) Install(o Options) error {
 		done++
 	}
 	if done == 0 {
-		return errors.New("nothing registered: pass --extension-id (Chromium family) or --firefox-id (Firefox)")
+		return errors.New("nothing registered: pass --extension-id ID")
 	}
 	return in.starterConfig(o)
 }
@@ -106,43 +109,56 @@ func regNote(loc Location) string {
 // configuration is kept.
 func (in *Installer) Uninstall(browsers []Browser, s Scope, hostPath string) error {
 	var errs []error
+	removed := 0
 	for _, b := range browsers {
-		if err := in.unregister(b, s, hostPath); err != nil {
+		did, err := in.unregister(b, s, hostPath)
+		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", b, err))
 		}
+		if did {
+			removed++
+		}
+	}
+	if removed == 0 && len(errs) == 0 {
+		fmt.Fprintf(in.Out, "nothing to uninstall: no DeskBridge registration (%s) was found\n", s)
 	}
 	return errors.Join(errs...)
 }
 
-func (in *Installer) unregister(b Browser, s Scope, hostPath string) error {
+// unregister removes b's registration in scope s when it is DeskBridge's,
+// and reports whether it removed anything.
+func (in *Installer) unregister(b Browser, s Scope, hostPath string) (bool, error) {
 	loc, err := Locations(in.OS, b, s, in.Env)
 	if err != nil {
-		return err
+		return false, err
 	}
 	data, err := in.FS.ReadFile(loc.Manifest)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return false, err
 	}
-	if err == nil {
+	found := err == nil
+	if found {
 		if why := in.notOurs(data, hostPath); why != "" {
 			fmt.Fprintf(in.Out, "%s: left %s: %s\n", b, loc.Manifest, why)
-			return nil
+			return false, nil
 		}
 	}
 	regRemoved, err := in.deleteRegistry(loc)
 	if err != nil {
-		return err
+		return false, err
 	}
 	switch {
-	case data != nil:
+	case found:
 		if err := in.FS.Remove(loc.Manifest); err != nil {
-			return err
+			return false, err
 		}
 		fmt.Fprintf(in.Out, "%s: removed %s%s\n", b, loc.Manifest, regNote(loc))
+		return true, nil
 	case regRemoved:
 		fmt.Fprintf(in.Out, "%s: removed registry %s (its manifest %s was gone)\n", b, loc.Registry, loc.Manifest)
+		return true, nil
 	}
-	return nil
+	return false, nil
 }
 
 // notOurs says why the manifest data is not DeskBridge's to remove, or
@@ -207,7 +223,7 @@ func ConfigPath(goos, explicit, envValue string, env Env) string {
 
 func (in *Installer) starterConfig(o Options) error {
 	p := o.ConfigPath
-	data, err := StarterConfig(in.OS, p, o.ChromeIDs)
+	data, err := StarterConfig(o.ChromeIDs)
 	if err != nil {
 		return err
 	}

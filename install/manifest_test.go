@@ -126,16 +126,3 @@ func FuzzFirefoxID(f *testing.F) {
 		}
 	})
 }
-
-// FuzzConfigOrigins checks that the configuration check never panics and
-// accepts only JSON objects.
-func FuzzConfigOrigins(f *testing.F) {
-	f.Add([]byte(`{"allowed_origins":["chrome-extension://` + idA + `/"]}`))
-	f.Add([]byte(`[]`))
-	f.Add([]byte(`{"allowed_origins":1}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := configOrigins(data); err == nil && (len(data) == 0 || strings.TrimSpace(string(data))[0] != '{') {
-			t.Fatalf("configOrigins accepted non-object %q", data)
-		}
-	})
-}

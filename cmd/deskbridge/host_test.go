@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/testhome"
 )
 
 const (
@@ -27,14 +29,19 @@ const (
 var binaryPath string
 
 func TestMain(m *testing.M) {
+	// No test writes the real home: every default path (state, decision
+	// log, configuration, manifests) is the test's own, for this process
+	// and every host it starts.
+	home, err := testhome.Set()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	dir, err := os.MkdirTemp("", "deskbridge-host-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// No test writes the real home's state: the default state folder
-	// (Linux) is the test's own, for this process and every host it starts.
-	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	binaryPath = filepath.Join(dir, "deskbridge")
 	if runtime.GOOS == "windows" {
 		binaryPath += ".exe"
@@ -46,6 +53,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	os.RemoveAll(home)
 	os.Exit(code)
 }
 

@@ -8,12 +8,15 @@
 //
 //	deskbridge [--config FILE] call ACTION [JSON]   one request, printed
 //	deskbridge policy check|test|eval|input …       write and test policies
-//	deskbridge log verify --log FILE                check the decision log
+//	deskbridge log verify|export --log FILE         check or export the decision log
 //	deskbridge replay --log FILE [--policy P]       re-evaluate logged decisions
 //	deskbridge [--config FILE] fleet [--once]       fetch the policy bundle, ship the log
 //	deskbridge schema                               argument JSON Schemas
-//	deskbridge install | uninstall | doctor         browser registration
+//	deskbridge install | uninstall                  browser registration
+//	deskbridge [--config FILE] doctor               every problem the host would refuse on
 //	deskbridge version
+//
+// Every command answers --help; the usage is in each command's file.
 package main
 
 import (
@@ -22,9 +25,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/decisionlog/logcmd"
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
+	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -33,7 +36,9 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run dispatches on the first argument and returns the exit code.
+// run dispatches on the first argument and returns the exit code: every
+// subcommand answers -h/--help with its usage and 0, and a command line it
+// cannot use with one line on stderr and 2 (internal/cliflag).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	config, rest := configFlag(args)
 	if len(rest) == 0 {
@@ -44,35 +49,62 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case strings.HasPrefix(cmd, "chrome-extension://"):
 		return serveHost(config, cmd, stdin, stdout, stderr)
 	case firefoxLaunch(rest):
-		fmt.Fprintf(stderr, "deskbridge: started by Firefox for add-on %q; Firefox is not supported yet (see extension/README.md)\n", rest[1])
+		fmt.Fprintf(stderr, "deskbridge: started by Firefox for add-on %q; Firefox is not supported yet (see docs/firefox.md)\n", rest[1])
 		return 1
-	case cmd == "call":
-		return call(config, rest[1:], stdout, stderr)
-	case cmd == "policy":
-		return policyCommand(config, rest[1:], stdout, stderr)
-	case cmd == "replay":
-		return replayCommand(rest[1:], stdout, stderr)
-	case cmd == "log":
-		return logcmd.Run(rest[1:], stdout, stderr)
-	case cmd == "fleet":
-		return fleetCommand(config, rest[1:], stderr)
-	case cmd == "schema":
-		return schemaCommand(rest[1:], stdout, stderr)
-	case cmd == "install":
-		return install.RunInstall(rest[1:], stdout, stderr)
-	case cmd == "uninstall":
-		return install.RunUninstall(rest[1:], stdout, stderr)
-	case cmd == "doctor":
-		return install.RunDoctor(rest[1:], stdout, stderr)
-	case cmd == "version" || cmd == "--version":
-		fmt.Fprintln(stdout, "deskbridge", engine.Version)
-		return 0
-	case cmd == "help" || cmd == "--help" || cmd == "-h":
+	case cliflag.IsHelp(cmd):
+		if len(rest) > 1 && !cliflag.IsHelp(rest[1]) { // deskbridge help CMD
+			return run(append(append([]string{}, rest[1:2]...), "--help"), stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
+	case cmd == "--version":
+		return versionCommand(nil, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "deskbridge: unknown command %q\n%s", rest[0], usage)
+	if c, ok := commands[rest[0]]; ok {
+		return c(config, rest[1:], stdin, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "deskbridge: unknown command %q (see deskbridge --help)\n", rest[0])
 	return 2
+}
+
+// command runs one subcommand with the arguments after its name.
+type command func(config string, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// commands are deskbridge's subcommands, by name.
+var commands = map[string]command{
+	"call":   func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return call(cfg, a, o, e) },
+	"policy": func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return policyCommand(cfg, a, o, e) },
+	"replay": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return replayCommand(a, o, e) },
+	"log":    func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return logCommand(a, o, e) },
+	"fleet":  func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return fleetCommand(cfg, a, o, e) },
+	"schema": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return schemaCommand(a, o, e) },
+	"install": func(cfg string, a []string, _ io.Reader, o, e io.Writer) int {
+		return install.RunInstall(withConfig(cfg, a), o, e)
+	},
+	"uninstall": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return install.RunUninstall(a, o, e) },
+	"doctor":    func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return doctorCommand(cfg, a, o, e) },
+	"version":   func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return versionCommand(a, o, e) },
+}
+
+// withConfig passes a leading --config on to a subcommand that takes
+// --config itself.
+func withConfig(config string, args []string) []string {
+	if config == "" {
+		return args
+	}
+	return append([]string{"--config", config}, args...)
+}
+
+func versionCommand(args []string, stdout, stderr io.Writer) int {
+	c := cliflag.New("version", "usage: deskbridge version\n\nPrint DeskBridge's version.\n", stdout, stderr)
+	if code, ok := c.Parse(args); !ok {
+		return code
+	}
+	if code, ok := c.Args(0, 0); !ok {
+		return code
+	}
+	fmt.Fprintln(stdout, "deskbridge", engine.Version)
+	return 0
 }
 
 // firefoxLaunch reports whether args are how Firefox starts a host:
@@ -94,24 +126,24 @@ func configFlag(args []string) (string, []string) {
 	return "", args
 }
 
-const usage = `usage:
-  deskbridge [--config FILE] chrome-extension://<id>/   serve Chrome (started by the browser)
-  deskbridge [--config FILE] call ACTION [JSON]          run one request and print the response
-                                                         (no config: the current folder is the workspace)
-  deskbridge policy check [DIR_OR_BUNDLE]                compile the policy; errors as file:line:column
-  deskbridge policy test [DIR_OR_BUNDLE] [-v]            run the policy tests (default: the embedded policy)
-  deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]
-                                                         decide one input document; list the deny rules that fired
-  deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
-                                                         print the input document the host would build
-                                                         (--logged: as the decision log records it, masked)
-  deskbridge log verify --log FILE                       check that the decision log is intact
-  deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]
-                                                         re-evaluate every logged decision; exit 1 if any differs
-  deskbridge [--config FILE] fleet [--once]              keep policy.bundle current from the bundle server and
-                                                         ship the decision log to the collector (docs/fleet.md)
-  deskbridge schema                                      print the actions' argument JSON Schemas
-  deskbridge install --extension-id ID [--system]        register the host with the browsers
-  deskbridge uninstall | doctor                          remove / check the registration
-  deskbridge version
+const usage = `usage: deskbridge [--config FILE] COMMAND [ARGUMENTS]
+
+commands:
+  chrome-extension://<id>/        serve Chrome (the browser starts this form)
+  call ACTION [JSON]              run one request and print the response
+  policy check|test|eval|input    compile, test, explain and inspect policies
+  log verify|export               check the decision log; copy it with the policies it names
+  replay --log FILE               re-evaluate every logged decision; exit 1 if any differs
+  fleet [--once]                  keep policy.bundle current; ship the decision log (docs/fleet.md)
+  schema [--markdown]             the actions' argument JSON Schemas
+  install --extension-id ID       register the host with the browsers
+  uninstall                       remove the registration
+  doctor                          find every problem that stops the host, and say how to fix it
+  version                         print the version
+  help [COMMAND]                  this text, or a command's usage
+
+Run deskbridge COMMAND --help for a command's usage and flags.
+--config FILE (or DESKBRIDGE_CONFIG) names the configuration; without it the
+host reads deskbridge/config.json in the user configuration folder, and call
+uses the current folder as its only workspace (docs/configuration.md).
 `

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
+	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/policy"
 )
 
@@ -26,22 +26,24 @@ const policyUsage = `usage:
 
 // policyCommand runs `deskbridge policy SUBCOMMAND …`.
 func policyCommand(configPath string, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
+	c := cliflag.New("policy", policyUsage, stdout, stderr)
+	switch {
+	case len(args) == 0:
 		fmt.Fprint(stderr, policyUsage)
-		return 2
-	}
-	switch args[0] {
-	case "test":
+		return cliflag.ExitUsage
+	case cliflag.IsHelp(args[0]):
+		c.Help()
+		return 0
+	case args[0] == "test":
 		return policyTest(args[1:], stdout, stderr)
-	case "check":
+	case args[0] == "check":
 		return policyCheck(args[1:], stdout, stderr)
-	case "eval":
+	case args[0] == "eval":
 		return policyEval(configPath, args[1:], stdout, stderr)
-	case "input":
+	case args[0] == "input":
 		return policyInput(configPath, args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "deskbridge policy: unknown command %q\n%s", args[0], policyUsage)
-	return 2
+	return c.Fail("unknown command %q (want check, test, eval or input)", args[0])
 }
 
 // loadSource reads the policy at path, or the embedded default when path is "".
@@ -53,20 +55,20 @@ func loadSource(path string) (*policy.Source, error) {
 }
 
 func policyTest(args []string, stdout, stderr io.Writer) int {
-	verbose, dir := false, ""
-	for _, a := range args {
-		if a == "-v" {
-			verbose = true
-		} else {
-			dir = a
-		}
+	c := cliflag.New("policy test", "usage: deskbridge policy test [DIR_OR_BUNDLE] [-v]\n\nRun the policy's _test.rego tests (default: the embedded policy). Exit 1 when one fails.\n", stdout, stderr)
+	verbose := c.Flags.Bool("v", false, "list every test")
+	if code, ok := c.Parse(args); !ok {
+		return code
 	}
-	src, err := loadSource(dir)
+	if code, ok := c.Args(0, 1); !ok {
+		return code
+	}
+	src, err := loadSource(c.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
 	}
-	rep, err := policy.RunTests(context.Background(), src, verbose, stdout)
+	rep, err := policy.RunTests(context.Background(), src, *verbose, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
@@ -79,11 +81,14 @@ func policyTest(args []string, stdout, stderr io.Writer) int {
 
 // policyCheck prints every compile problem; exit 1 when there is one.
 func policyCheck(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 1 {
-		fmt.Fprint(stderr, policyUsage)
-		return 2
+	c := cliflag.New("policy check", "usage: deskbridge policy check [DIR_OR_BUNDLE]\n\nCompile the policy (default: the embedded policy) and print every problem as file:line:column. Exit 1 when there is one.\n", stdout, stderr)
+	if code, ok := c.Parse(args); !ok {
+		return code
 	}
-	src, err := loadSource(firstOr(args, ""))
+	if code, ok := c.Args(0, 1); !ok {
+		return code
+	}
+	src, err := loadSource(c.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
@@ -102,14 +107,18 @@ func policyCheck(args []string, stdout, stderr io.Writer) int {
 // policyEval decides one input document (as `policy input` prints it, or
 // the input of a decision-log event) and explains the denials.
 func policyEval(configPath string, args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("deskbridge policy eval", flag.ContinueOnError)
-	flags.SetOutput(stderr)
-	inputFile := flags.String("input", "", "input document `FILE` (JSON)")
-	if err := flags.Parse(args); err != nil || *inputFile == "" || flags.NArg() > 1 {
-		fmt.Fprint(stderr, policyUsage)
-		return 2
+	c := cliflag.New("policy eval", "usage: deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]\n\nDecide one input document (as policy input prints it, or a logged event's input) with the configuration's data, and list the deny rules that fired. Exit 1 when it is denied.\n", stdout, stderr)
+	inputFile := c.Flags.String("input", "", "input document `FILE` (JSON)")
+	if code, ok := c.Parse(args); !ok {
+		return code
 	}
-	e, in, err := evalSetup(configPath, *inputFile, firstOr(flags.Args(), ""))
+	if code, ok := c.Args(0, 1); !ok {
+		return code
+	}
+	if *inputFile == "" {
+		return c.Fail("--input FILE is required")
+	}
+	e, in, err := evalSetup(configPath, *inputFile, c.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
@@ -160,13 +169,15 @@ func evalSetup(configPath, inputFile, policyPath string) (*policy.Engine, ast.Va
 // policyInput prints the input document the host would build for a
 // request, without deciding or acting.
 func policyInput(configPath string, args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("deskbridge policy input", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	c := cliflag.New("policy input", "usage: deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]\n\nPrint the input document the host would build for a request, without deciding or acting.\n", stdout, stderr)
+	flags := c.Flags
 	origin := flags.String("origin", "", "build the input for a request from this extension `ORIGIN` (channel native)")
 	logged := flags.Bool("logged", false, "print the input as the decision log would record it (decided, then masked), with what was masked")
-	if err := flags.Parse(args); err != nil || flags.NArg() < 1 || flags.NArg() > 2 {
-		fmt.Fprint(stderr, policyUsage)
-		return 2
+	if code, ok := c.Parse(args); !ok {
+		return code
+	}
+	if code, ok := c.Args(1, 2); !ok {
+		return code
 	}
 	cfg, err := callConfig(configPath)
 	if err != nil {
@@ -185,10 +196,10 @@ func policyInput(configPath string, args []string, stdout, stderr io.Writer) int
 	}
 	defer h.Close()
 	arguments := "{}"
-	if flags.NArg() == 2 {
-		arguments = flags.Arg(1)
+	if len(c.Pos) == 2 {
+		arguments = c.Pos[1]
 	}
-	req := fmt.Sprintf(`{"version":1,"id":"cli-1","action":%q,"arguments":%s}`, flags.Arg(0), arguments)
+	req := fmt.Sprintf(`{"version":1,"id":"cli-1","action":%q,"arguments":%s}`, c.Pos[0], arguments)
 	if *logged {
 		return printLoggedInput(h, []byte(req), stdout, stderr)
 	}
@@ -226,11 +237,4 @@ func printJSON(w io.Writer, v any) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
-}
-
-func firstOr(args []string, def string) string {
-	if len(args) > 0 {
-		return args[0]
-	}
-	return def
 }

@@ -2,47 +2,72 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/decisionlog/replay"
+	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/policy"
 )
 
-const replayUsage = "usage: deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE]\n"
+const replayUsage = `usage: deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--json] [--html FILE] [--force]
+
+Re-evaluate every decision of a decision log: against the policy that
+decided it (from the policies folder beside the log), where each must come
+out the same, or with --policy against a new policy, to see what it would
+change. The log's hash chain is verified first: a log that was changed is
+refused (exit 1) unless --force, and then the report says so.
+Exit 0 when every decision reproduces, 1 when any differs or cannot be
+replayed, 2 on bad usage. A log copied from another machine replays when
+it was copied with deskbridge log export.
+`
 
 // replayCommand runs `deskbridge replay`: exit 0 when every decision
-// reproduces, 1 when any differs or cannot be replayed, 2 on bad usage.
+// reproduces, 1 when any differs or cannot be replayed or the log's chain
+// is broken (without --force), 2 on bad usage.
 func replayCommand(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("deskbridge replay", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	c := cliflag.New("replay", replayUsage, stdout, stderr)
+	flags := c.Flags
 	logFile := flags.String("log", "", "decision log `FILE` (its rotated FILE.n are read too)")
 	newPolicy := flags.String("policy", "", "replay against this policy `DIR_OR_BUNDLE` instead of the one that decided")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
 	htmlFile := flags.String("html", "", "also write a self-contained HTML report to `FILE`")
-	if err := flags.Parse(args); err != nil || *logFile == "" || flags.NArg() > 0 {
-		fmt.Fprint(stderr, replayUsage)
-		return 2
+	force := flags.Bool("force", false, "replay a log whose hash chain is broken, marked so in the report")
+	if code, ok := c.Parse(args); !ok {
+		return code
+	}
+	if code, ok := c.Args(0, 0); !ok {
+		return code
+	}
+	if *logFile == "" {
+		return c.Fail("--log FILE is required")
+	}
+	src, code := replaySource(*logFile, *force, stderr)
+	if src == nil {
+		return code
 	}
 	tuneReplayGC()
 	opts := replay.Options{Store: policy.StoreDir(*logFile)}
+	src.Policy = "the policy that decided each decision (from " + opts.Store + ")"
 	if *newPolicy != "" {
-		src, err := policy.Open(*newPolicy)
+		p, err := policy.Open(*newPolicy)
 		if err != nil {
 			fmt.Fprintf(stderr, "deskbridge replay: %v\n", err)
 			return 2
 		}
-		opts.Policy = src
+		opts.Policy = p
+		src.Policy = fmt.Sprintf("the policy %s (%s)", *newPolicy, p.Name)
 	}
 	rep, err := replay.Run(context.Background(), decisionlog.Read(*logFile), opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge replay: %v\n", err)
 		return 2
 	}
+	rep.Source = src
 	if *asJSON {
 		rep.WriteJSON(stdout)
 	} else {
@@ -54,10 +79,39 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if !rep.OK() {
+	if !rep.OK() || src.Forced {
 		return 1
 	}
 	return 0
+}
+
+// replaySource verifies the log's hash chain before anything is replayed:
+// a log that was changed, cut or reordered is refused unless force, and
+// then marked. It returns the report's provenance, or nil and the exit
+// code.
+func replaySource(logFile string, force bool, stderr io.Writer) (*replay.Provenance, int) {
+	v, err := decisionlog.VerifyFile(logFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge replay: %v\n", err)
+		return nil, 2
+	}
+	src := &replay.Provenance{Log: logFile, Files: v.Files, Head: v.Head, ChainIntact: v.OK(), At: time.Now().UTC()}
+	if v.OK() {
+		return src, 0
+	}
+	for _, is := range v.Issues {
+		src.ChainIssues = append(src.ChainIssues, is.String())
+	}
+	if !force {
+		fmt.Fprintf(stderr, "deskbridge replay: refusing to replay %s: its hash chain is broken (%d finding(s)), so it may not hold the decisions that were made:\n", logFile, len(v.Issues))
+		for _, is := range src.ChainIssues {
+			fmt.Fprintln(stderr, "  ", is)
+		}
+		fmt.Fprintln(stderr, "see deskbridge log verify --log", logFile, "; --force replays it anyway, marked in the report")
+		return nil, 1
+	}
+	src.Forced = true
+	return src, 0
 }
 
 func writeHTML(name string, rep *replay.Report) error {

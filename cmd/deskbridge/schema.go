@@ -9,6 +9,7 @@ import (
 
 	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
 	"github.com/deskbridge/deskbridge/engine/argschema"
+	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/invopop/jsonschema"
 )
@@ -27,13 +28,17 @@ func buildSchemas() Schemas { return Schemas{Actions: argschema.Build()} }
 // --markdown the actions table of docs/protocol.md (`make generate` writes
 // both).
 func schemaCommand(args []string, stdout, stderr io.Writer) int {
-	if slices.Equal(args, []string{"--markdown"}) {
+	c := cliflag.New("schema", "usage: deskbridge schema [--markdown]\n\nPrint the JSON Schema of every built action's arguments (the reference\nextension's schemas.json).\n", stdout, stderr)
+	markdown := c.Flags.Bool("markdown", false, "print the actions table of docs/protocol.md instead")
+	if code, ok := c.Parse(args); !ok {
+		return code
+	}
+	if code, ok := c.Args(0, 0); !ok {
+		return code
+	}
+	if *markdown {
 		writeActionsTable(stdout, buildSchemas())
 		return 0
-	}
-	if len(args) != 0 {
-		fmt.Fprint(stderr, "usage: deskbridge schema [--markdown]\n")
-		return 2
 	}
 	b, err := json.MarshalIndent(buildSchemas(), "", "  ")
 	if err != nil {

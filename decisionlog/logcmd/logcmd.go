@@ -7,12 +7,12 @@ package logcmd
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 
 	"github.com/deskbridge/deskbridge/decisionlog"
+	"github.com/deskbridge/deskbridge/internal/cliflag"
 )
 
 // Exit codes of the log commands.
@@ -33,25 +33,34 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	case "verify":
 		return RunVerify(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "deskbridge log: unknown command %q (want verify)\n", args[0])
+	fmt.Fprintf(stderr, "deskbridge log: unknown command %q (see deskbridge log --help)\n", args[0])
 	return ExitUsage
 }
+
+const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH] [--json]
+
+Walk the decision log and its rotated files as one hash chain and list
+every line that was changed, removed, inserted or reordered. Exit 0 when
+it is intact, 1 when it is not, 2 on bad usage or no log.
+`
 
 // RunVerify runs `deskbridge log verify` with the arguments after "verify".
 // It walks the log and its rotated files, lists every finding on stdout,
 // and exits ExitIntact, ExitTampered or ExitUsage.
 func RunVerify(args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("deskbridge log verify", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	c := cliflag.New("log verify", verifyUsage, stdout, stderr)
+	flags := c.Flags
 	path := flags.String("log", "", "decision log `FILE` (its rotated FILE.n beside it are read too)")
 	head := flags.String("head", "", "expected `HASH` of the last event, kept from an earlier run")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
-	if err := flags.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := c.Parse(args); !ok {
+		return code
 	}
-	if *path == "" || flags.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: deskbridge log verify --log FILE [--head HASH] [--json]")
-		return ExitUsage
+	if code, ok := c.Args(0, 0); !ok {
+		return code
+	}
+	if *path == "" {
+		return c.Fail("--log FILE is required")
 	}
 	rep, err := decisionlog.VerifyFile(*path)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -12,7 +13,7 @@ import (
 // denied, and how many changed) and the list of changed decisions. The
 // page loads nothing from anywhere.
 func (r *Report) WriteHTML(w io.Writer) error {
-	return page.Execute(w, htmlView{Report: r, Chart: chart(r.Timeline)})
+	return page().Execute(w, htmlView{Report: r, Chart: chart(r.Timeline)})
 }
 
 type htmlView struct {
@@ -67,7 +68,11 @@ func chart(ts []Bucket) svgChart {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-var page = template.Must(template.New("replay").Parse(`<!DOCTYPE html>
+// page is the report's template, parsed the first time a report is
+// written rather than at every start of the binary.
+var page = sync.OnceValue(func() *template.Template { return template.Must(template.New("replay").Parse(pageText)) })
+
+const pageText = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>DeskBridge decision replay</title>
@@ -77,6 +82,13 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25em .6em;te
 .ok{color:#176117}.bad{color:#a11}.allow{fill:#5a9e5a}.deny{fill:#c9663c}.chg{fill:#222}
 </style></head><body>
 <h1>Decision replay</h1>
+{{with .Source}}<table>
+<tr><th>log</th><td>{{.Log}}{{range .Files}}<br>{{.}}{{end}}</td></tr>
+<tr><th>chain head</th><td><code>{{.Head}}</code></td></tr>
+<tr><th>hash chain</th><td>{{if .ChainIntact}}<span class="ok">intact</span>{{else}}<b class="bad">NOT intact: replayed anyway (--force); these may not be the decisions that were made</b><ul>{{range .ChainIssues}}<li>{{.}}</li>{{end}}</ul>{{end}}</td></tr>
+<tr><th>compared with</th><td>{{.Policy}}</td></tr>
+<tr><th>replayed at</th><td>{{.At.Format "2006-01-02T15:04:05Z07:00"}}</td></tr>
+</table>{{end}}
 <p>{{.Total}} decisions replayed against {{if .NewPolicy}}a new policy{{else}}the policy that decided them{{end}}:
 <b>{{.Same}}</b> same, <b class="{{if .Changed}}bad{{else}}ok{{end}}">{{len .Changed}}</b> changed,
 {{len .Detail}} with other denials or limits,
@@ -103,4 +115,4 @@ Green: allowed, orange: denied, black mark: a decision that changed.</p>
 {{if .Unreplayable}}<h2>Not replayable</h2><ul>
 {{range .Unreplayable}}<li>seq {{.Seq}} {{.Action}}: {{.Reason}}</li>{{end}}</ul>{{end}}
 </body></html>
-`))
+`

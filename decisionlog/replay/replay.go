@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -187,6 +188,10 @@ func (r *replayer) engine(ctx context.Context, hash string) (*policy.Engine, err
 
 func (r *replayer) compile(ctx context.Context, hash string) (*policy.Engine, error) {
 	src, data, err := policy.LoadStored(r.opts.Store, hash)
+	if errors.Is(err, policy.ErrNotStored) && len(hash) == 64 {
+		return nil, fmt.Errorf("the policy that decided (%s) is not in the policy store: copy the folder %s from the machine that wrote the log (it is in the policies folder beside its decision log), or have the log exported there with `deskbridge log export`",
+			hash[:12], filepath.Join(r.opts.Store, hash))
+	}
 	if err != nil {
 		return nil, err
 	}

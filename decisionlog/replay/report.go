@@ -10,6 +10,9 @@ import (
 
 // Report is the outcome of a replay.
 type Report struct {
+	// Source says which log was replayed against which policy, and when;
+	// nil when the caller did not say.
+	Source *Provenance `json:"source,omitempty"`
 	// NewPolicy is true when the decisions were replayed against a policy
 	// other than the one that decided.
 	NewPolicy bool `json:"new_policy"`
@@ -126,6 +129,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // WriteText writes the report for a person: a summary, the counts, and
 // one line per decision that differs.
 func (r *Report) WriteText(w io.Writer) {
+	if r.Source != nil {
+		r.Source.WriteText(w)
+	}
 	against := "the policy that decided"
 	if r.NewPolicy {
 		against = "the new policy"

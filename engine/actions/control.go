@@ -70,8 +70,8 @@ func getStatus(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	for _, w := range env.Config.Workspaces {
 		s.Workspaces = append(s.Workspaces, Workspace{Name: w.Name, Path: w.Path})
 	}
-	for _, sk := range skillNames() {
-		s.Skills[string(sk)] = skillEnabled(env, sk)
+	for _, p := range Profiles(env) {
+		s.Skills[p.Name] = p.Usable()
 	}
 	return s, nil
 }
@@ -87,6 +87,15 @@ type SkillProfile struct {
 	// Wall is the operating-system confinement the skill's programs run
 	// under, for skills that run programs.
 	Wall *Wall `json:"wall,omitempty"`
+
+	runtimeMissing bool // a runtime check (profileDetails) found it missing
+}
+
+// Usable reports whether a request of the skill can succeed at all: it is
+// enabled, at least one of its actions is built, and its runtime is
+// present. It is get_status's skills value.
+func (p SkillProfile) Usable() bool {
+	return p.Enabled && len(p.Missing) < len(p.Actions) && !p.runtimeMissing
 }
 
 // Wall describes an operating-system confinement and whether it is up.
@@ -97,15 +106,24 @@ type Wall struct {
 }
 
 // profileDetails add skill-specific members to a skill's profile; the
-// action files of a skill register theirs in init.
+// action files of a skill register theirs in init. One may find the
+// skill's runtime missing: it sets Available to false and says why in
+// Reason.
 var profileDetails = map[protocol.Skill]func(*SkillProfile){}
 
 func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *protocol.Error) {
+	return map[string]any{"skills": Profiles(env)}, nil
+}
+
+// Profiles is every skill's profile, from the action registry and each
+// skill's runtime check: the one source of get_skill_profile, of
+// get_status's skills (enabled and available) and of `deskbridge doctor`.
+func Profiles(env *action.Env) []SkillProfile {
 	var out []SkillProfile
 	for _, sk := range skillNames() {
 		out = append(out, profile(env, sk))
 	}
-	return map[string]any{"skills": out}, nil
+	return out
 }
 
 func profile(env *action.Env, sk protocol.Skill) SkillProfile {
@@ -122,10 +140,12 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 	p.Available = len(p.Missing) == 0
 	if detail := profileDetails[sk]; detail != nil {
 		detail(&p)
+		p.runtimeMissing = !p.Available && len(p.Missing) == 0
 	}
 	switch {
 	case !p.Enabled:
 		p.Reason = "switched off in the configuration (skills." + string(sk) + ")"
+	case p.Reason != "": // the skill's runtime check said why
 	case len(p.Missing) == len(p.Actions):
 		p.Reason = "not built into this version of DeskBridge yet"
 	case !p.Available:
