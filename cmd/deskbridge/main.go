@@ -25,11 +25,13 @@ import (
 	"github.com/deskbridge/deskbridge/decisionlog/logcmd"
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
+	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 func main() {
 	proc.MaybeRunTrampoline() // a re-executed sandbox trampoline never returns
+	docconv.MaybeRunConverter() // nor does the document converter child
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

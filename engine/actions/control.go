@@ -87,6 +87,8 @@ type SkillProfile struct {
 	// Wall is the operating-system confinement the skill's programs run
 	// under, for skills that run programs.
 	Wall *Wall `json:"wall,omitempty"`
+	// OCR is the documents skill's OCR runtime.
+	OCR *OCRProfile `json:"ocr,omitempty"`
 }
 
 // Wall describes an operating-system confinement and whether it is up.
@@ -99,6 +101,9 @@ type Wall struct {
 // profileDetails add skill-specific members to a skill's profile; the
 // action files of a skill register theirs in init.
 var profileDetails = map[protocol.Skill]func(*SkillProfile){}
+
+// profileEnv are profileDetails that read the host's configuration.
+var profileEnv = map[protocol.Skill]func(*action.Env, *SkillProfile){}
 
 func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *protocol.Error) {
 	var out []SkillProfile
@@ -122,6 +127,9 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 	p.Available = len(p.Missing) == 0
 	if detail := profileDetails[sk]; detail != nil {
 		detail(&p)
+	}
+	if detail := profileEnv[sk]; detail != nil {
+		detail(env, &p)
 	}
 	switch {
 	case !p.Enabled:

@@ -12,8 +12,13 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-// trampolineMarker is argv[1] of the host re-executed as a trampoline.
-const trampolineMarker = "__deskbridge_sandbox_exec__"
+// trampolineMarker is argv[1] of the host re-executed as a trampoline;
+// noNetMarker that of one whose program may create no socket at all
+// (Spec.NoNetwork).
+const (
+	trampolineMarker = "__deskbridge_sandbox_exec__"
+	noNetMarker      = "__deskbridge_sandbox_exec_nonet__"
+)
 
 // writeRights are every right that creates, changes or removes a file; the
 // rights to read and execute are left alone.
@@ -48,17 +53,17 @@ func landlockStatus() (bool, string) {
 // with Landlock and execs the program, never returning; otherwise it records
 // that the trampoline is available and returns.
 func MaybeRunTrampoline() {
-	if len(os.Args) < 2 || os.Args[1] != trampolineMarker {
+	if len(os.Args) < 2 || (os.Args[1] != trampolineMarker && os.Args[1] != noNetMarker) {
 		trampolineReady = true
 		return
 	}
-	err := trampoline(os.Args[2:])
+	err := trampoline(os.Args[2:], os.Args[1] == noNetMarker)
 	fmt.Fprintf(os.Stderr, "deskbridge sandbox: %v\n", err)
 	os.Exit(126)
 }
 
 // trampoline runs "N root1 … rootN path argv0 argv…".
-func trampoline(args []string) error {
+func trampoline(args []string, noNet bool) error {
 	roots, path, argv, err := decodeTrampoline(args)
 	if err != nil {
 		return err
@@ -66,7 +71,7 @@ func trampoline(args []string) error {
 	if err := restrictWrites(roots); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	if err := loadSeccomp(); err != nil {
+	if err := loadSeccomp(noNet); err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	return syscall.Exec(path, argv, os.Environ())
@@ -86,8 +91,12 @@ func restrictWrites(roots []string) error {
 	)
 }
 
-func encodeTrampoline(roots []string, path string, argv []string) []string {
-	out := []string{"deskbridge-sandbox", trampolineMarker, strconv.Itoa(len(roots))}
+func encodeTrampoline(roots []string, path string, argv []string, noNet ...bool) []string {
+	marker := trampolineMarker
+	if len(noNet) > 0 && noNet[0] {
+		marker = noNetMarker
+	}
+	out := []string{"deskbridge-sandbox", marker, strconv.Itoa(len(roots))}
 	out = append(out, roots...)
 	out = append(out, path)
 	return append(out, argv...)
@@ -106,7 +115,7 @@ func decodeTrampoline(args []string) (roots []string, path string, argv []string
 
 // wrap returns the program to start: the trampoline around path when writes
 // are to be confined and Landlock is up, else path itself.
-func wrap(path string, argv, roots []string) (string, []string, bool, error) {
+func wrap(path string, argv, roots []string, noNet bool) (string, []string, bool, error) {
 	if len(roots) == 0 {
 		return path, argv, false, nil
 	}
@@ -117,5 +126,5 @@ func wrap(path string, argv, roots []string) (string, []string, bool, error) {
 	if err != nil {
 		return path, argv, false, nil
 	}
-	return self, encodeTrampoline(roots, path, argv), true, nil
+	return self, encodeTrampoline(roots, path, argv, noNet), true, nil
 }

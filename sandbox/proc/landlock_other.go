@@ -12,6 +12,6 @@ func landlockStatus() (bool, string) {
 // Linux there is no trampoline; it only records that main calls it.
 func MaybeRunTrampoline() { trampolineReady = true }
 
-func wrap(path string, argv, _ []string) (string, []string, bool, error) {
+func wrap(path string, argv, _ []string, _ bool) (string, []string, bool, error) {
 	return path, argv, false, nil
 }

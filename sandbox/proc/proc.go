@@ -61,6 +61,15 @@ type Spec struct {
 	// point below it), so that the user's own caches are never written by
 	// a confined child; empty leaves the caches unset (and unwritable).
 	CacheDir string
+	// Private confines the child's writes, where Landlock is up, to the
+	// temporary folder of its run alone (no WritableRoots needed).
+	Private bool
+	// NoNetwork, for a confined child (WritableRoots or Private), refuses
+	// it every socket (seccomp, on Linux): it reaches no network.
+	NoNetwork bool
+	// ExtraFiles are open files the child inherits as descriptors 3, 4, …
+	// (Unix only; os/exec refuses them on Windows).
+	ExtraFiles []*os.File
 }
 
 // Result is what a finished (or killed) program left.
@@ -101,13 +110,16 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	if s.Env == nil {
 		s.Env = SafeEnv(nil)
 	}
-	if len(s.WritableRoots) > 0 {
+	if len(s.WritableRoots) > 0 || s.Private {
 		tmp, err := os.MkdirTemp("", "deskbridge-run-") // 0700, a random name: the child's own
 		if err != nil {
 			return Result{}, &StartError{Path: s.Path, Err: err}
 		}
 		defer removeTemp(tmp) // after run: the whole tree is gone by then
 		s = s.private(tmp)
+		if s.Dir == "" && s.Private {
+			s.Dir = tmp
+		}
 	}
 	cmd, confined, err := command(s, token)
 	if err != nil {
@@ -133,12 +145,12 @@ func command(s Spec, token string) (*exec.Cmd, bool, error) {
 	if len(s.Argv) == 0 {
 		return nil, false, errors.New("empty argv")
 	}
-	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots)
+	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots, s.NoNetwork)
 	if err != nil {
 		return nil, false, err
 	}
 	env := append(s.Env[:len(s.Env):len(s.Env)], RunVar+"="+token) // last: it wins over a requested one
-	cmd := &exec.Cmd{Path: path, Args: argv, Dir: childDir(s.Dir, s.DirHandle), Env: env}
+	cmd := &exec.Cmd{Path: path, Args: argv, Dir: childDir(s.Dir, s.DirHandle), Env: env, ExtraFiles: s.ExtraFiles}
 	prepare(cmd)
 	return cmd, confined, nil
 }

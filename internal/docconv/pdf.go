@@ -1,0 +1,267 @@
+package docconv
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// pdfLine is one line of a page's text layer.
+type pdfLine struct {
+	text string
+	size float64 // the font size of most of its characters
+	y    float64
+}
+
+// pdf converts a PDF's text layer: lines in reading order (top to
+// bottom, left to right), paragraphs from line spacing, headings from
+// font sizes larger than the body's. A page without text is recognised by
+// OCR when it is on.
+func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
+	pr, err := pdf.NewReader(r, size)
+	if err != nil {
+		if encryptedPDF(r, size, err) {
+			return nil, fail(ErrEncrypted, "the PDF is encrypted with a password; open it, save a copy without a password and convert that")
+		}
+		return nil, fail(ErrCorrupt, "the PDF cannot be read: %v", err)
+	}
+	d := &doc{}
+	if info := pr.Trailer().Key("Info"); !info.IsNull() {
+		d.title = strings.TrimSpace(info.Key("Title").Text())
+	}
+	n := pr.NumPage()
+	pages := map[int][]pdfLine{}
+	var order []int
+	var noText []int
+	for i := 1; i <= n; i++ {
+		if !c.sel.has(i) {
+			continue
+		}
+		if len(order) >= c.o.Limits.Pages {
+			d.warn("only the first %d pages were converted; ask for others with pages", c.o.Limits.Pages)
+			break
+		}
+		if err := c.ctx.Err(); err != nil {
+			return nil, fail(ErrLimit, "the conversion was stopped: %v", err)
+		}
+		order = append(order, i)
+		lines := pageLines(pr.Page(i))
+		if len(lines) == 0 || c.o.OCR == OCRForce {
+			noText = append(noText, i)
+		}
+		pages[i] = lines
+	}
+	d.pages = len(order)
+	ocr, err := c.ocrPages(d, noText, len(order))
+	if err != nil {
+		return nil, err
+	}
+	body := bodySize(pages)
+	levels := headingSizes(pages, body)
+	for _, i := range order {
+		if text, ok := ocr[i]; ok {
+			for _, bl := range splitBlocks(text) {
+				d.add(esc(bl))
+			}
+			continue
+		}
+		pdfBlocks(d, pages[i], body, levels)
+	}
+	return d, nil
+}
+
+// ocrPages recognises the pages without text, as the OCR mode says.
+func (c *conv) ocrPages(d *doc, noText []int, total int) (map[int]string, error) {
+	out := map[int]string{}
+	if len(noText) == 0 {
+		return out, nil
+	}
+	if c.o.OCR == OCRNever {
+		if len(noText) == total {
+			return nil, fail(ErrOCRRequired, "the PDF has no text layer (a scan?); it needs OCR, which this request (ocr: never) turned off")
+		}
+		d.warn("pages %s have no text layer and were left out: OCR is off", pageList(noText))
+		return out, nil
+	}
+	if c.o.Engine == nil {
+		if len(noText) == total || c.o.OCR == OCRForce {
+			return nil, fail(ErrOCRUnavailable, "the PDF has pages without a text layer that need OCR")
+		}
+		d.warn("pages %s have no text layer and were left out: no OCR runtime is installed", pageList(noText))
+		return out, nil
+	}
+	for _, i := range noText {
+		text, ok, err := c.o.Engine.PDFPage(c.ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fail(ErrOCRUnavailable, "a page without a text layer needs to be rendered to an image for OCR")
+		}
+		out[i] = text
+		d.ocrPages = append(d.ocrPages, i)
+	}
+	return out, nil
+}
+
+func pageList(p []int) string {
+	s := make([]string, len(p))
+	for i, n := range p {
+		s[i] = sprintf("%d", n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// encryptedPDF reports whether a PDF that would not open is encrypted.
+func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
+	msg := err.Error()
+	if strings.Contains(msg, "password") || strings.Contains(msg, "encrypt") {
+		return true
+	}
+	tail := make([]byte, min(size, 1<<20))
+	n, _ := r.ReadAt(tail, size-int64(len(tail)))
+	return bytes.Contains(tail[:n], []byte("/Encrypt"))
+}
+
+// pageLines reads the text of a page as lines, top to bottom.
+func pageLines(p pdf.Page) []pdfLine {
+	if p.V.IsNull() {
+		return nil
+	}
+	texts := p.Content().Text
+	sort.SliceStable(texts, func(i, j int) bool {
+		a, b := texts[i], texts[j]
+		tol := math.Max(a.FontSize, b.FontSize) * 0.4
+		if math.Abs(a.Y-b.Y) > tol {
+			return a.Y > b.Y
+		}
+		return a.X < b.X
+	})
+	var lines []pdfLine
+	var b strings.Builder
+	sizes := map[float64]int{}
+	var lastX, lastY, lastSize float64
+	flush := func() {
+		if t := strings.TrimSpace(b.String()); t != "" {
+			best, bestN := 0.0, -1
+			for s, n := range sizes {
+				if n > bestN || (n == bestN && s > best) {
+					best, bestN = s, n
+				}
+			}
+			lines = append(lines, pdfLine{text: strings.Join(strings.Fields(t), " "), size: best, y: lastY})
+		}
+		b.Reset()
+		clear(sizes)
+	}
+	for i, t := range texts {
+		if i > 0 && math.Abs(t.Y-lastY) > math.Max(t.FontSize, lastSize)*0.4 {
+			flush()
+		} else if i > 0 && t.X-lastX > math.Max(t.FontSize, 1)*0.15 && !strings.HasPrefix(t.S, " ") {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.S)
+		sizes[math.Round(t.FontSize*2)/2] += len(t.S)
+		lastX, lastY, lastSize = t.X+t.W, t.Y, t.FontSize
+	}
+	flush()
+	return lines
+}
+
+// bodySize is the font size of most of the document's text.
+func bodySize(pages map[int][]pdfLine) float64 {
+	count := map[float64]int{}
+	for _, ls := range pages {
+		for _, l := range ls {
+			count[l.size] += len(l.text)
+		}
+	}
+	best, bestN := 0.0, -1
+	for s, n := range count {
+		if n > bestN {
+			best, bestN = s, n
+		}
+	}
+	return best
+}
+
+// headingSizes maps the sizes clearly larger than the body's, largest
+// first, to heading levels 1–3.
+func headingSizes(pages map[int][]pdfLine, body float64) map[float64]int {
+	set := map[float64]bool{}
+	for _, ls := range pages {
+		for _, l := range ls {
+			if l.size >= body*1.15 && body > 0 {
+				set[l.size] = true
+			}
+		}
+	}
+	var sizes []float64
+	for s := range set {
+		sizes = append(sizes, s)
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(sizes)))
+	out := map[float64]int{}
+	for i, s := range sizes {
+		out[s] = min(i+1, 3)
+	}
+	return out
+}
+
+// pdfBlocks adds a page's lines: headings alone, the other lines joined
+// into paragraphs where their spacing is that of one paragraph.
+func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
+	var para []string
+	var prev *pdfLine
+	end := func() {
+		if len(para) > 0 {
+			d.add(esc(strings.Join(para, " ")))
+			para = nil
+		}
+	}
+	for i := range lines {
+		l := &lines[i]
+		if lvl, ok := levels[l.size]; ok && len(l.text) < 200 {
+			end()
+			d.add(heading(lvl, esc(l.text)))
+			prev = nil
+			continue
+		}
+		if prev != nil && (prev.y-l.y > math.Max(l.size, 1)*1.8 || prev.size != l.size) {
+			end()
+		}
+		para = append(para, l.text)
+		prev = l
+	}
+	end()
+}
+
+// image converts an image file by OCR.
+func (c *conv) image(r io.ReaderAt, size int64) (*doc, error) {
+	if c.o.OCR == OCRNever {
+		return nil, fail(ErrOCRRequired, "the file is an image; its text needs OCR, which this request (ocr: never) turned off")
+	}
+	if c.o.Engine == nil {
+		return nil, fail(ErrOCRUnavailable, "the file is an image, whose text needs OCR")
+	}
+	b, err := readAll(r, size)
+	if err != nil {
+		return nil, err
+	}
+	text, err := c.o.Engine.Image(c.ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	d := &doc{pages: 1, ocrPages: []int{1}}
+	for _, bl := range splitBlocks(text) {
+		d.add(esc(bl))
+	}
+	if len(d.blocks) == 0 {
+		d.warn("OCR recognised no text in the image")
+	}
+	return d, nil
+}
