@@ -30,7 +30,7 @@ import (
 )
 
 func main() {
-	proc.MaybeRunTrampoline() // a re-executed sandbox trampoline never returns
+	proc.MaybeRunTrampoline()   // a re-executed sandbox trampoline never returns
 	docconv.MaybeRunConverter() // nor does the document converter child
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -63,6 +63,17 @@ func (n *node) attr(key string) string {
 	return ""
 }
 
+// relID returns the relationship id attribute (r:id): the "id" of a
+// namespace, not a plain id.
+func (n *node) relID() string {
+	for _, a := range n.attrs {
+		if a.Name.Local == "id" && a.Name.Space != "" {
+			return a.Value
+		}
+	}
+	return ""
+}
+
 // find returns the elements named name below n, in document order,
 // without descending into a match.
 func (n *node) find(name string) []*node {

@@ -13,6 +13,9 @@ import (
 func (c *conv) html(b []byte, base string) (*doc, error) {
 	root, err := html.Parse(bytes.NewReader(b))
 	if err != nil {
+		if strings.Contains(err.Error(), "exceeds") { // x/net/html's own cap: 512 open elements
+			return nil, fail(ErrLimit, "the HTML is nested deeper than the HTML parser's limit: %v", err)
+		}
 		return nil, fail(ErrCorrupt, "the HTML could not be read: %v", err)
 	}
 	h := &htmlConv{c: c, d: &doc{}}

@@ -200,11 +200,10 @@ func cellText(s string) string {
 // listItem writes one item at nesting level (from 0), numbered n (0: a
 // bullet).
 func listItem(level, n int, text string) string {
-	indent := strings.Repeat("  ", level)
+	indent := strings.Repeat("    ", level) // four: past a parent's "- " or "10. "
 	marker := "-"
 	if n > 0 {
 		marker = strconv.Itoa(n) + "."
-		indent = strings.Repeat("   ", level)
 	}
 	return indent + marker + " " + strings.ReplaceAll(strings.TrimSpace(text), "\n", "\n"+indent+"  ")
 }

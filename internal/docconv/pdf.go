@@ -33,27 +33,23 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 	if info := pr.Trailer().Key("Info"); !info.IsNull() {
 		d.title = strings.TrimSpace(info.Key("Title").Text())
 	}
-	n := pr.NumPage()
 	pages := map[int][]pdfLine{}
 	var order []int
 	var noText []int
-	for i := 1; i <= n; i++ {
-		if !c.sel.has(i) {
-			continue
-		}
-		if len(order) >= c.o.Limits.Pages {
-			d.warn("only the first %d pages were converted; ask for others with pages", c.o.Limits.Pages)
-			break
-		}
+	list, more := c.pageTree(pr)
+	if more {
+		d.warn("only the first %d pages were converted; ask for others with pages", c.o.Limits.Pages)
+	}
+	for _, pg := range list {
 		if err := c.ctx.Err(); err != nil {
 			return nil, fail(ErrLimit, "the conversion was stopped: %v", err)
 		}
-		order = append(order, i)
-		lines := pageLines(pr.Page(i))
+		order = append(order, pg.n)
+		lines := pageLines(pg.p)
 		if len(lines) == 0 || c.o.OCR == OCRForce {
-			noText = append(noText, i)
+			noText = append(noText, pg.n)
 		}
-		pages[i] = lines
+		pages[pg.n] = lines
 	}
 	d.pages = len(order)
 	ocr, err := c.ocrPages(d, noText, len(order))
@@ -72,6 +68,46 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 		pdfBlocks(d, pages[i], body, levels)
 	}
 	return d, nil
+}
+
+// numberedPage is a page and its number, from 1.
+type numberedPage struct {
+	n int
+	p pdf.Page
+}
+
+// pageTree walks the page tree once, in order, and returns the selected
+// pages up to the page cap; more is set when selected pages were left
+// out. A tree that loops or nests past the depth cap ends the walk.
+func (c *conv) pageTree(pr *pdf.Reader) (out []numberedPage, more bool) {
+	n := 0
+	var walk func(v pdf.Value, depth int) bool
+	walk = func(v pdf.Value, depth int) bool {
+		if depth > c.o.Limits.Depth || v.IsNull() {
+			return true
+		}
+		if v.Key("Type").Name() == "Page" || v.Key("Kids").IsNull() {
+			n++
+			if !c.sel.has(n) {
+				return true
+			}
+			if len(out) >= c.o.Limits.Pages {
+				more = true
+				return false
+			}
+			out = append(out, numberedPage{n: n, p: pdf.Page{V: v}})
+			return true
+		}
+		kids := v.Key("Kids")
+		for i := 0; i < kids.Len(); i++ {
+			if !walk(kids.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(pr.Trailer().Key("Root").Key("Pages"), 0)
+	return out, more
 }
 
 // ocrPages recognises the pages without text, as the OCR mode says.

@@ -31,7 +31,7 @@ func (c *conv) pptx(p *pkg) (*doc, error) {
 			d.warn("only the first %d slides were converted", c.o.Limits.Pages)
 			break
 		}
-		r, ok := rels[s.attr("id")]
+		r, ok := rels[s.relID()]
 		name, inside := resolve("ppt", r.Target)
 		if !ok || r.External || !inside {
 			d.warn("slide %d points outside the package; it was not read", n)

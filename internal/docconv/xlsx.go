@@ -57,7 +57,7 @@ func (c *conv) xlsx(p *pkg) (*doc, error) {
 			d.warn("only the first %d sheets were converted", c.o.Limits.Pages)
 			break
 		}
-		r, ok := rels[s.attr("id")]
+		r, ok := rels[s.relID()]
 		name, inside := resolve("xl", r.Target)
 		if !ok || r.External || !inside {
 			d.warn("sheet %q points outside the package; it was not read", s.attr("name"))
