@@ -119,3 +119,25 @@ func TestTruncatedAtBlock(t *testing.T) {
 		t.Fatalf("truncated=%v len=%d tail %q", r.Truncated, len(r.Markdown), r.Markdown[max(0, len(r.Markdown)-20):])
 	}
 }
+
+// TestOCRModes: an image or a PDF without a text layer needs OCR: with
+// ocr never it is DOCUMENT_OCR_REQUIRED's kind, without an engine
+// ErrOCRUnavailable; a PDF with some text keeps it and names the pages
+// left out.
+func TestOCRModes(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n" + strings.Repeat("\x00", 64))
+	_, err := convert(t, png, docconv.Options{OCR: docconv.OCRNever})
+	wantKind(t, err, docconv.ErrOCRRequired, "OCR")
+	_, err = convert(t, png, docconv.Options{})
+	wantKind(t, err, docconv.ErrOCRUnavailable)
+	blank := docgen.PDF([][]docgen.Line{{}}, docgen.PDFOptions{})
+	_, err = convert(t, blank, docconv.Options{OCR: docconv.OCRNever})
+	wantKind(t, err, docconv.ErrOCRRequired, "no text layer")
+	_, err = convert(t, blank, docconv.Options{})
+	wantKind(t, err, docconv.ErrOCRUnavailable)
+	mixed := docgen.PDF([][]docgen.Line{{{Size: 11, Text: "has text"}}, {}}, docgen.PDFOptions{})
+	r := mustConvert(t, mixed, docconv.Options{OCR: docconv.OCRNever})
+	if !strings.Contains(r.Markdown, "has text") || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "pages 2") {
+		t.Fatalf("%q %q", r.Markdown, r.Warnings)
+	}
+}

@@ -81,6 +81,9 @@ func (h *htmlConv) block(n *html.Node, depth int) {
 		h.head(n)
 		return
 	}
+	if strings.Contains(attr(n, "epub:type"), "titlepage") {
+		return // an EPUB's title page: its title is the book's, from the package
+	}
 	if !blockAtoms[n.DataAtom] && n.DataAtom != atom.Img {
 		var b strings.Builder
 		h.inl(&b, n, depth)
