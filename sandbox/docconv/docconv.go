@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"time"
@@ -199,7 +200,7 @@ func child(arg string) int {
 	if o.Tesseract != "" {
 		copts.Engine = &engine{tesseract: o.Tesseract, pdftoppm: o.Pdftoppm, lang: o.Lang, input: in.file}
 	}
-	res, err := conv.Convert(context.Background(), in, size, copts)
+	res, err := conv.Convert(context.Background(), inMemory(in, size), size, copts)
 	w := bufio.NewWriterSize(os.Stdout, 64<<10)
 	defer w.Flush()
 	if err != nil {
@@ -218,6 +219,20 @@ func child(arg string) int {
 		Warnings: res.Warnings, OCRPages: res.OCRPages})
 	w.WriteString(res.Markdown)
 	return 0
+}
+
+// inMemory reads the document whole, in one read, when it is at most
+// 256 MiB (the host's max_bytes is lower by default): the parsers read in
+// many small pieces, each of which would otherwise be a system call.
+func inMemory(r io.ReaderAt, size int64) io.ReaderAt {
+	if size > 256<<20 {
+		return r
+	}
+	b := make([]byte, size)
+	if n, err := r.ReadAt(b, 0); int64(n) != size && err != nil {
+		return r
+	}
+	return bytes.NewReader(b)
 }
 
 func writeHeader(w *bufio.Writer, h header) {
