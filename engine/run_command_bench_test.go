@@ -12,6 +12,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -20,6 +21,7 @@ import (
 // the default state folder (Linux) is a temporary one.
 func TestMain(m *testing.M) {
 	proc.MaybeRunTrampoline()
+	docconv.MaybeRunConverter() // the converter child of convert_document_to_markdown
 	state, err := os.MkdirTemp("", "deskbridge-engine-state-")
 	if err != nil {
 		panic(err)
