@@ -39,10 +39,17 @@ func sourceMarkdown(seed uint64, sections int) string {
 		for range 3 {
 			b.WriteString(words(r, 40+r.IntN(30)) + ".\n\n")
 		}
+		fmt.Fprintf(&b, "Some **%s** and *%s* with [a %s link](https://example.com/%d) and a note.[^n%d]\n\n", words(r, 2), words(r, 2), words(r, 1), s, s)
+		fmt.Fprintf(&b, "[^n%d]: %s.\n\n", s, words(r, 8))
 		fmt.Fprintf(&b, "## Details %d\n\n", s+1)
 		for range 4 {
 			b.WriteString("- " + words(r, 6) + "\n")
 		}
+		b.WriteString("    - " + words(r, 4) + "\n\n")
+		for i := range 3 {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, words(r, 5))
+		}
+		b.WriteString("\n")
 		b.WriteString("\n| Name | Value | Note |\n|---|---|---|\n")
 		for range 4 {
 			fmt.Fprintf(&b, "| %s | %d | %s |\n", words(r, 1), r.IntN(1000), words(r, 3))
@@ -150,7 +157,7 @@ func TestFidelityAgainstPandoc(t *testing.T) {
 			rc := recall(ref, got)
 			rh, rt := counts(ref)
 			gh, gt := counts(got)
-			t.Logf("%s: recall %.4f, headings %d/%d, tables %d/%d", f, rc, gh, rh, gt, rt)
+			t.Logf("%s: recall %.4f, headings %d/%d, tables %d/%d; missing %v", f, rc, gh, rh, gt, rt, missing(ref, got, 10))
 			if rc < 0.98 {
 				t.Errorf("recall %.4f < 0.98; missing: %v", rc, missing(ref, got, 20))
 			}

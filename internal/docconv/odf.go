@@ -15,6 +15,8 @@ type odfConv struct {
 	c     *conv
 	d     *doc
 	notes []string
+	// ordered says which levels (from 1) of a list style are numbered.
+	ordered map[string]map[int]bool
 }
 
 func (c *conv) odf(p *pkg, format string) (*doc, error) {
@@ -32,7 +34,16 @@ func (c *conv) odf(p *pkg, format string) (*doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &odfConv{c: c, d: &doc{title: odfTitle(c, p)}}
+	x := &odfConv{c: c, d: &doc{title: odfTitle(c, p)}, ordered: listStyles(tree)}
+	if sb, err := p.read("styles.xml"); err == nil && sb != nil {
+		if st, err := c.parseTree(sb); err == nil {
+			for k, v := range listStyles(st) {
+				if x.ordered[k] == nil {
+					x.ordered[k] = v
+				}
+			}
+		}
+	}
 	body := tree.first("body")
 	if body == nil {
 		return x.d, nil
@@ -84,7 +95,7 @@ func (x *odfConv) blocks(n *node, depth int) {
 		case "p":
 			x.d.add(x.inline(k))
 		case "list":
-			x.list(k, 0)
+			x.list(k, 0, k.attr("style-name"))
 			x.d.flush()
 		case "table":
 			x.d.add(table(x.rows(k)))
@@ -96,10 +107,40 @@ func (x *odfConv) blocks(n *node, depth int) {
 	}
 }
 
-func (x *odfConv) list(n *node, level int) {
+// listStyles reads the list styles of a tree: for each, the levels
+// that are numbered.
+func listStyles(tree *node) map[string]map[int]bool {
+	out := map[string]map[int]bool{}
+	for _, ls := range tree.find("list-style") {
+		levels := map[int]bool{}
+		for _, l := range ls.kids {
+			n, _ := strconv.Atoi(l.attr("level"))
+			levels[n] = l.name == "list-level-style-number" && l.attr("num-format") != ""
+		}
+		out[ls.attr("name")] = levels
+	}
+	return out
+}
+
+// list adds the items of a text:list at level (from 0), numbered as its
+// list style says (a nested list without a style has its parent's).
+func (x *odfConv) list(n *node, level int, style string) {
 	if level > 8 {
 		x.d.item(8, 0, esc(oneLine(n.textAll(), 1<<16)))
 		return
+	}
+	if s := n.attr("style-name"); s != "" {
+		style = s
+	}
+	num := 0
+	if x.ordered[style][level+1] {
+		num = 1
+	}
+	add := func(texts []string) {
+		x.d.item(level, num, strings.Join(texts, " "))
+		if num > 0 && strings.TrimSpace(strings.Join(texts, "")) != "" {
+			num++
+		}
 	}
 	for _, item := range n.kids {
 		if item.name != "list-item" && item.name != "list-header" {
@@ -111,12 +152,12 @@ func (x *odfConv) list(n *node, level int) {
 			case "p", "h":
 				texts = append(texts, x.inline(k))
 			case "list":
-				x.d.item(level, 0, strings.Join(texts, " "))
+				add(texts)
 				texts = nil
-				x.list(k, level+1)
+				x.list(k, level+1, style)
 			}
 		}
-		x.d.item(level, 0, strings.Join(texts, " "))
+		add(texts)
 	}
 }
 
