@@ -7,9 +7,10 @@
 // The child is the same binary started with a hidden first argument
 // (MaybeRunConverter). It runs through sandbox/proc: its own process group,
 // killed with its whole tree at the timeout and when the host dies
-// (Pdeathsig on Linux); on Linux its writes are confined by Landlock to a
-// temporary folder of its run and a seccomp filter refuses it every
-// socket, so it reaches no network. Before it reads a byte, the child lowers
+// (Pdeathsig on Linux); on Linux Landlock confines its writes to a
+// temporary folder of its run and its reads to the system folders
+// (readRoots), and a seccomp filter refuses it every socket, so it
+// reaches no network. Before it reads a byte, the child lowers
 // its own resource limits (address space, CPU seconds, file size, open
 // files; Unix) and sets the Go memory limit. The parsers themselves are in
 // internal/docconv.
@@ -128,7 +129,7 @@ func Convert(ctx context.Context, root *os.Root, rel string, req Request) (*conv
 	spec := proc.Spec{
 		Path: self, Argv: []string{"deskbridge-convert", marker, string(arg)},
 		Env: proc.SafeEnv(nil), Timeout: req.Timeout, MaxOutput: req.MaxOutput + headerMax,
-		Private: true, NoNetwork: true,
+		Private: true, NoNetwork: true, ReadRoots: readRoots(self),
 	}
 	if err := attachInput(&spec, f, size); err != nil {
 		return nil, &Failure{Msg: "the document could not be handed to the converter", Err: err}
@@ -197,10 +198,15 @@ func child(arg string) int {
 	if o.MaxOutput > 0 {
 		copts.Limits.Output = o.MaxOutput
 	}
-	if o.Tesseract != "" {
-		copts.Engine = &engine{tesseract: o.Tesseract, pdftoppm: o.Pdftoppm, lang: o.Lang, input: in.file}
+	data := inMemory(in, size)
+	var doc io.ReaderAt = in
+	if data != nil {
+		doc = bytes.NewReader(data)
 	}
-	res, err := conv.Convert(context.Background(), inMemory(in, size), size, copts)
+	if o.Tesseract != "" {
+		copts.Engine = &engine{tesseract: o.Tesseract, pdftoppm: o.Pdftoppm, lang: o.Lang, doc: data}
+	}
+	res, err := conv.Convert(context.Background(), doc, size, copts)
 	w := bufio.NewWriterSize(os.Stdout, 64<<10)
 	defer w.Flush()
 	if err != nil {
@@ -221,18 +227,30 @@ func child(arg string) int {
 	return 0
 }
 
+// readRoots are what the child may read and run, on Linux with Landlock
+// up: the system's program, library, configuration and data folders (for
+// tesseract, pdftoppm and their fonts and language data), /proc, /sys
+// and /dev, and the host's own executable; never a home folder or a
+// workspace (the document itself comes as an open file). Elsewhere reads
+// are not confined.
+func readRoots(self string) []string {
+	return []string{"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt",
+		"/proc", "/sys", "/dev", "/var/cache/fontconfig", self}
+}
+
 // inMemory reads the document whole, in one read, when it is at most
 // 256 MiB (the host's max_bytes is lower by default): the parsers read in
-// many small pieces, each of which would otherwise be a system call.
-func inMemory(r io.ReaderAt, size int64) io.ReaderAt {
+// many small pieces, each of which would otherwise be a system call, and
+// pdftoppm reads it on its standard input. nil when it is larger.
+func inMemory(r io.ReaderAt, size int64) []byte {
 	if size > 256<<20 {
-		return r
+		return nil
 	}
 	b := make([]byte, size)
 	if n, err := r.ReadAt(b, 0); int64(n) != size && err != nil {
-		return r
+		return nil
 	}
-	return bytes.NewReader(b)
+	return b
 }
 
 func writeHeader(w *bufio.Writer, h header) {

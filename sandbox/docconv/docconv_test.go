@@ -27,6 +27,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("DOCCONV_TEST_HOG") != "" {
 		hog()
 	}
+	if path := os.Getenv("DOCCONV_TEST_READ"); path != "" {
+		if _, err := os.ReadFile(path); err != nil {
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
 	if addr := os.Getenv("DOCCONV_TEST_DIAL"); addr != "" {
 		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
 		if err != nil {
@@ -167,5 +173,36 @@ func TestChildReachesNoNetwork(t *testing.T) {
 	}
 	if code := run(true); code != 3 {
 		t.Fatalf("with NoNetwork the helper connected (exit %d)", code)
+	}
+}
+
+// TestChildReadsOnlySystemFolders: a child confined as the converter is
+// (readRoots) cannot read a file outside the system folders, such as one
+// in a home folder or a workspace; without ReadRoots it can, so the
+// Landlock rule is what stops it.
+func TestChildReadsOnlySystemFolders(t *testing.T) {
+	if up, why := proc.LandlockStatus(); !up {
+		t.Skip("no sandbox here: " + why)
+	}
+	secret := filepath.Join(t.TempDir(), "id_rsa")
+	if err := os.WriteFile(secret, []byte("key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(reads []string) int {
+		res, err := proc.Run(context.Background(), proc.Spec{
+			Path: os.Args[0], Argv: []string{"docconv.test", "-test.run=^$"},
+			Env: []string{"DOCCONV_TEST_READ=" + secret}, Timeout: 20 * time.Second,
+			Private: true, NoNetwork: true, ReadRoots: reads,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.ExitCode
+	}
+	if code := run(nil); code != 0 {
+		t.Fatalf("without ReadRoots the helper could not read the file (exit %d)", code)
+	}
+	if code := run(readRoots(os.Args[0])); code != 3 {
+		t.Fatalf("with the converter's ReadRoots the helper read the file (exit %d)", code)
 	}
 }

@@ -5,6 +5,7 @@ package docconv
 import (
 	"errors"
 	"os"
+	"syscall"
 
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
@@ -30,6 +31,7 @@ func openInput() (input, int64, error) {
 	if f == nil {
 		return input{}, 0, errors.New("no document descriptor")
 	}
+	syscall.CloseOnExec(inputFD) // the OCR programs it starts get no handle on the workspace
 	fi, err := f.Stat()
 	if err != nil {
 		return input{}, 0, err

@@ -21,10 +21,7 @@ func attachInput(s *proc.Spec, f *os.File, size int64) error {
 }
 
 // input is the document as the child reads it.
-type input struct {
-	*bytes.Reader
-	file *os.File // nil: PDF pages cannot be rendered for OCR
-}
+type input struct{ *bytes.Reader }
 
 // openInput reads the document from standard input.
 func openInput() (input, int64, error) {

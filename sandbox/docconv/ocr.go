@@ -94,7 +94,7 @@ func InstallHint() string {
 // image on its standard input.
 type engine struct {
 	tesseract, pdftoppm, lang string
-	input                     *os.File // the document, for pdftoppm
+	doc                       []byte // the document, for pdftoppm; nil: not in memory
 }
 
 // Image implements conv.OCR.
@@ -108,12 +108,12 @@ func (e *engine) Image(ctx context.Context, img []byte) (string, error) {
 
 // PDFPage implements conv.OCR.
 func (e *engine) PDFPage(ctx context.Context, n int) (string, bool, error) {
-	if e.pdftoppm == "" || e.input == nil {
+	if e.pdftoppm == "" || e.doc == nil {
 		return "", false, nil
 	}
 	page := itoa(n)
-	png, err := runTool(ctx, e.pdftoppm, []string{"pdftoppm", "-r", "200", "-gray", "-png", "-f", page, "-l", page, "-singlefile", "/dev/fd/3"},
-		nil, []*os.File{e.input}, 128<<20)
+	png, err := runTool(ctx, e.pdftoppm, []string{"pdftoppm", "-r", "200", "-gray", "-png", "-f", page, "-l", page, "-singlefile", "-"},
+		e.doc, nil, 128<<20)
 	if err != nil {
 		return "", true, &conv.Error{Kind: conv.ErrCorrupt, Msg: "page " + page + " could not be rendered for OCR: " + err.Error()}
 	}

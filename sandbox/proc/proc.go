@@ -67,6 +67,12 @@ type Spec struct {
 	// NoNetwork, for a confined child (WritableRoots or Private), refuses
 	// it every socket (seccomp, on Linux): it reaches no network.
 	NoNetwork bool
+	// ReadRoots, when not nil, for a confined child, confines its reads
+	// and the programs it runs (Landlock, Linux) to these folders and
+	// files, its writable roots and its temporary folder: a folder is
+	// readable below it, a file (a program) readable and runnable. Files
+	// it was handed open (ExtraFiles, its standard streams) stay readable.
+	ReadRoots []string
 	// ExtraFiles are open files the child inherits as descriptors 3, 4, …
 	// (Unix only; os/exec refuses them on Windows).
 	ExtraFiles []*os.File
@@ -145,7 +151,7 @@ func command(s Spec, token string) (*exec.Cmd, bool, error) {
 	if len(s.Argv) == 0 {
 		return nil, false, errors.New("empty argv")
 	}
-	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots, s.NoNetwork)
+	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots, wallOpts{noNet: s.NoNetwork, reads: s.ReadRoots})
 	if err != nil {
 		return nil, false, err
 	}
