@@ -79,8 +79,10 @@ func TestFormats(t *testing.T) {
 		{"markdown", []byte("# Title\n\nbody [l](u)\n"), "markdown", []string{"# Title\n\nbody [l](u)"}},
 		{"zip", docgen.Zip(docgen.File{Name: "a.txt", Data: []byte("alpha text")}, docgen.File{Name: "b.csv", Data: []byte("x,y\n1,2\n")}), "zip",
 			[]string{"## a.txt\n\nalpha text", "## b.csv", "| x | y |"}},
-		{"pdf", docgen.PDF([][]docgen.Line{{{Size: 20, Text: "Big Title"}, {Size: 11, Text: "Body text of the page."}, {Size: 11, Text: "More body."}}}, docgen.PDFOptions{Title: "Doc"}), "pdf",
-			[]string{"# Big Title", "Body text of the page. More body."}},
+		{"pdf", docgen.PDF([][]docgen.Line{{{Size: 20, Text: "Big Title"}, {Size: 11, Text: "Body text of the page."}, {Size: 11, Text: "More body."},
+			{Size: 11}, {Size: 11, Cells: []string{"Name", "Qty", "Price"}}, {Size: 11, Cells: []string{"pear tree", "3", "4.50"}}, {Size: 11, Cells: []string{"fig", "12", "0.99"}},
+			{Size: 11}, {Size: 11, Text: "After the table."}}}, docgen.PDFOptions{Title: "Doc"}), "pdf",
+			[]string{"# Big Title", "Body text of the page. More body.", "| Name | Qty | Price |\n| --- | --- | --- |\n| pear tree | 3 | 4.50 |\n| fig | 12 | 0.99 |", "After the table."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -181,13 +181,18 @@ func pdfPages(seed uint64, n int) [][]docgen.Line {
 			}
 			page = append(page, docgen.Line{Size: 11, Text: words(r, 12)})
 		}
+		page = append(page, docgen.Line{Size: 11})
+		for range 3 {
+			page = append(page, docgen.Line{Size: 11, Cells: []string{words(r, 2), fmt.Sprint(r.IntN(1000)), words(r, 1)}})
+		}
 		pages[i] = page
 	}
 	return pages
 }
 
 // TestFidelityAgainstPdftotext: a generated PDF converts with at least 97%
-// of the words pdftotext -layout reads.
+// of the words pdftotext -layout reads, a heading for each chapter title
+// and a table for each page's grid.
 func TestFidelityAgainstPdftotext(t *testing.T) {
 	need(t, "pdftotext")
 	dir := t.TempDir()
@@ -199,8 +204,11 @@ func TestFidelityAgainstPdftotext(t *testing.T) {
 	ref := string(run(t, "pdftotext", "-layout", path, "-"))
 	got := mustConvert(t, pdf, docconv.Options{}).Markdown
 	rc := recall(ref, got)
-	h, _ := counts(got)
-	t.Logf("pdf: recall %.4f, headings %d", rc, h)
+	h, tables := counts(got)
+	t.Logf("pdf: recall %.4f, headings %d, tables %d", rc, h, tables)
+	if tables != 20 {
+		t.Errorf("%d tables from 20 grids", tables)
+	}
 	if rc < 0.97 {
 		t.Errorf("recall %.4f < 0.97", rc)
 	}

@@ -15,6 +15,13 @@ type pdfLine struct {
 	text string
 	size float64 // the font size of most of its characters
 	y    float64
+	segs []pdfSeg // the stretches of text separated by wide gaps
+}
+
+// pdfSeg is a stretch of a line's text and where it starts.
+type pdfSeg struct {
+	x    float64
+	text string
 }
 
 // pdf converts a PDF's text layer: lines in reading order (top to
@@ -179,25 +186,45 @@ func pageLines(p pdf.Page) []pdfLine {
 	})
 	var lines []pdfLine
 	var b strings.Builder
+	var segs []pdfSeg
 	sizes := map[float64]int{}
-	var lastX, lastY, lastSize float64
+	var lastX, lastY, lastSize, segX float64
+	endSeg := func() {
+		if t := strings.Join(strings.Fields(b.String()), " "); t != "" {
+			segs = append(segs, pdfSeg{x: segX, text: t})
+		}
+		b.Reset()
+	}
 	flush := func() {
-		if t := strings.TrimSpace(b.String()); t != "" {
+		endSeg()
+		if len(segs) > 0 {
 			best, bestN := 0.0, -1
 			for s, n := range sizes {
 				if n > bestN || (n == bestN && s > best) {
 					best, bestN = s, n
 				}
 			}
-			lines = append(lines, pdfLine{text: strings.Join(strings.Fields(t), " "), size: best, y: lastY})
+			texts := make([]string, len(segs))
+			for i, sg := range segs {
+				texts[i] = sg.text
+			}
+			lines = append(lines, pdfLine{text: strings.Join(texts, " "), size: best, y: lastY, segs: segs})
 		}
-		b.Reset()
+		segs = nil
 		clear(sizes)
 	}
 	for i, t := range texts {
-		if i > 0 && math.Abs(t.Y-lastY) > math.Max(t.FontSize, lastSize)*0.4 {
+		gap := t.X - lastX
+		switch {
+		case i == 0:
+			segX = t.X
+		case math.Abs(t.Y-lastY) > math.Max(t.FontSize, lastSize)*0.4:
 			flush()
-		} else if i > 0 && t.X-lastX > math.Max(t.FontSize, 1)*0.15 && !strings.HasPrefix(t.S, " ") {
+			segX = t.X
+		case gap > math.Max(t.FontSize, 1)*1.5: // a column's gap
+			endSeg()
+			segX = t.X
+		case gap > math.Max(t.FontSize, 1)*0.15 && !strings.HasPrefix(t.S, " "):
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.S)
@@ -259,7 +286,20 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 			para = nil
 		}
 	}
-	for i := range lines {
+	for i := 0; i < len(lines); i++ {
+		if n := gridRows(lines[i:]); n >= 2 {
+			end()
+			rows := make([][]string, n)
+			for j := range rows {
+				for _, sg := range lines[i+j].segs {
+					rows[j] = append(rows[j], esc(sg.text))
+				}
+			}
+			d.add(table(rows))
+			i += n - 1
+			prev = nil
+			continue
+		}
 		l := &lines[i]
 		if lvl, ok := levels[l.size]; ok && len(l.text) < 200 {
 			end()
@@ -274,6 +314,34 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 		prev = l
 	}
 	end()
+}
+
+// gridRows is how many lines from the first form a grid: two or more
+// stretches each, the same number, starting at the same places (within
+// a font size) as the first line's.
+func gridRows(lines []pdfLine) int {
+	first := lines[0].segs
+	if len(first) < 2 {
+		return 0
+	}
+	n := 1
+	for _, l := range lines[1:] {
+		if len(l.segs) != len(first) {
+			break
+		}
+		aligned := true
+		for j, sg := range l.segs {
+			if math.Abs(sg.x-first[j].x) > math.Max(l.size, 1) {
+				aligned = false
+				break
+			}
+		}
+		if !aligned {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // image converts an image file by OCR.

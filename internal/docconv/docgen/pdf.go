@@ -10,6 +10,9 @@ import (
 type Line struct {
 	Size float64
 	Text string
+	// Cells, when set, are written in columns 150 points apart instead
+	// of Text: a row of a table.
+	Cells []string
 }
 
 // PDFOptions vary the PDF written.
@@ -106,7 +109,13 @@ func pageContent(lines []Line, img *Gray) string {
 		if l.Size >= 14 {
 			f = "F2"
 		}
-		fmt.Fprintf(&b, "BT /%s %.1f Tf 56 %.1f Td (%s) Tj ET\n", f, l.Size, y, pdfString(l.Text))
+		if l.Cells != nil {
+			for i, c := range l.Cells {
+				fmt.Fprintf(&b, "BT /%s %.1f Tf %d %.1f Td (%s) Tj ET\n", f, l.Size, 56+150*i, y, pdfString(c))
+			}
+		} else {
+			fmt.Fprintf(&b, "BT /%s %.1f Tf 56 %.1f Td (%s) Tj ET\n", f, l.Size, y, pdfString(l.Text))
+		}
 		y -= l.Size * 1.5
 		if l.Size >= 14 {
 			y -= 6
