@@ -21,7 +21,10 @@
 //     writes, signals and abstract sockets with Landlock, installs a
 //     seccomp filter (no Unix sockets, SysV IPC or io_uring), and then
 //     execs the program in a temporary folder of its run, with its
-//     workspace's caches (Spec.CacheDir).
+//     workspace's caches (Spec.CacheDir). Spec.Private confines a child
+//     to that temporary folder alone, Spec.ReadRoots confines its reads
+//     too, and Spec.NoNetwork has the filter refuse every socket (the
+//     document converter, sandbox/docconv).
 package proc
 
 import (
