@@ -143,3 +143,16 @@ func TestOCRModes(t *testing.T) {
 		t.Fatalf("%q %q", r.Markdown, r.Warnings)
 	}
 }
+
+// TestXLSXCellsWithoutReferences: a cell's reference is optional in
+// SpreadsheetML; such a cell is the next one of its row.
+func TestXLSXCellsWithoutReferences(t *testing.T) {
+	const ns = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+	b := docgen.Zip(
+		docgen.File{Name: "xl/workbook.xml", Data: []byte(`<workbook ` + ns + `><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`)},
+		docgen.File{Name: "xl/_rels/workbook.xml.rels", Data: []byte(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="worksheet" Target="worksheets/sheet1.xml"/></Relationships>`)},
+		docgen.File{Name: "xl/worksheets/sheet1.xml", Data: []byte(`<worksheet ` + ns + `><sheetData><row><c t="inlineStr"><is><t>a</t></is></c><c t="inlineStr"><is><t>b</t></is></c></row><row><c><v>1</v></c><c><v>2</v></c></row></sheetData></worksheet>`)},
+	)
+	r := mustConvert(t, b, docconv.Options{})
+	wantIn(t, r.Markdown, "| a | b |\n| --- | --- |\n| 1 | 2 |")
+}

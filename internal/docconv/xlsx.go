@@ -187,6 +187,7 @@ func (x *xlsxConv) sheet(name string, dc *doc) ([][]string, error) {
 	var val string
 	has := false
 	cut := false
+	curRow, curCol := -1, -1 // where a cell without a reference goes
 	for {
 		t, err := d.next()
 		if err == io.EOF {
@@ -198,8 +199,14 @@ func (x *xlsxConv) sheet(name string, dc *doc) ([][]string, error) {
 		switch t := t.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
+			case "row":
+				curRow++
+				if r, err := strconv.Atoi(attrOf(t, "r")); err == nil && r >= 1 {
+					curRow = r - 1
+				}
+				curCol = -1
 			case "c":
-				ref, typ, val, has = t.Name.Local, attrOf(t, "t"), "", false
+				typ, val, has = attrOf(t, "t"), "", false
 				ref = attrOf(t, "r")
 				style, _ = strconv.Atoi(attrOf(t, "s"))
 			case "v":
@@ -220,6 +227,10 @@ func (x *xlsxConv) sheet(name string, dc *doc) ([][]string, error) {
 				continue
 			}
 			col, row, ok := cellRef(ref)
+			if ref == "" && curRow >= 0 { // references are optional: the next cell of the row
+				col, row, ok = curCol+1, curRow, true
+			}
+			curCol = col
 			if !ok || col >= maxSheetCols || row >= maxSheetRows {
 				cut = true
 				continue
