@@ -115,6 +115,9 @@ func Convert(ctx context.Context, root *os.Root, rel string, req Request) (*conv
 	if req.MaxInput > 0 && size > req.MaxInput {
 		return nil, ErrTooLarge
 	}
+	if !converterReady {
+		return nil, &Failure{Msg: "the converter is not available: the host's main does not call docconv.MaybeRunConverter"}
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil, &Failure{Msg: "the host cannot find its own executable to start the converter", Err: err}
@@ -168,11 +171,18 @@ func exitText(res proc.Result) string {
 	return "exit code " + strconv.Itoa(res.ExitCode)
 }
 
+// converterReady is set by MaybeRunConverter: only then may Convert start
+// the executable again as the converter, since one whose main does not
+// call it (a test binary) would not understand the marker and would run
+// whatever it runs instead.
+var converterReady bool
+
 // MaybeRunConverter must be called early in the host's main, after
 // proc.MaybeRunTrampoline. When the process was started as the converter
 // child, it converts and exits; otherwise it returns at once.
 func MaybeRunConverter() {
 	if len(os.Args) < 3 || os.Args[1] != marker {
+		converterReady = true
 		return
 	}
 	os.Exit(child(os.Args[2]))
