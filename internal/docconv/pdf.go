@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -47,16 +49,16 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 	if more {
 		d.warn("only the first %d pages were converted; ask for others with pages", c.o.Limits.Pages)
 	}
-	for _, pg := range list {
-		if err := c.ctx.Err(); err != nil {
-			return nil, fail(ErrLimit, "the conversion was stopped: %v", err)
-		}
+	all, err := c.readPages(list)
+	if err != nil {
+		return nil, err
+	}
+	for i, pg := range list {
 		order = append(order, pg.n)
-		lines := pageLines(pg.p)
-		if len(lines) == 0 || c.o.OCR == OCRForce {
+		if len(all[i]) == 0 || c.o.OCR == OCRForce {
 			noText = append(noText, pg.n)
 		}
-		pages[pg.n] = lines
+		pages[pg.n] = all[i]
 	}
 	d.pages = len(order)
 	ocr, err := c.ocrPages(d, noText, len(order))
@@ -75,6 +77,51 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 		pdfBlocks(d, pages[i], body, levels)
 	}
 	return d, nil
+}
+
+// readPages reads the pages' lines on as many goroutines as the process
+// has processors: the reader is not changed by reading pages, and a page's
+// content stream is interpreted alone. A parser's panic on a page is a
+// damaged document.
+func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
+	out := make([][]pdfLine, len(list))
+	errs := make([]error, len(list))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(list), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = c.readPage(list[i], &out[i])
+			}
+		})
+	}
+	for i := range list {
+		if c.ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := c.ctx.Err(); err != nil {
+		return nil, fail(ErrLimit, "the conversion was stopped: %v", err)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (c *conv) readPage(pg numberedPage, out *[]pdfLine) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fail(ErrCorrupt, "page %d could not be read (%v)", pg.n, p)
+		}
+	}()
+	*out = pageLines(pg.p)
+	return nil
 }
 
 // numberedPage is a page and its number, from 1.
