@@ -14,6 +14,7 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // convertDocumentArgs are convert_document_to_markdown's arguments.
@@ -236,4 +237,6 @@ func documentsProfile(env *action.Env, p *SkillProfile) {
 		o.Note = "images and PDF pages without a text layer are recognised by tesseract; pdftoppm (poppler-utils) renders such a page first, run without a shell inside the converter's sandbox"
 	}
 	p.OCR = o
+	up, reason := proc.LandlockStatus()
+	p.Wall = &Wall{Kind: "landlock", Up: up, Reason: reason}
 }
