@@ -64,6 +64,8 @@ type Config struct {
 	// and ships the decision log with OPA's management protocols
 	// (docs/fleet.md). Empty: no fleet mode.
 	Fleet Fleet `json:"fleet,omitzero"`
+	// Documents configures convert_document_to_markdown (documents.go).
+	Documents Documents `json:"documents,omitzero"`
 
 	// Source is the file the configuration was read from ("" for the
 	// embedded default). It is not part of the JSON.
@@ -294,6 +296,9 @@ func (c *Config) normalise() error {
 		return err
 	}
 	if err := c.checkLimits(); err != nil {
+		return err
+	}
+	if err := c.Documents.check(); err != nil {
 		return err
 	}
 	c.fillDefaults()

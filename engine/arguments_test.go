@@ -23,21 +23,22 @@ import (
 func validArguments(th *testHost) map[string]map[string]any {
 	ws := func(rel string) string { return filepath.Join(th.ws, rel) }
 	return map[string]map[string]any{
-		"get_status":        {},
-		"get_skill_profile": {},
-		"read_file":         {"path": ws("a.txt"), "encoding": "utf-8", "offset": 0, "length": 5},
-		"write_file":        {"path": ws("a.txt"), "content": "hello world", "encoding": "utf-8"},
-		"create_file":       {"path": ws("new.txt"), "content": "eA==", "encoding": "base64"},
-		"create_folder":     {"path": ws("sub")},
-		"list_folder":       {"path": th.ws, "max_depth": 2, "limit": 10},
-		"patch_file":        {"path": ws("a.txt"), "edits": []any{map[string]any{"old_text": "hello", "new_text": "bye"}}},
-		"download_asset":    {"url": "file:///logo.png", "destination": ws("logo.png"), "max_bytes": 10, "timeout_ms": 10},
-		"import_asset":      {"source": filepath.Join(th.out, "logo.png"), "destination": ws("logo.png")},
-		"run_command":       {"command": "true", "cwd": th.ws, "timeout_ms": 1000},
-		"open_in_browser":   {"url": "file:///etc/hostname"},
-		"web_agent_start":   {"mode": "page-only"},
-		"web_agent_context": {"run_id": "R", "requests": []any{map[string]any{"type": "read_file", "path": "a.txt", "max_lines": 1}}},
-		"web_agent_end":     {"run_id": "R"},
+		"get_status":                   {},
+		"get_skill_profile":            {},
+		"read_file":                    {"path": ws("a.txt"), "encoding": "utf-8", "offset": 0, "length": 5},
+		"write_file":                   {"path": ws("a.txt"), "content": "hello world", "encoding": "utf-8"},
+		"create_file":                  {"path": ws("new.txt"), "content": "eA==", "encoding": "base64"},
+		"create_folder":                {"path": ws("sub")},
+		"list_folder":                  {"path": th.ws, "max_depth": 2, "limit": 10},
+		"patch_file":                   {"path": ws("a.txt"), "edits": []any{map[string]any{"old_text": "hello", "new_text": "bye"}}},
+		"download_asset":               {"url": "file:///logo.png", "destination": ws("logo.png"), "max_bytes": 10, "timeout_ms": 10},
+		"import_asset":                 {"source": filepath.Join(th.out, "logo.png"), "destination": ws("logo.png")},
+		"run_command":                  {"command": "true", "cwd": th.ws, "timeout_ms": 1000},
+		"open_in_browser":              {"url": "file:///etc/hostname"},
+		"web_agent_start":              {"mode": "page-only"},
+		"web_agent_context":            {"run_id": "R", "requests": []any{map[string]any{"type": "read_file", "path": "a.txt", "max_lines": 1}}},
+		"web_agent_end":                {"run_id": "R"},
+		"convert_document_to_markdown": {"path": ws("a.txt"), "destination": ws("a.md"), "pages": "1-2", "ocr": "auto", "max_chars": 10},
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/internal/testhome"
+	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -21,7 +22,8 @@ import (
 // the default state folder (Linux) is a temporary one.
 func TestMain(m *testing.M) {
 	proc.MaybeRunTrampoline()
-	testhome.Main(m) // no test reaches the real home's state or configuration
+	docconv.MaybeRunConverter() // the converter child of convert_document_to_markdown
+	testhome.Main(m)            // no test reaches the real home's state or configuration
 }
 
 func cliBenchHost(tb testing.TB) (*Host, string) {

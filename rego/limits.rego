@@ -21,6 +21,9 @@ limits := object.union(
 			"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
 			"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
 			"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
+			# convert_document_to_markdown: max_bytes caps the document, max_file_bytes
+			# the Markdown made (written whole to a destination).
+			"convert_document_to_markdown": {"timeout_ms": 120000, "max_bytes": 104857600, "max_file_bytes": 33554432},
 		},
 		input.request.action,
 		{"timeout_ms": 10000, "max_bytes": 1048576},

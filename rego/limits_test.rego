@@ -19,6 +19,7 @@ listed := {
 	"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
 	"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
 	"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
+	"convert_document_to_markdown": {"timeout_ms": 120000, "max_bytes": 104857600, "max_file_bytes": 33554432},
 }
 
 # The v1 actions limits.rego does not list (protocol/actions.go).
@@ -30,7 +31,6 @@ unlisted := {
 	"open_folder", "open_app", "open_project", "open_in_browser", "preview_web",
 	"capture_screen", "get_active_window",
 	"inspect_image", "resize_image", "compress_image", "convert_image",
-	"convert_document_to_markdown",
 	"web_agent_start", "web_agent_end",
 }
 
@@ -42,7 +42,7 @@ limits_of(a, cfg) := l if {
 with_limits(l) := object.union(f.config, {"limits": l})
 
 test_every_listed_action_has_its_limits if {
-	count(listed) == 8
+	count(listed) == 9
 	every a, want in listed {
 		limits_of(a, f.config) == want
 	}

@@ -13,6 +13,7 @@ writes := {
 	"write_file", "create_file", "create_folder", "patch_file",
 	"create_project", "update_project", "download_asset", "import_asset",
 	"resize_image", "compress_image", "convert_image",
+	"convert_document_to_markdown",
 }
 
 deny contains {

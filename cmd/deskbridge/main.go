@@ -28,11 +28,13 @@ import (
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
+	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 func main() {
-	proc.MaybeRunTrampoline() // a re-executed sandbox trampoline never returns
+	proc.MaybeRunTrampoline()   // a re-executed sandbox trampoline never returns
+	docconv.MaybeRunConverter() // nor does the document converter child
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -58,6 +58,8 @@ var requests = []struct{ action, args string }{
 	{"run_command", `{"argv":["ls"],"cwd":"WS"}`},
 	{"run_command", `{"argv":["ls"],"cwd":"WS","env":{"TOKEN":"t0k"}}`}, // masked in the log
 	{"run_command", `{"argv":["sh","-c","true"],"cwd":"WS"}`},
+	{"convert_document_to_markdown", `{"path":"WS/a.txt"}`},
+	{"convert_document_to_markdown", `{"path":"OUT/secret.txt","destination":"WS/s.md"}`},
 }
 
 // png is the smallest bytes that sniff as image/png.

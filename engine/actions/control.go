@@ -87,6 +87,8 @@ type SkillProfile struct {
 	// Wall is the operating-system confinement the skill's programs run
 	// under, for skills that run programs.
 	Wall *Wall `json:"wall,omitempty"`
+	// OCR is the documents skill's OCR runtime.
+	OCR *OCRProfile `json:"ocr,omitempty"`
 
 	runtimeMissing bool // a runtime check (profileDetails) found it missing
 }
@@ -110,6 +112,9 @@ type Wall struct {
 // skill's runtime missing: it sets Available to false and says why in
 // Reason.
 var profileDetails = map[protocol.Skill]func(*SkillProfile){}
+
+// profileEnv are profileDetails that read the host's configuration.
+var profileEnv = map[protocol.Skill]func(*action.Env, *SkillProfile){}
 
 func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *protocol.Error) {
 	return map[string]any{"skills": Profiles(env)}, nil
@@ -140,8 +145,11 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 	p.Available = len(p.Missing) == 0
 	if detail := profileDetails[sk]; detail != nil {
 		detail(&p)
-		p.runtimeMissing = !p.Available && len(p.Missing) == 0
 	}
+	if detail := profileEnv[sk]; detail != nil {
+		detail(env, &p)
+	}
+	p.runtimeMissing = !p.Available && len(p.Missing) == 0
 	switch {
 	case !p.Enabled:
 		p.Reason = "switched off in the configuration (skills." + string(sk) + ")"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -13,7 +14,23 @@ import (
 )
 
 // trampolineMarker is argv[1] of the host re-executed as a trampoline.
+// Options follow it: "+nonet" for a program that may create no socket at
+// all (Spec.NoNetwork), "+reads" for one whose reads are confined too
+// (Spec.ReadRoots, whose count and paths then come first).
 const trampolineMarker = "__deskbridge_sandbox_exec__"
+
+// wallOpts are the trampoline's options beyond the writable roots.
+type wallOpts struct {
+	noNet bool
+	reads []string // nil: reads are not confined
+}
+
+// readRights are the rights to read files and folders and to run
+// programs.
+const readRights = landlock.AccessFSSet(ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir)
+
+// fileReadRights are the read rights that apply to a single file.
+const fileReadRights = landlock.AccessFSSet(ll.AccessFSExecute | ll.AccessFSReadFile)
 
 // writeRights are every right that creates, changes or removes a file; the
 // rights to read and execute are left alone.
@@ -48,25 +65,38 @@ func landlockStatus() (bool, string) {
 // with Landlock and execs the program, never returning; otherwise it records
 // that the trampoline is available and returns.
 func MaybeRunTrampoline() {
-	if len(os.Args) < 2 || os.Args[1] != trampolineMarker {
+	if len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], trampolineMarker) {
 		trampolineReady = true
 		return
 	}
-	err := trampoline(os.Args[2:])
+	err := trampoline(os.Args[2:], strings.Split(os.Args[1][len(trampolineMarker):], "+"))
 	fmt.Fprintf(os.Stderr, "deskbridge sandbox: %v\n", err)
 	os.Exit(126)
 }
 
-// trampoline runs "N root1 … rootN path argv0 argv…".
-func trampoline(args []string) error {
+// trampoline runs "[M read1 … readM] N root1 … rootN path argv0 argv…"
+// with the options of its marker.
+func trampoline(args, options []string) error {
+	var o wallOpts
+	for _, opt := range options {
+		switch opt {
+		case "nonet":
+			o.noNet = true
+		case "reads":
+			var err error
+			if o.reads, args, err = decodeList(args); err != nil {
+				return err
+			}
+		}
+	}
 	roots, path, argv, err := decodeTrampoline(args)
 	if err != nil {
 		return err
 	}
-	if err := restrictWrites(roots); err != nil {
+	if err := restrict(roots, o.reads); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	if err := loadSeccomp(); err != nil {
+	if err := loadSeccomp(o.noNet); err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	return syscall.Exec(path, argv, os.Environ())
@@ -78,16 +108,62 @@ func trampoline(args []string) error {
 // the file system Landlock does not cover, the seccomp filter does.
 const scopes = landlock.ScopedSet(ll.ScopeAbstractUnixSocket | ll.ScopeSignal)
 
-func restrictWrites(roots []string) error {
-	cfg := landlock.Config{HandledAccessFS: writeRights, Scoped: scopes}.BestEffort()
-	return cfg.Restrict( // Restrict, not RestrictPaths, which drops the scopes
-		landlock.PathAccess(writeRights, roots...),
+// restrict confines writes to roots (and the devices) and, when reads is
+// not nil, reads and program runs to reads and roots: a folder in reads
+// is readable below it, a file in it (the program) readable and runnable.
+func restrict(roots, reads []string) error {
+	if reads == nil {
+		cfg := landlock.Config{HandledAccessFS: writeRights, Scoped: scopes}.BestEffort()
+		return cfg.Restrict( // Restrict, not RestrictPaths, which drops the scopes
+			landlock.PathAccess(writeRights, roots...),
+			landlock.PathAccess(fileRights, devices...).IgnoreIfMissing(),
+		)
+	}
+	var dirs, files []string
+	for _, r := range reads {
+		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+			dirs = append(dirs, r)
+		} else if err == nil {
+			files = append(files, r)
+		}
+	}
+	cfg := landlock.Config{HandledAccessFS: writeRights | readRights, Scoped: scopes}.BestEffort()
+	return cfg.Restrict(
+		landlock.PathAccess(writeRights|readRights, roots...),
 		landlock.PathAccess(fileRights, devices...).IgnoreIfMissing(),
+		landlock.PathAccess(readRights, dirs...),
+		landlock.PathAccess(fileReadRights, files...),
 	)
 }
 
-func encodeTrampoline(roots []string, path string, argv []string) []string {
-	out := []string{"deskbridge-sandbox", trampolineMarker, strconv.Itoa(len(roots))}
+// decodeList reads "M item1 … itemM" off the front of args.
+func decodeList(args []string) (list, rest []string, err error) {
+	if len(args) == 0 {
+		return nil, nil, fmt.Errorf("no arguments")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 0 || len(args) < n+1 {
+		return nil, nil, fmt.Errorf("malformed arguments")
+	}
+	return append([]string{}, args[1:1+n]...), args[1+n:], nil
+}
+
+func encodeTrampoline(roots []string, path string, argv []string, opts ...wallOpts) []string {
+	var o wallOpts
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	marker := trampolineMarker
+	if o.noNet {
+		marker += "+nonet"
+	}
+	var reads []string
+	if o.reads != nil {
+		marker += "+reads"
+		reads = append([]string{strconv.Itoa(len(o.reads))}, o.reads...)
+	}
+	out := append([]string{"deskbridge-sandbox", marker}, reads...)
+	out = append(out, strconv.Itoa(len(roots)))
 	out = append(out, roots...)
 	out = append(out, path)
 	return append(out, argv...)
@@ -106,7 +182,7 @@ func decodeTrampoline(args []string) (roots []string, path string, argv []string
 
 // wrap returns the program to start: the trampoline around path when writes
 // are to be confined and Landlock is up, else path itself.
-func wrap(path string, argv, roots []string) (string, []string, bool, error) {
+func wrap(path string, argv, roots []string, o wallOpts) (string, []string, bool, error) {
 	if len(roots) == 0 {
 		return path, argv, false, nil
 	}
@@ -117,5 +193,5 @@ func wrap(path string, argv, roots []string) (string, []string, bool, error) {
 	if err != nil {
 		return path, argv, false, nil
 	}
-	return self, encodeTrampoline(roots, path, argv), true, nil
+	return self, encodeTrampoline(roots, path, argv, o), true, nil
 }

@@ -12,6 +12,12 @@ func landlockStatus() (bool, string) {
 // Linux there is no trampoline; it only records that main calls it.
 func MaybeRunTrampoline() { trampolineReady = true }
 
-func wrap(path string, argv, _ []string) (string, []string, bool, error) {
+// wallOpts are the trampoline's options (Linux only).
+type wallOpts struct {
+	noNet bool
+	reads []string
+}
+
+func wrap(path string, argv, _ []string, _ wallOpts) (string, []string, bool, error) {
 	return path, argv, false, nil
 }

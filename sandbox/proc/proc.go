@@ -21,7 +21,10 @@
 //     writes, signals and abstract sockets with Landlock, installs a
 //     seccomp filter (no Unix sockets, SysV IPC or io_uring), and then
 //     execs the program in a temporary folder of its run, with its
-//     workspace's caches (Spec.CacheDir).
+//     workspace's caches (Spec.CacheDir). Spec.Private confines a child
+//     to that temporary folder alone, Spec.ReadRoots confines its reads
+//     too, and Spec.NoNetwork has the filter refuse every socket (the
+//     document converter, sandbox/docconv).
 package proc
 
 import (
@@ -61,6 +64,21 @@ type Spec struct {
 	// point below it), so that the user's own caches are never written by
 	// a confined child; empty leaves the caches unset (and unwritable).
 	CacheDir string
+	// Private confines the child's writes, where Landlock is up, to the
+	// temporary folder of its run alone (no WritableRoots needed).
+	Private bool
+	// NoNetwork, for a confined child (WritableRoots or Private), refuses
+	// it every socket (seccomp, on Linux): it reaches no network.
+	NoNetwork bool
+	// ReadRoots, when not nil, for a confined child, confines its reads
+	// and the programs it runs (Landlock, Linux) to these folders and
+	// files, its writable roots and its temporary folder: a folder is
+	// readable below it, a file (a program) readable and runnable. Files
+	// it was handed open (ExtraFiles, its standard streams) stay readable.
+	ReadRoots []string
+	// ExtraFiles are open files the child inherits as descriptors 3, 4, …
+	// (Unix only; os/exec refuses them on Windows).
+	ExtraFiles []*os.File
 }
 
 // Result is what a finished (or killed) program left.
@@ -101,13 +119,16 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	if s.Env == nil {
 		s.Env = SafeEnv(nil)
 	}
-	if len(s.WritableRoots) > 0 {
+	if len(s.WritableRoots) > 0 || s.Private {
 		tmp, err := os.MkdirTemp("", "deskbridge-run-") // 0700, a random name: the child's own
 		if err != nil {
 			return Result{}, &StartError{Path: s.Path, Err: err}
 		}
 		defer removeTemp(tmp) // after run: the whole tree is gone by then
 		s = s.private(tmp)
+		if s.Dir == "" && s.Private {
+			s.Dir = tmp
+		}
 	}
 	cmd, confined, err := command(s, token)
 	if err != nil {
@@ -133,12 +154,12 @@ func command(s Spec, token string) (*exec.Cmd, bool, error) {
 	if len(s.Argv) == 0 {
 		return nil, false, errors.New("empty argv")
 	}
-	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots)
+	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots, wallOpts{noNet: s.NoNetwork, reads: s.ReadRoots})
 	if err != nil {
 		return nil, false, err
 	}
 	env := append(s.Env[:len(s.Env):len(s.Env)], RunVar+"="+token) // last: it wins over a requested one
-	cmd := &exec.Cmd{Path: path, Args: argv, Dir: childDir(s.Dir, s.DirHandle), Env: env}
+	cmd := &exec.Cmd{Path: path, Args: argv, Dir: childDir(s.Dir, s.DirHandle), Env: env, ExtraFiles: s.ExtraFiles}
 	prepare(cmd)
 	return cmd, confined, nil
 }

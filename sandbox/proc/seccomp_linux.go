@@ -41,8 +41,9 @@ const (
 )
 
 // seccompProgram returns the filter; ok is false where this architecture
-// has none (auditArch is 0).
-func seccompProgram() (insts []bpf.Instruction, ok bool) {
+// has none (auditArch is 0). With noNet the filter refuses creating a
+// socket of any family (Spec.NoNetwork), so the child reaches no network.
+func seccompProgram(noNet ...bool) (insts []bpf.Instruction, ok bool) {
 	if auditArch == 0 {
 		return nil, false
 	}
@@ -61,6 +62,13 @@ func seccompProgram() (insts []bpf.Instruction, ok bool) {
 	for _, c := range refusedCalls {
 		insts = append(insts, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: c.nr, SkipTrue: 1}, ret(c.errno))
 	}
+	if len(noNet) > 0 && noNet[0] {
+		return append(insts,
+			bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: unix.SYS_SOCKET, SkipTrue: 1},
+			ret(unix.EACCES),
+			bpf.RetConstant{Val: unix.SECCOMP_RET_ALLOW},
+		), true
+	}
 	return append(insts,
 		bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: unix.SYS_SOCKET, SkipTrue: 3},
 		bpf.LoadAbsolute{Off: offArg0, Size: 4},
@@ -73,8 +81,8 @@ func seccompProgram() (insts []bpf.Instruction, ok bool) {
 // loadSeccomp installs the filter on the calling thread, which it locks:
 // the trampoline then execs from this very thread, and the filter stays
 // with the program. Where this architecture has no filter it does nothing.
-func loadSeccomp() error {
-	insts, ok := seccompProgram()
+func loadSeccomp(noNet bool) error {
+	insts, ok := seccompProgram(noNet)
 	if !ok {
 		return nil
 	}

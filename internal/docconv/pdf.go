@@ -1,0 +1,418 @@
+package docconv
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// pdfLine is one line of a page's text layer.
+type pdfLine struct {
+	text string
+	size float64 // the font size of most of its characters
+	y    float64
+	segs []pdfSeg // the stretches of text separated by wide gaps
+}
+
+// pdfSeg is a stretch of a line's text and where it starts.
+type pdfSeg struct {
+	x    float64
+	text string
+}
+
+// pdf converts a PDF's text layer: lines in reading order (top to
+// bottom, left to right), paragraphs from line spacing, headings from
+// font sizes larger than the body's. A page without text is recognised by
+// OCR when it is on.
+func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
+	pr, err := pdf.NewReader(r, size)
+	if err != nil {
+		if encryptedPDF(r, size, err) {
+			return nil, fail(ErrEncrypted, "the PDF is encrypted with a password; open it, save a copy without a password and convert that")
+		}
+		return nil, fail(ErrCorrupt, "the PDF cannot be read: %v", err)
+	}
+	d := &doc{}
+	if info := pr.Trailer().Key("Info"); !info.IsNull() {
+		d.title = strings.TrimSpace(info.Key("Title").Text())
+	}
+	pages := map[int][]pdfLine{}
+	var order []int
+	var noText []int
+	list, more := c.pageTree(pr)
+	if more {
+		d.warn("only the first %d pages were converted; ask for others with pages", c.o.Limits.Pages)
+	}
+	all, err := c.readPages(list)
+	if err != nil {
+		return nil, err
+	}
+	for i, pg := range list {
+		order = append(order, pg.n)
+		if len(all[i]) == 0 || c.o.OCR == OCRForce {
+			noText = append(noText, pg.n)
+		}
+		pages[pg.n] = all[i]
+	}
+	d.pages = len(order)
+	ocr, err := c.ocrPages(d, noText, len(order))
+	if err != nil {
+		return nil, err
+	}
+	body := bodySize(pages)
+	levels := headingSizes(pages, body)
+	for _, i := range order {
+		if text, ok := ocr[i]; ok {
+			for _, bl := range splitBlocks(text) {
+				d.add(esc(bl))
+			}
+			continue
+		}
+		pdfBlocks(d, pages[i], body, levels)
+	}
+	return d, nil
+}
+
+// readPages reads the pages' lines on as many goroutines as the process
+// has processors: the reader is not changed by reading pages, and a page's
+// content stream is interpreted alone. A parser's panic on a page is a
+// damaged document.
+func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
+	out := make([][]pdfLine, len(list))
+	errs := make([]error, len(list))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(list), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = c.readPage(list[i], &out[i])
+			}
+		})
+	}
+	for i := range list {
+		if c.ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := c.ctx.Err(); err != nil {
+		return nil, fail(ErrLimit, "the conversion was stopped: %v", err)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (c *conv) readPage(pg numberedPage, out *[]pdfLine) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fail(ErrCorrupt, "page %d could not be read (%v)", pg.n, p)
+		}
+	}()
+	*out = pageLines(pg.p)
+	return nil
+}
+
+// numberedPage is a page and its number, from 1.
+type numberedPage struct {
+	n int
+	p pdf.Page
+}
+
+// pageTree walks the page tree once, in order, and returns the selected
+// pages up to the page cap; more is set when selected pages were left
+// out. A tree that loops or nests past the depth cap ends the walk.
+func (c *conv) pageTree(pr *pdf.Reader) (out []numberedPage, more bool) {
+	n := 0
+	var walk func(v pdf.Value, depth int) bool
+	walk = func(v pdf.Value, depth int) bool {
+		if depth > c.o.Limits.Depth || v.IsNull() {
+			return true
+		}
+		if v.Key("Type").Name() == "Page" || v.Key("Kids").IsNull() {
+			n++
+			if !c.sel.has(n) {
+				return true
+			}
+			if len(out) >= c.o.Limits.Pages {
+				more = true
+				return false
+			}
+			out = append(out, numberedPage{n: n, p: pdf.Page{V: v}})
+			return true
+		}
+		kids := v.Key("Kids")
+		for i := 0; i < kids.Len(); i++ {
+			if !walk(kids.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(pr.Trailer().Key("Root").Key("Pages"), 0)
+	return out, more
+}
+
+// ocrPages recognises the pages without text, as the OCR mode says.
+func (c *conv) ocrPages(d *doc, noText []int, total int) (map[int]string, error) {
+	out := map[int]string{}
+	if len(noText) == 0 {
+		return out, nil
+	}
+	if c.o.OCR == OCRNever {
+		if len(noText) == total {
+			return nil, fail(ErrOCRRequired, "the PDF has no text layer (a scan?); it needs OCR, which this request (ocr: never) turned off")
+		}
+		d.warn("pages %s have no text layer and were left out: OCR is off", pageList(noText))
+		return out, nil
+	}
+	if c.o.Engine == nil {
+		if len(noText) == total || c.o.OCR == OCRForce {
+			return nil, fail(ErrOCRUnavailable, "the PDF has pages without a text layer that need OCR")
+		}
+		d.warn("pages %s have no text layer and were left out: no OCR runtime is installed", pageList(noText))
+		return out, nil
+	}
+	for _, i := range noText {
+		text, ok, err := c.o.Engine.PDFPage(c.ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fail(ErrOCRUnavailable, "a page without a text layer needs to be rendered to an image for OCR")
+		}
+		out[i] = text
+		d.ocrPages = append(d.ocrPages, i)
+	}
+	return out, nil
+}
+
+func pageList(p []int) string {
+	s := make([]string, len(p))
+	for i, n := range p {
+		s[i] = sprintf("%d", n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// encryptedPDF reports whether a PDF that would not open is encrypted.
+func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
+	msg := err.Error()
+	if strings.Contains(msg, "password") || strings.Contains(msg, "encrypt") {
+		return true
+	}
+	tail := make([]byte, min(size, 1<<20))
+	n, _ := r.ReadAt(tail, size-int64(len(tail)))
+	return bytes.Contains(tail[:n], []byte("/Encrypt"))
+}
+
+// pageLines reads the text of a page as lines, top to bottom.
+func pageLines(p pdf.Page) []pdfLine {
+	if p.V.IsNull() {
+		return nil
+	}
+	texts := p.Content().Text
+	sort.SliceStable(texts, func(i, j int) bool {
+		a, b := texts[i], texts[j]
+		tol := math.Max(a.FontSize, b.FontSize) * 0.4
+		if math.Abs(a.Y-b.Y) > tol {
+			return a.Y > b.Y
+		}
+		return a.X < b.X
+	})
+	var lines []pdfLine
+	var b strings.Builder
+	var segs []pdfSeg
+	sizes := map[float64]int{}
+	var lastX, lastY, lastSize, segX float64
+	endSeg := func() {
+		if t := strings.Join(strings.Fields(b.String()), " "); t != "" {
+			segs = append(segs, pdfSeg{x: segX, text: t})
+		}
+		b.Reset()
+	}
+	flush := func() {
+		endSeg()
+		if len(segs) > 0 {
+			best, bestN := 0.0, -1
+			for s, n := range sizes {
+				if n > bestN || (n == bestN && s > best) {
+					best, bestN = s, n
+				}
+			}
+			texts := make([]string, len(segs))
+			for i, sg := range segs {
+				texts[i] = sg.text
+			}
+			lines = append(lines, pdfLine{text: strings.Join(texts, " "), size: best, y: lastY, segs: segs})
+		}
+		segs = nil
+		clear(sizes)
+	}
+	for i, t := range texts {
+		gap := t.X - lastX
+		switch {
+		case i == 0:
+			segX = t.X
+		case math.Abs(t.Y-lastY) > math.Max(t.FontSize, lastSize)*0.4:
+			flush()
+			segX = t.X
+		case gap > math.Max(t.FontSize, 1)*1.5: // a column's gap
+			endSeg()
+			segX = t.X
+		case gap > math.Max(t.FontSize, 1)*0.15 && !strings.HasPrefix(t.S, " "):
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.S)
+		sizes[math.Round(t.FontSize*2)/2] += len(t.S)
+		lastX, lastY, lastSize = t.X+t.W, t.Y, t.FontSize
+	}
+	flush()
+	return lines
+}
+
+// bodySize is the font size of most of the document's text.
+func bodySize(pages map[int][]pdfLine) float64 {
+	count := map[float64]int{}
+	for _, ls := range pages {
+		for _, l := range ls {
+			count[l.size] += len(l.text)
+		}
+	}
+	best, bestN := 0.0, -1
+	for s, n := range count {
+		if n > bestN {
+			best, bestN = s, n
+		}
+	}
+	return best
+}
+
+// headingSizes maps the sizes clearly larger than the body's, largest
+// first, to heading levels 1–3.
+func headingSizes(pages map[int][]pdfLine, body float64) map[float64]int {
+	set := map[float64]bool{}
+	for _, ls := range pages {
+		for _, l := range ls {
+			if l.size >= body*1.15 && body > 0 {
+				set[l.size] = true
+			}
+		}
+	}
+	var sizes []float64
+	for s := range set {
+		sizes = append(sizes, s)
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(sizes)))
+	out := map[float64]int{}
+	for i, s := range sizes {
+		out[s] = min(i+1, 3)
+	}
+	return out
+}
+
+// pdfBlocks adds a page's lines: headings alone, the other lines joined
+// into paragraphs where their spacing is that of one paragraph.
+func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
+	var para []string
+	var prev *pdfLine
+	end := func() {
+		if len(para) > 0 {
+			d.add(esc(strings.Join(para, " ")))
+			para = nil
+		}
+	}
+	for i := 0; i < len(lines); i++ {
+		if n := gridRows(lines[i:]); n >= 2 {
+			end()
+			rows := make([][]string, n)
+			for j := range rows {
+				for _, sg := range lines[i+j].segs {
+					rows[j] = append(rows[j], esc(sg.text))
+				}
+			}
+			d.add(table(rows))
+			i += n - 1
+			prev = nil
+			continue
+		}
+		l := &lines[i]
+		if lvl, ok := levels[l.size]; ok && len(l.text) < 200 {
+			end()
+			d.add(heading(lvl, esc(l.text)))
+			prev = nil
+			continue
+		}
+		if prev != nil && (prev.y-l.y > math.Max(l.size, 1)*1.8 || prev.size != l.size) {
+			end()
+		}
+		para = append(para, l.text)
+		prev = l
+	}
+	end()
+}
+
+// gridRows is how many lines from the first form a grid: two or more
+// stretches each, the same number, starting at the same places (within
+// a font size) as the first line's.
+func gridRows(lines []pdfLine) int {
+	first := lines[0].segs
+	if len(first) < 2 {
+		return 0
+	}
+	n := 1
+	for _, l := range lines[1:] {
+		if len(l.segs) != len(first) {
+			break
+		}
+		aligned := true
+		for j, sg := range l.segs {
+			if math.Abs(sg.x-first[j].x) > math.Max(l.size, 1) {
+				aligned = false
+				break
+			}
+		}
+		if !aligned {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// image converts an image file by OCR.
+func (c *conv) image(r io.ReaderAt, size int64) (*doc, error) {
+	if c.o.OCR == OCRNever {
+		return nil, fail(ErrOCRRequired, "the file is an image; its text needs OCR, which this request (ocr: never) turned off")
+	}
+	if c.o.Engine == nil {
+		return nil, fail(ErrOCRUnavailable, "the file is an image, whose text needs OCR")
+	}
+	b, err := readAll(r, size)
+	if err != nil {
+		return nil, err
+	}
+	text, err := c.o.Engine.Image(c.ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	d := &doc{pages: 1, ocrPages: []int{1}}
+	for _, bl := range splitBlocks(text) {
+		d.add(esc(bl))
+	}
+	if len(d.blocks) == 0 {
+		d.warn("OCR recognised no text in the image")
+	}
+	return d, nil
+}

@@ -1,0 +1,274 @@
+package docconv
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Formats, as Result.Format names them.
+const (
+	FormatPDF            = "pdf"
+	FormatDOCX           = "docx"
+	FormatPPTX           = "pptx"
+	FormatXLSX           = "xlsx"
+	FormatODT            = "odt"
+	FormatODS            = "ods"
+	FormatODP            = "odp"
+	FormatEPUB           = "epub"
+	FormatZIP            = "zip"
+	FormatHTML           = "html"
+	FormatXML            = "xml"
+	FormatJSON           = "json"
+	FormatNotebook       = "ipynb"
+	FormatCSV            = "csv"
+	FormatTSV            = "tsv"
+	FormatMarkdown       = "markdown"
+	FormatText           = "text"
+	FormatImage          = "image"
+	FormatEncryptedOOXML = "encrypted-office"
+)
+
+func isZipFormat(f string) bool {
+	switch f {
+	case FormatDOCX, FormatPPTX, FormatXLSX, FormatODT, FormatODS, FormatODP, FormatEPUB, FormatZIP:
+		return true
+	}
+	return false
+}
+
+// sniffBytes is how much of the start of a file the text sniffing reads.
+const sniffBytes = 64 << 10
+
+// Sniff names the format of the content of r from its bytes alone.
+func Sniff(r io.ReaderAt, size int64) (string, error) {
+	head := make([]byte, min(size, sniffBytes))
+	n, _ := r.ReadAt(head, 0)
+	head = head[:n]
+	switch {
+	case size == 0:
+		return FormatText, nil
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
+		return sniffZip(r, size)
+	case bytes.Contains(head[:min(len(head), 1024)], []byte("%PDF-")):
+		return FormatPDF, nil
+	case bytes.HasPrefix(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}):
+		return sniffCFB(r, size)
+	case isImage(head):
+		return FormatImage, nil
+	case bytes.HasPrefix(head, []byte(`{\rtf`)):
+		return "", fail(ErrUnsupported, "the file is RTF, which DeskBridge does not read (no maintained Go library serves it); save it as DOCX or ODT")
+	}
+	return sniffText(r, size, head)
+}
+
+func isImage(h []byte) bool {
+	for _, m := range []string{"\x89PNG\r\n\x1a\n", "\xff\xd8\xff", "GIF87a", "GIF89a", "II*\x00", "MM\x00*", "BM"} {
+		if bytes.HasPrefix(h, []byte(m)) {
+			return true
+		}
+	}
+	return len(h) >= 12 && string(h[:4]) == "RIFF" && string(h[8:12]) == "WEBP"
+}
+
+// sniffCFB tells an encrypted OOXML package (a Compound File holding an
+// EncryptedPackage stream) from a legacy Office file.
+func sniffCFB(r io.ReaderAt, size int64) (string, error) {
+	b := make([]byte, min(size, 8<<20))
+	n, _ := r.ReadAt(b, 0)
+	if bytes.Contains(b[:n], utf16le("EncryptedPackage")) {
+		return FormatEncryptedOOXML, nil
+	}
+	return "", fail(ErrUnsupported, "the file is a legacy Office binary file (.doc, .xls, .ppt), which DeskBridge does not read; save it as DOCX, XLSX or PPTX")
+}
+
+func utf16le(s string) []byte {
+	out := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		out = append(out, s[i], 0)
+	}
+	return out
+}
+
+// sniffZip names an OOXML, ODF or EPUB package from its members.
+func sniffZip(r io.ReaderAt, size int64) (string, error) {
+	z, err := zip.NewReader(r, size)
+	if err != nil {
+		return "", fail(ErrCorrupt, "the file starts as a ZIP archive but its directory cannot be read: %v", err)
+	}
+	names := map[string]*zip.File{}
+	for _, f := range z.File {
+		names[f.Name] = f
+	}
+	switch {
+	case names["word/document.xml"] != nil:
+		return FormatDOCX, nil
+	case names["ppt/presentation.xml"] != nil:
+		return FormatPPTX, nil
+	case names["xl/workbook.xml"] != nil:
+		return FormatXLSX, nil
+	}
+	if f := names["mimetype"]; f != nil && f.UncompressedSize64 < 256 {
+		if mt := readSmall(f); mt != "" {
+			switch {
+			case strings.HasPrefix(mt, "application/vnd.oasis.opendocument.text"):
+				return FormatODT, nil
+			case strings.HasPrefix(mt, "application/vnd.oasis.opendocument.spreadsheet"):
+				return FormatODS, nil
+			case strings.HasPrefix(mt, "application/vnd.oasis.opendocument.presentation"):
+				return FormatODP, nil
+			case mt == "application/epub+zip":
+				return FormatEPUB, nil
+			}
+		}
+	}
+	return FormatZIP, nil
+}
+
+func readSmall(f *zip.File) string {
+	rc, err := f.Open()
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(io.LimitReader(rc, 256))
+	return strings.TrimSpace(string(b))
+}
+
+// sniffText names a text format, or refuses binary content.
+func sniffText(r io.ReaderAt, size int64, head []byte) (string, error) {
+	if !textual(head, int64(len(head)) < size) {
+		return "", fail(ErrUnsupported, "the file is binary data of no document format DeskBridge reads")
+	}
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	lower := bytes.ToLower(t[:min(len(t), 4096)])
+	switch {
+	case len(t) > 0 && (t[0] == '{' || t[0] == '['):
+		return sniffJSON(r, size, t)
+	case bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")) ||
+		(len(t) > 0 && t[0] == '<' && htmlTags(lower)):
+		return FormatHTML, nil
+	case bytes.HasPrefix(t, []byte("<?xml")) || (len(t) > 0 && t[0] == '<'):
+		if htmlTags(lower) {
+			return FormatHTML, nil
+		}
+		return FormatXML, nil
+	}
+	if d := delimiter(head, int64(len(head)) < size); d != 0 {
+		if d == '\t' {
+			return FormatTSV, nil
+		}
+		return FormatCSV, nil
+	}
+	if markdownish(head) {
+		return FormatMarkdown, nil
+	}
+	return FormatText, nil
+}
+
+func htmlTags(lower []byte) bool {
+	for _, tag := range []string{"<html", "<body", "<head", "<p>", "<div", "<h1", "<table", "<title"} {
+		if bytes.Contains(lower, []byte(tag)) {
+			return true
+		}
+	}
+	return false
+}
+
+// textual reports whether b is UTF-8 text with no NUL and few control
+// characters; partial allows a character cut at the end.
+func textual(b []byte, partial bool) bool {
+	if partial {
+		for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
+			b = b[:len(b)-1]
+		}
+	}
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' {
+			ctl++
+		}
+	}
+	return ctl*100 <= len(b)
+}
+
+func sniffJSON(r io.ReaderAt, size int64, t []byte) (string, error) {
+	if size > 64<<20 {
+		return FormatJSON, nil
+	}
+	b, err := readAll(r, size)
+	if err != nil || !json.Valid(b) {
+		return FormatText, nil
+	}
+	var nb struct {
+		Cells    json.RawMessage `json:"cells"`
+		NBFormat *int            `json:"nbformat"`
+	}
+	if t[0] == '{' && json.Unmarshal(b, &nb) == nil && nb.Cells != nil && nb.NBFormat != nil {
+		return FormatNotebook, nil
+	}
+	return FormatJSON, nil
+}
+
+// delimiter returns ',' or '\t' when the first lines of head have the same
+// number (one or more) of that separator outside quotes, else 0.
+func delimiter(head []byte, partial bool) byte {
+	lines := strings.Split(strings.ReplaceAll(string(head), "\r\n", "\n"), "\n")
+	if partial && len(lines) > 1 {
+		lines = lines[:len(lines)-1]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) < 2 {
+		return 0
+	}
+	lines = lines[:min(len(lines), 20)]
+	for _, d := range []byte{'\t', ','} {
+		want := countOutsideQuotes(lines[0], d)
+		if want == 0 {
+			continue
+		}
+		same := true
+		for _, l := range lines[1:] {
+			if countOutsideQuotes(l, d) != want {
+				same = false
+				break
+			}
+		}
+		if same {
+			return d
+		}
+	}
+	return 0
+}
+
+func countOutsideQuotes(l string, d byte) int {
+	n, quoted := 0, false
+	for i := 0; i < len(l); i++ {
+		switch {
+		case l[i] == '"':
+			quoted = !quoted
+		case l[i] == d && !quoted:
+			n++
+		}
+	}
+	return n
+}
+
+// markdownish reports whether text looks like Markdown: an ATX heading,
+// a fenced block or a link.
+func markdownish(b []byte) bool {
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "## ") || strings.HasPrefix(l, "```") {
+			return true
+		}
+	}
+	return bytes.Contains(b, []byte("](")) && bytes.Contains(b, []byte("["))
+}
