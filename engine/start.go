@@ -50,6 +50,9 @@ type Options struct {
 // decide safely; callers answer every request with it instead of serving.
 func Start(ctx context.Context, o Options) (*Host, error) {
 	cfg := o.Config
+	if err := action.CheckConfigured(cfg.Limits); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
 	hostLog := o.HostLog
 	if hostLog == nil {
 		hostLog = os.Stderr
@@ -87,7 +90,8 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
-	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}
+	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog,
+		originOK: originAllowed(o.Channel, o.Origin, cfg.AllowedOrigins), now: time.Now}
 	env.CheckContent = h.checkContent
 	return h, nil
 }

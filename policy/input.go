@@ -21,7 +21,9 @@ type Input struct {
 	Request Request       `json:"request"`
 	Paths   map[Role]Path `json:"paths"`
 	// Command is set for run_command, URL for the URL actions, Import for
-	// import_asset and Run for the web_agent_* messages.
+	// import_asset and Run for the web_agent_* messages. Document puts
+	// every member of the document in, {} for one that is nil, so the
+	// input always has the same members (docs/policy-input.md).
 	Command *Command `json:"command,omitzero"`
 	URL     *URL     `json:"url,omitzero"`
 	Import  *Import  `json:"import,omitzero"`
@@ -296,6 +298,8 @@ func (in *Input) Document() (InputDocument, error) {
 			}
 		}
 		obj.Insert(keyCommand, ast.NewTerm(cv))
+	} else {
+		obj.Insert(keyCommand, ast.NewTerm(ast.NewObject()))
 	}
 	for _, m := range []struct {
 		key *ast.Term
@@ -304,6 +308,10 @@ func (in *Input) Document() (InputDocument, error) {
 	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil},
 		{keyContent, in.Content, in.Content != nil}, {keyWrite, in.Write, in.Write != nil}} {
 		if !m.set {
+			// Every member is always there, {} when it does not apply, so
+			// that a rule reading it (count(input.command)) is not
+			// undefined on another action's input.
+			obj.Insert(m.key, ast.NewTerm(ast.NewObject()))
 			continue
 		}
 		v, err := objectValue(m.v, nil)

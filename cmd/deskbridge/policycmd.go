@@ -89,13 +89,17 @@ func policyCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	probs := policy.Check(src)
+	errs := 0
 	for _, p := range probs {
 		fmt.Fprintln(stdout, p)
+		if !p.Warning {
+			errs++
+		}
 	}
-	if len(probs) > 0 {
+	if errs > 0 {
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d modules, %d test modules, no problems\n", src.Name, len(src.Modules), len(src.Tests))
+	fmt.Fprintf(stdout, "%s: %d modules, %d test modules, no problems (%d warnings)\n", src.Name, len(src.Modules), len(src.Tests), len(probs))
 	return 0
 }
 
