@@ -107,6 +107,11 @@ type Path struct {
 	Sensitivity   string `json:"sensitivity"`
 	Protected     bool   `json:"protected"`
 	Links         int    `json:"links"`
+	// Size is an existing regular file's size in bytes (0 for anything
+	// else), and Modified its modification time in RFC 3339 (UTC, with
+	// nanoseconds; "" when nothing exists at the path).
+	Size     int64  `json:"size"`
+	Modified string `json:"modified"`
 }
 
 // Rel returns the path relative to its workspace root in native form, as
@@ -272,7 +277,7 @@ var (
 	keyOrigin, keyChannel      = ast.StringTerm("origin"), ast.StringTerm("channel")
 	keyArguments               = ast.StringTerm("arguments")
 	pathKeys                   = keyTerms("input", "canonical", "workspace", "workspace_root", "relative",
-		"inside", "exists", "type", "sensitivity", "protected", "links")
+		"inside", "exists", "type", "sensitivity", "protected", "links", "size", "modified")
 )
 
 // Document builds in's value. The fixed members (request, paths and
@@ -384,10 +389,18 @@ func pathsValue(paths map[Role]Path) ast.Value {
 	return ast.NewObject(items...)
 }
 
+// sizeTerm is n as a term, OPA's interned one when there is one.
+func sizeTerm(n int64) *ast.Term {
+	if n >= 0 && n < 512 {
+		return ast.InternedTerm(int(n))
+	}
+	return ast.NewTerm(ast.Number(strconv.FormatInt(n, 10)))
+}
+
 // pathValue is p as OPA's value.
 func pathValue(p Path) ast.Value {
 	k := pathKeys
-	terms := make(termBatch, 7)
+	terms := make(termBatch, 8)
 	return ast.NewObject(
 		[2]*ast.Term{k[0], terms.str(p.Input)},
 		[2]*ast.Term{k[1], terms.str(p.Canonical)},
@@ -400,5 +413,7 @@ func pathValue(p Path) ast.Value {
 		[2]*ast.Term{k[8], terms.str(p.Sensitivity)},
 		[2]*ast.Term{k[9], ast.InternedTerm(p.Protected)},
 		[2]*ast.Term{k[10], ast.InternedTerm(p.Links)},
+		[2]*ast.Term{k[11], sizeTerm(p.Size)},
+		[2]*ast.Term{k[12], terms.str(p.Modified)},
 	)
 }

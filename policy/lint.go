@@ -44,6 +44,22 @@ func Lint(src *Source) []Problem {
 	return sortProblems(probs)
 }
 
+// lintErrors returns Lint's first error (not a warning), with how many
+// there are and the command that lists them, or nil: start-up refuses a
+// policy set the host would refuse at run time.
+func lintErrors(src *Source) error {
+	var errs []Problem
+	for _, p := range Lint(src) {
+		if !p.Warning {
+			errs = append(errs, p)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s (%d problems; `deskbridge policy check %s` lists them)", errs[0], len(errs), src.Name)
+}
+
 // keyCodeTerm is the "code" key of a denial object.
 var keyCodeTerm = ast.StringTerm("code")
 

@@ -2,7 +2,6 @@ package deskbridge.limits_test
 
 import data.deskbridge.fixtures as f
 import data.deskbridge.limits
-import data.deskbridge.main
 import rego.v1
 
 # The limits of an action the table does not list.
@@ -36,7 +35,7 @@ unlisted := {
 
 # The limits the decision carries for action a under configuration cfg.
 limits_of(a, cfg) := l if {
-	l := main.decision.limits with input as f.request(a, "files", {}) with data.config as cfg
+	l := f.decision.limits with input as f.request(a, "files", {}) with data.config as cfg
 }
 
 with_limits(l) := object.union(f.config, {"limits": l})
@@ -179,15 +178,15 @@ test_override_names_the_action_exactly if {
 # A denied decision still carries the action's limits.
 test_denied_decision_carries_limits if {
 	inp := json.patch(f.request("run_command", "commands", {}), [{"op": "replace", "path": "/request/origin", "value": "chrome-extension://pppppppppppppppppppppppppppppppp/"}])
-	d := main.decision with input as inp with data.config as f.config
+	d := f.decision with input as inp with data.config as f.config
 	d.allow == false
 	d.limits == {"timeout_ms": 30000, "max_bytes": 262144}
 }
 
 # The skill in the request does not change the limits: they follow the action.
 test_limits_follow_the_action_not_the_skill if {
-	a := main.decision.limits with input as f.request("download_asset", "assets", {}) with data.config as f.config
-	b := main.decision.limits with input as f.request("download_asset", "control", {}) with data.config as f.config
+	a := f.decision.limits with input as f.request("download_asset", "assets", {}) with data.config as f.config
+	b := f.decision.limits with input as f.request("download_asset", "control", {}) with data.config as f.config
 	a == {"timeout_ms": 60000, "max_bytes": 52428800}
 	a == b
 }
