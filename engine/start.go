@@ -282,3 +282,7 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	}
 	return out
 }
+
+// PolicySource reads the configured policy set (a signed bundle, a folder,
+// or the embedded default), as Start does.
+func PolicySource(cfg *config.Config) (*policy.Source, error) { return policySource(cfg) }

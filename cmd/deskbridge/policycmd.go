@@ -19,6 +19,8 @@ const policyUsage = `usage:
   deskbridge policy check [DIR_OR_BUNDLE]               compile errors, as file:line:column
   deskbridge policy test [DIR_OR_BUNDLE] [-v]           run the policy's _test.rego tests
   deskbridge policy eval --input FILE [DIR_OR_BUNDLE]   one decision and the deny rules that fired
+  deskbridge [--config FILE] policy data [DIR_OR_BUNDLE] the data the policy reads: data.config and
+                                                        the policy's data documents (data.<team>)
   deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
                                                         the input document the host would build
                                                         (--logged: as the decision log records it)
@@ -39,6 +41,8 @@ func policyCommand(configPath string, args []string, stdout, stderr io.Writer) i
 		return policyEval(configPath, args[1:], stdout, stderr)
 	case "input":
 		return policyInput(configPath, args[1:], stdout, stderr)
+	case "data":
+		return policyData(configPath, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "deskbridge policy: unknown command %q\n%s", args[0], policyUsage)
 	return 2
