@@ -72,11 +72,19 @@ type Decision struct {
 }
 
 // Run replays every decision event of events and reports the comparison.
-// A line that cannot be read is an error: a replay of part of a log would
-// claim more than it shows.
+// A line that is not an event (a line torn by a crash, which the writer
+// survives) is skipped and listed in the report's Skipped, so the rest of
+// the log is still replayed; any other error of events (a file that
+// cannot be read) is an error: a replay of part of a log would claim more
+// than it shows.
 func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts Options) (*Report, error) {
 	var evs []decisionlog.Event
+	var skipped []string
 	for ev, err := range events {
+		if errors.Is(err, decisionlog.ErrMalformed) {
+			skipped = append(skipped, err.Error())
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +95,9 @@ func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts O
 	r := &replayer{opts: opts, engines: map[string]*engineOnce{}}
 	out := make([]Decision, len(evs))
 	r.each(ctx, len(evs), func(strs stringTable, i int) { out[i] = r.replay(ctx, &evs[i], strs) })
-	return newReport(out, opts.Policy != nil), ctx.Err()
+	rep := newReport(out, opts.Policy != nil)
+	rep.Skipped = append(rep.Skipped, skipped...)
+	return rep, ctx.Err()
 }
 
 type replayer struct {

@@ -32,6 +32,10 @@ type Report struct {
 	ByChange map[string]int `json:"by_change"`
 	// Timeline counts decisions over time, for the chart.
 	Timeline []Bucket `json:"timeline"`
+	// Skipped names the lines that are not events ("FILE:LINE: …"), a
+	// line torn by a crash among them: they were passed over, not
+	// replayed.
+	Skipped []string `json:"skipped"`
 }
 
 // Bucket counts the decisions of one time interval.
@@ -53,7 +57,7 @@ const timelineBuckets = 48
 
 func newReport(ds []Decision, newPolicy bool) *Report {
 	sort.Slice(ds, func(i, j int) bool { return ds[i].Seq < ds[j].Seq })
-	r := &Report{NewPolicy: newPolicy, Total: len(ds), Changed: []Decision{}, Detail: []Decision{}, Unreplayable: []Decision{}, Masked: []Decision{},
+	r := &Report{NewPolicy: newPolicy, Total: len(ds), Skipped: []string{}, Changed: []Decision{}, Detail: []Decision{}, Unreplayable: []Decision{}, Masked: []Decision{},
 		ByKind: map[Kind]int{}, ByAction: map[string]int{}, ByChange: map[string]int{}}
 	for _, d := range ds {
 		r.add(d)
@@ -148,6 +152,9 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	for _, d := range r.Masked {
 		fmt.Fprintf(w, "  seq %d  %s  masked input, not replayed\n", d.Seq, d.Action)
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "  skipped %s (not an event: a torn or changed line; `deskbridge log verify` says more)\n", s)
 	}
 }
 
