@@ -219,7 +219,20 @@ func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error)
 		Keep:     cfg.DecisionLog.Keep,
 		Labels:   decisionlog.Labels{ID: host, Version: Version},
 		Masker:   m,
+		// A keyed checkpoint of the head at every close, its key beside
+		// the configuration, outside the log's folder (docs/decision-log.md).
+		CheckpointKey: checkpointKey(cfg),
 	})
+}
+
+// checkpointKey is the decision log's checkpoint key: decision-log.key
+// beside the configuration file, or none for a configuration that was not
+// read from a file.
+func checkpointKey(cfg *config.Config) string {
+	if cfg.Source == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(cfg.Source), "decision-log.key")
 }
 
 // storePolicy keeps the policy set and configuration that decide in the
@@ -269,6 +282,8 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	log := cfg.LogPath()
 	add(log)
 	add(log + ".lock")
+	add(decisionlog.CheckpointPath(log))
+	add(checkpointKey(cfg))
 	add(policy.StoreDir(log))
 	add(checkedDir(cfg))
 	for i := 1; i <= cfg.DecisionLog.Keep; i++ {

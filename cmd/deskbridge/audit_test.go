@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// runBin runs the binary with args and returns its stdout and exit code.
+func runBin(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(binaryPath, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("deskbridge %s: exit %d\n%s%s", strings.Join(args, " "), code, out, stderr.Bytes())
+	return string(out), code
+}
+
+var prevHash = regexp.MustCompile(`"prev_hash":"[0-9a-f]{64}"`)
+
+// rechainFile rewrites the log's line i (old replaced by new) and every
+// later line's prev_hash and hash, as someone who knows the format would:
+// the body is the line without its last 75 bytes, plus "}".
+func rechainFile(t *testing.T, path string, i int, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	lines[i] = strings.Replace(lines[i], old, new, 1)
+	prev := ""
+	for j := i; j < len(lines); j++ {
+		body := lines[j][:len(lines[j])-75] + "}"
+		if prev != "" {
+			body = prevHash.ReplaceAllString(body, `"prev_hash":"`+prev+`"`)
+		}
+		sum := sha256.Sum256([]byte(body))
+		prev = hex.EncodeToString(sum[:])
+		lines[j] = body[:len(body)-1] + `,"hash":"` + prev + `"}`
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAuditorsLog: what an auditor does with the binary. The host keeps a
+// keyed checkpoint beside its configuration; `log verify --key` finds a
+// rewrite the chain alone passes; `log query` answers by outcome, rule and
+// path, as JSON lines, CSV and a summary.
+func TestAuditorsLog(t *testing.T) {
+	cfg, ws := writeConfig(t, "")
+	logFile := filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl")
+	key := filepath.Join(filepath.Dir(cfg), "decision-log.key")
+	outside := filepath.Join(filepath.Dir(cfg), "secret.txt")
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o644)
+	runBin(t, "--config", cfg, "call", "get_status", "{}")
+	runBin(t, "--config", cfg, "call", "read_file", `{"path":`+quoteJSON(filepath.Join(ws, "a.txt"))+`}`)
+	runBin(t, "--config", cfg, "call", "read_file", `{"path":`+quoteJSON(outside)+`}`)
+
+	if _, code := runBin(t, "log", "verify", "--log", logFile, "--key", key); code != 0 {
+		t.Fatalf("an intact log: exit %d", code)
+	}
+
+	out, code := runBin(t, "log", "query", "--log", logFile, "--outcome", "WORKSPACE_VIOLATION")
+	var row map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &row) != nil || row["rule"] != "workspace.outside" || row["target"] != outside || row["action"] != "read_file" {
+		t.Fatalf("query by outcome: exit %d, %s", code, out)
+	}
+	out, _ = runBin(t, "log", "query", "--log", logFile, "--path", ws, "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 2 || recs[0][0] != "time" || recs[1][5] != "read_file" || recs[1][7] != "OK" {
+		t.Fatalf("query by path as CSV: %v %q", err, out)
+	}
+	out, _ = runBin(t, "log", "query", "--log", logFile, "--summary")
+	if !strings.Contains(out, `"action":"read_file","outcome":"OK","count":1`) || !strings.Contains(out, `"action":"read_file","outcome":"WORKSPACE_VIOLATION","count":1`) {
+		t.Fatalf("summary: %s", out)
+	}
+
+	// The denied read rewritten as allowed, every later hash recomputed.
+	rechainFile(t, logFile, 4, `"outcome":"WORKSPACE_VIOLATION"`, `"outcome":"OK"`)
+	if _, code := runBin(t, "log", "verify", "--log", logFile); code != 0 {
+		t.Fatalf("the chain alone should pass a rewrite (the documented limit): exit %d", code)
+	}
+	out, code = runBin(t, "log", "verify", "--log", logFile, "--key", key)
+	if code != 1 || !strings.Contains(out, "checkpoint: changed") {
+		t.Fatalf("a rewrite with the key: exit %d\n%s", code, out)
+	}
+}
+
+// TestPolicyDataCommand: `policy data` shows a team's data document under
+// data.<team> beside data.config.
+func TestPolicyDataCommand(t *testing.T) {
+	cfg, _ := writeConfig(t, "")
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "acme"), 0o755)
+	os.WriteFile(filepath.Join(dir, "acme", "data.yaml"), []byte("readable:\n  - docs/\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "p.rego"), []byte("package deskbridge.main\n\ndecision := {}\n"), 0o644)
+	out, code := runBin(t, "--config", cfg, "policy", "data", dir)
+	var doc map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	acme, _ := doc["acme"].(map[string]any)
+	config, _ := doc["config"].(map[string]any)
+	if acme == nil || acme["readable"] == nil || config == nil || config["allowed_origins"] == nil {
+		t.Fatalf("policy data = %s", out)
+	}
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
