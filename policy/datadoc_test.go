@@ -128,3 +128,28 @@ func TestDataDocumentsCannotReplaceConfig(t *testing.T) {
 		t.Fatalf("a bundle with data.config: %v", err)
 	}
 }
+
+// TestStoredDataDocuments: the policy store keeps a set's data documents,
+// so replay decides with them as the host did.
+func TestStoredDataDocuments(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"acme.rego": allowList, "acme/data.yaml": "readable:\n  - docs/\n  - 7\n"})
+	src, err := Dir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{"allowed_origins": []any{}}
+	root := filepath.Join(t.TempDir(), "policies")
+	hash, err := Store(root, src, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := LoadStored(root, hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acme, _ := back.Data["acme"].(map[string]any)
+	if acme == nil || len(acme["readable"].([]any)) != 2 {
+		t.Fatalf("stored data: %v", back.Data)
+	}
+}
