@@ -105,47 +105,12 @@ func Rows(path string) (rows []Row, skipped []string, err error) {
 // rowOf is the row of a decision event.
 func rowOf(ev decisionlog.Event) Row {
 	r := Row{Time: ev.Timestamp, Seq: ev.Seq, DecisionID: ev.DecisionID, RequestID: ev.RequestID, Origin: ev.Origin,
-		Action: ev.Action, Decided: ev.Outcome, By: "policy", Masked: len(ev.Masked) > 0 || len(ev.Erased) > 0}
+		Action: ev.Action, Decided: ev.Outcome, Rule: ev.Rule(), By: "policy", Target: ev.Target(),
+		Masked: len(ev.Masked) > 0 || len(ev.Erased) > 0, paths: ev.Paths()}
 	if ev.Path == decisionlog.HostPath {
 		r.By = "host"
 	}
-	if res, ok := ev.Result.(map[string]any); ok {
-		r.Rule = firstRule(res["denials"])
-	}
-	in, _ := ev.Input.(map[string]any)
-	paths, _ := in["paths"].(map[string]any)
-	for _, role := range []string{"target", "source", "destination", "cwd"} {
-		if p, ok := paths[role].(map[string]any); ok {
-			if c, _ := p["canonical"].(string); c != "" {
-				r.paths = append(r.paths, c)
-			}
-		}
-	}
-	if len(r.paths) > 0 {
-		r.Target = r.paths[0]
-	} else if u, ok := in["url"].(map[string]any); ok {
-		r.Target, _ = u["raw"].(string)
-	}
 	return r
-}
-
-// firstRule is the rule of the deciding denial: the lowest priority, then
-// the rule's name, as the host answers.
-func firstRule(v any) string {
-	dens, _ := v.([]any)
-	best, bestP := "", 0.0
-	for _, d := range dens {
-		m, _ := d.(map[string]any)
-		rule, _ := m["rule"].(string)
-		p := 0.0
-		if n, ok := m["priority"].(json.Number); ok {
-			p, _ = n.Float64()
-		}
-		if best == "" || p < bestP || (p == bestP && rule < best) {
-			best, bestP = rule, p
-		}
-	}
-	return best
 }
 
 // RunQuery runs `deskbridge log query` with the arguments after "query".

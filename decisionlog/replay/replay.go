@@ -57,16 +57,23 @@ type Options struct {
 
 // Decision is one replayed decision event.
 type Decision struct {
-	Seq        uint64    `json:"seq"`
-	DecisionID string    `json:"decision_id"`
-	RequestID  string    `json:"request_id"`
-	Action     string    `json:"action"`
+	Seq        uint64 `json:"seq"`
+	DecisionID string `json:"decision_id"`
+	RequestID  string `json:"request_id"`
+	Action     string `json:"action"`
+	Origin     string `json:"origin"`
+	// Target is the request's first path, else its URL (Event.Target).
+	Target     string    `json:"target"`
 	Timestamp  time.Time `json:"timestamp"`
 	PolicyHash string    `json:"policy_hash"`
 	// Before is the logged answer (OK or a code), After the replayed one.
 	Before string `json:"before"`
 	After  string `json:"after,omitempty"`
-	Kind   Kind   `json:"kind"`
+	// RuleBefore and RuleAfter are the deciding denials' rules ("" for
+	// an allowed decision).
+	RuleBefore string `json:"rule_before,omitempty"`
+	RuleAfter  string `json:"rule_after,omitempty"`
+	Kind       Kind   `json:"kind"`
 	// Reason explains an Unreplayable decision.
 	Reason string `json:"reason,omitempty"`
 }
@@ -139,7 +146,8 @@ func (r *replayer) each(ctx context.Context, n int, f func(stringTable, int)) {
 // replay evaluates one decision event and compares it with the log.
 func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs stringTable) Decision {
 	d := Decision{Seq: ev.Seq, DecisionID: ev.DecisionID, RequestID: ev.RequestID, Action: ev.Action,
-		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Before: ev.Outcome}
+		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Before: ev.Outcome,
+		Origin: ev.Origin, Target: ev.Target(), RuleBefore: ev.Rule()}
 	e, err := r.engine(ctx, ev.PolicyHash)
 	if err != nil {
 		d.Kind, d.Reason = Unreplayable, err.Error()
@@ -155,6 +163,9 @@ func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs strin
 		return d
 	}
 	d.After = answer(dec)
+	if den, ok := dec.First(); ok {
+		d.RuleAfter = den.Rule
+	}
 	d.Kind = compare(d.Before, d.After, ev.Result, dec.Result)
 	return d
 }

@@ -140,8 +140,8 @@ func (r *Report) WriteText(w io.Writer) {
 	writeCounts(w, "by action", r.ByAction)
 	writeCounts(w, "by change", r.ByChange)
 	for _, d := range r.Changed {
-		fmt.Fprintf(w, "  seq %d %s %s %s → %s (%s, request %s)\n",
-			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.Action, d.Before, d.After, d.Kind, d.RequestID)
+		fmt.Fprintf(w, "  seq %d %s %s %s → %s (%s, request %s) origin %s target %s rule %q → %q\n",
+			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.Action, d.Before, d.After, d.Kind, d.RequestID, d.Origin, d.Target, d.RuleBefore, d.RuleAfter)
 	}
 	for _, d := range r.Detail {
 		fmt.Fprintf(w, "  seq %d %s %s %s, other denials or limits (request %s)\n",
@@ -151,7 +151,7 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  seq %d  %s  unreplayable: %s\n", d.Seq, d.Action, d.Reason)
 	}
 	for _, d := range r.Masked {
-		fmt.Fprintf(w, "  seq %d  %s  masked input, not replayed\n", d.Seq, d.Action)
+		fmt.Fprintf(w, "  seq %d  %s  masked input, not replayed (origin %s, target %s)\n", d.Seq, d.Action, d.Origin, d.Target)
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "  skipped %s (not an event: a torn or changed line; `deskbridge log verify` says more)\n", s)

@@ -37,3 +37,36 @@ func TestReplaySkipsATornLine(t *testing.T) {
 		t.Fatalf("the text report does not name the skipped line:\n%s", out.String())
 	}
 }
+
+// TestReplayRowsNameOriginTargetAndRules: a changed decision names its
+// origin, its target and the deciding rule before and after; a masked
+// one is listed in the HTML report, not dropped.
+func TestReplayRowsNameOriginTargetAndRules(t *testing.T) {
+	logFile := producedLog(t)
+	src := withModule(t, "nolist.rego", `package deskbridge.policies.nolist
+
+deny contains {"code": "SKILL_DISABLED", "rule": "nolist.off", "message": "Listing is off.", "priority": 25} if {
+	input.request.action == "list_folder"
+}
+
+deny contains {"code": "ACTION_NOT_ALLOWED", "rule": "nolist.signed", "message": "No signed URLs.", "priority": 70} if {
+	contains(input.url.raw, "X-Amz-Signature=s1g")
+}`)
+	rep := run(t, logFile, src)
+	var found bool
+	for _, d := range rep.Changed {
+		if d.Before == "OK" && d.Action == "list_folder" {
+			found = d.Origin == origin && d.Target != "" && d.RuleBefore == "" && d.RuleAfter == "nolist.off"
+		}
+	}
+	if !found {
+		t.Fatalf("changed rows: %+v", rep.Changed)
+	}
+	var html bytes.Buffer
+	if err := rep.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Masked) == 0 || !strings.Contains(html.String(), "Masked, not replayed") || !strings.Contains(html.String(), "nolist.off") {
+		t.Fatalf("masked %d; the HTML report lacks the masked list or the rule after", len(rep.Masked))
+	}
+}
