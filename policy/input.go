@@ -289,7 +289,8 @@ func (in *Input) Document() (InputDocument, error) {
 	if err != nil {
 		return InputDocument{}, err
 	}
-	obj := ast.NewObject(
+	items := make([][2]*ast.Term, 0, 10)
+	items = append(items,
 		[2]*ast.Term{keyVersion, ast.InternedTerm(in.Version)},
 		[2]*ast.Term{keyTimeNS, ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))},
 		[2]*ast.Term{keyRequest, ast.NewTerm(requestValue(&in.Request, args))},
@@ -302,9 +303,9 @@ func (in *Input) Document() (InputDocument, error) {
 				return InputDocument{}, err
 			}
 		}
-		obj.Insert(keyCommand, ast.NewTerm(cv))
+		items = append(items, [2]*ast.Term{keyCommand, ast.NewTerm(cv)})
 	} else {
-		obj.Insert(keyCommand, ast.NewTerm(ast.NewObject()))
+		items = append(items, [2]*ast.Term{keyCommand, emptyObject})
 	}
 	for _, m := range []struct {
 		key *ast.Term
@@ -316,17 +317,21 @@ func (in *Input) Document() (InputDocument, error) {
 			// Every member is always there, {} when it does not apply, so
 			// that a rule reading it (count(input.command)) is not
 			// undefined on another action's input.
-			obj.Insert(m.key, ast.NewTerm(ast.NewObject()))
+			items = append(items, [2]*ast.Term{m.key, emptyObject})
 			continue
 		}
 		v, err := objectValue(m.v, nil)
 		if err != nil {
 			return InputDocument{}, err
 		}
-		obj.Insert(m.key, ast.NewTerm(v))
+		items = append(items, [2]*ast.Term{m.key, ast.NewTerm(v)})
 	}
-	return InputDocument{value: obj}, nil
+	return InputDocument{value: ast.NewObject(items...)}, nil
 }
+
+// emptyObject is the {} of a member that does not apply, one term shared
+// by every document: nothing changes an input document once built.
+var emptyObject = ast.NewTerm(ast.NewObject())
 
 // argumentsValue is the decoded arguments as an OPA object, with digests.
 func argumentsValue(r *Request) (ast.Value, error) {
