@@ -129,3 +129,39 @@ func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestPolicyCheckReportsRunTimeRefusals: `policy check` reports, with file
+// and line where there is one, what the host would refuse at start or at
+// run time, and warns about rules that read what the input lacks.
+func TestPolicyCheckReportsRunTimeRefusals(t *testing.T) {
+	team := func(rule string) string {
+		return "package deskbridge.policies.team\n\nimport rego.v1\n\n" + rule + "\n"
+	}
+	cases := []struct {
+		name, file, text, want string
+		code                   int
+	}{
+		{"a made-up denial code", "team.rego", team(`deny contains {"code": "NOPE", "rule": "team.x", "message": "m"} if input.request.action == "read_file"`),
+			`team.rego:5:24: denial code "NOPE" is not a v1 code`, 1},
+		{"the clock", "team.rego", team(`deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if time.now_ns() > 0`),
+			"team.rego:5:", 1},
+		{"a limit the action ignores", "limits.rego", "", "the decision for list_folder sets max_bytes", 1},
+		{"a member the input lacks", "team.rego", team(`deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if input.approval.by == ""`),
+			"team.rego:5:82: warning: input.approval is not a member", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyTree(t, filepath.Join("..", "..", "rego"), dir, func(p string) bool { return strings.HasSuffix(p, ".rego") })
+			if c.file == "limits.rego" {
+				b, _ := os.ReadFile(filepath.Join(dir, "limits.rego"))
+				c.text = strings.Replace(string(b), `"list_folder": {"timeout_ms": 10000,`, `"list_folder": {"timeout_ms": 10000, "max_bytes": 1,`, 1)
+			}
+			os.WriteFile(filepath.Join(dir, c.file), []byte(c.text), 0o644)
+			out, code := runBin(t, "policy", "check", dir)
+			if code != c.code || !strings.Contains(out, c.want) {
+				t.Fatalf("exit %d, want %d with %q:\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}

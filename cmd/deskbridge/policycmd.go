@@ -100,6 +100,12 @@ func policyCheck(args []string, stdout, stderr io.Writer) int {
 			errs++
 		}
 	}
+	if errs == 0 {
+		for _, p := range unenforcedLimits(context.Background(), src) {
+			fmt.Fprintln(stdout, p)
+			errs++
+		}
+	}
 	if errs > 0 {
 		return 1
 	}
