@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,5 +164,23 @@ func TestPolicyCheckReportsRunTimeRefusals(t *testing.T) {
 				t.Fatalf("exit %d, want %d with %q:\n%s", code, c.code, c.want, out)
 			}
 		})
+	}
+}
+
+// TestUnavailableHostLogsItsRefusals: a host whose policy does not load
+// refuses every request, and each refusal is in the decision log with the
+// cause (rule host.unavailable).
+func TestUnavailableHostLogsItsRefusals(t *testing.T) {
+	pol := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "rego"), pol, func(p string) bool { return strings.HasSuffix(p, ".rego") })
+	os.WriteFile(filepath.Join(pol, "team.rego"), []byte("package deskbridge.policies.team\n\nimport rego.v1\n\n"+
+		`deny contains {"code": "NOPE", "rule": "team.x", "message": "m"} if input.request.action == "read_file"`+"\n"), 0o644)
+	cfg, _ := writeConfig(t, fmt.Sprintf(`,"policy":{"dir":%q}`, pol))
+	p := start(t, []string{"--config", cfg, origin})
+	mustCode(t, p.request("u1", "get_status", "{}"), "u1", "ACTION_NOT_ALLOWED")
+	p.closeAndWait()
+	out, code := runBin(t, "log", "query", "--log", filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl"), "--rule", "host.unavailable")
+	if code != 0 || !strings.Contains(out, `"request_id":"u1"`) || !strings.Contains(out, `"outcome":"ACTION_NOT_ALLOWED"`) {
+		t.Fatalf("the refusal is not in the log: exit %d\n%s", code, out)
 	}
 }
