@@ -44,8 +44,8 @@ func (h *Host) decide(ctx context.Context, r *request) *protocol.Error {
 	}
 	if bad := action.Unenforced(call.Request.Action, dec.Limits); dec.Allow && len(bad) > 0 {
 		return h.refuse(ctx, r, call, ruleLimitUnenforced, protocol.Errorf(protocol.ActionNotAllowed,
-			"The policy set the limit %s for %s, which %s does not enforce (it enforces %s), so the request is refused; run `deskbridge policy check` to find the rule.",
-			bad[0], call.Request.Action, call.Request.Action, strings.Join(action.Enforced(call.Request.Action), ", ")))
+			"The policy set the limit %s = %d for %s, which %s cannot enforce (it enforces %s, each from 1 up), so the request is refused; run `deskbridge policy check` to find the rule.",
+			bad[0], dec.Limits[bad[0]], call.Request.Action, call.Request.Action, strings.Join(action.Enforced(call.Request.Action), ", ")))
 	}
 	call.Limits = dec.Limits
 	r.doc = doc

@@ -98,7 +98,8 @@ func TestOriginCheckIsNative(t *testing.T) {
 func TestEveryRequestIsLogged(t *testing.T) {
 	failing := "package deskbridge.main\n\nimport rego.v1\n\ndecision := {\"allow\": true, \"denials\": [], \"limits\": {\"timeout_ms\": 1 / count(input.nothing)}} if input.request.action == \"read_file\"\n" +
 		"decision := {\"allow\": true, \"denials\": [], \"limits\": {\"timeout_ms\": 10000, \"max_entries\": 5}} if input.request.action == \"create_folder\"\n" +
-		"decision := {\"allow\": true, \"denials\": [], \"limits\": {\"timeout_ms\": 10000}} if not input.request.action in {\"read_file\", \"create_folder\"}\n"
+		"decision := {\"allow\": true, \"denials\": [], \"limits\": {\"timeout_ms\": 10000, \"max_bytes\": 0}} if input.request.action == \"write_file\"\n" +
+		"decision := {\"allow\": true, \"denials\": [], \"limits\": {\"timeout_ms\": 10000}} if not input.request.action in {\"read_file\", \"create_folder\", \"write_file\"}\n"
 	th := policyHost(t, failing, testOrigin)
 	cases := []struct {
 		id, payload, rule, code string
@@ -109,6 +110,7 @@ func TestEveryRequestIsLogged(t *testing.T) {
 			jsonString(filepath.Join(th.ws, "a.png")) + `}}`, ruleFacts, ""},
 		{"e4", `{"version":1,"id":"e4","action":"read_file","arguments":{"path":` + jsonString(filepath.Join(th.ws, "a.txt")) + `}}`, rulePolicyFailed, "ACTION_NOT_ALLOWED"},
 		{"e5", `{"version":1,"id":"e5","action":"create_folder","arguments":{"path":` + jsonString(filepath.Join(th.ws, "d")) + `}}`, ruleLimitUnenforced, "ACTION_NOT_ALLOWED"},
+		{"e6", `{"version":1,"id":"e6","action":"write_file","arguments":{"path":` + jsonString(filepath.Join(th.ws, "w.txt")) + `,"content":"x"}}`, ruleLimitUnenforced, "ACTION_NOT_ALLOWED"},
 	}
 	for _, c := range cases {
 		t.Run(c.id+" "+c.rule, func(t *testing.T) {

@@ -26,11 +26,12 @@ func Enforced(name string) []string {
 }
 
 // Unenforced returns the names in limits that the named action does not
-// enforce, sorted; none when it enforces them all.
+// enforce, sorted; none when it enforces them all. A value below 1 is not
+// enforced either: Call.Limit reads it as unset and gives the default.
 func Unenforced(name string, limits map[string]int64) []string {
 	var out []string
-	for k := range limits {
-		if !enforces(name, k) {
+	for k, v := range limits {
+		if v < 1 || !enforces(name, k) {
 			out = append(out, k)
 		}
 	}
