@@ -206,7 +206,7 @@ func (l *Log) writeOut() error {
 	if err != nil {
 		return fmt.Errorf("decisionlog: write: %w", err)
 	}
-	l.head = l.tail.hash
+	l.head, l.headSeq = l.tail.hash, l.tail.seq
 	return nil
 }
 

@@ -46,6 +46,11 @@ type Options struct {
 	Masker Masker
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// CheckpointKey, if set, is the path of the checkpoint key (made
+	// there, 0600, when missing): Close then appends a keyed checkpoint
+	// of the last line this Log wrote to FILE.checkpoints
+	// (checkpoint.go). Keep it outside the log's folder.
+	CheckpointKey string
 }
 
 // Log appends chained events to one decision-log file. It is safe for
@@ -76,10 +81,11 @@ type Log struct {
 	leaseEnd  *time.Timer // releases it when the lease ends
 	contended time.Time   // no lease before this: another writer was seen
 
-	queue  []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
-	queued int        // their bytes
-	out    []byte     // lines linked under the lock, not yet written
-	head   string     // the hash of the last line this Log wrote (Head)
+	queue   []*lineBuf // outcome lines encoded, not yet linked (QueueOutcome)
+	queued  int        // their bytes
+	out     []byte     // lines linked under the lock, not yet written
+	head    string     // the hash of the last line this Log wrote (Head)
+	headSeq uint64     // its seq, for the checkpoint Close writes
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -278,7 +284,8 @@ func (l *Log) Sync() error {
 	return err
 }
 
-// Close flushes and closes the log.
+// Close flushes and closes the log, then writes a checkpoint of the
+// last line this Log wrote when Options.CheckpointKey is set.
 func (l *Log) Close() error {
 	if l.stop != nil {
 		l.stopOnce.Do(func() { close(l.stop) })
@@ -295,7 +302,11 @@ func (l *Log) Close() error {
 		l.leaseEnd.Stop()
 	}
 	l.dropLease() // before the fsync, and explicitly (Windows releases a closed handle's lock late)
-	return errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
+	err := errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
+	if l.opts.CheckpointKey != "" && l.head != "" {
+		err = errors.Join(err, writeCheckpoint(l.path, l.opts.CheckpointKey, l.headSeq, l.head, l.opts.Now()))
+	}
+	return err
 }
 
 func (l *Log) stamp(ev *Event) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/deskbridge/deskbridge/decisionlog"
@@ -23,20 +24,28 @@ type Decider interface {
 // decide evaluates the call's input document and writes the decision to
 // the log before anything happens, into r, whose Finish writes its
 // outcome. A denial is returned as the error of the first denial; a
-// failure to decide or to log refuses the request (nothing logged).
+// failure to decide, or a decided limit the action does not enforce,
+// refuses the request as a logged refusal of the host (refuse); a
+// failure to log refuses it with nothing logged.
 func (h *Host) decide(ctx context.Context, r *request) *protocol.Error {
 	call, start := r.call, r.start
 	doc, err := buildInput(call, start)
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: policy input: %v\n", err)
-		return protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input; the details are in its log.")
+		return h.refuse(ctx, r, h.bareCall(call.Request), rulePolicyFailed,
+			protocol.Wrap(protocol.InternalError, err, "DeskBridge could not build the policy input; the details are in its log."))
 	}
 	evalStart := h.now()
 	dec, err := h.decider.Decide(ctx, doc)
 	if err != nil {
 		fmt.Fprintf(h.hostLog, "deskbridge: policy: %v\n", err)
-		return protocol.Wrap(protocol.ActionNotAllowed, err,
-			"The policy could not decide this request, so it is refused; run `deskbridge policy check` to find the fault.")
+		return h.refuse(ctx, r, call, rulePolicyFailed, protocol.Wrap(protocol.ActionNotAllowed, err,
+			"The policy could not decide this request, so it is refused; run `deskbridge policy check` to find the fault."))
+	}
+	if bad := action.Unenforced(call.Request.Action, dec.Limits); dec.Allow && len(bad) > 0 {
+		return h.refuse(ctx, r, call, ruleLimitUnenforced, protocol.Errorf(protocol.ActionNotAllowed,
+			"The policy set the limit %s = %d for %s, which %s cannot enforce (it enforces %s, each from 1 up), so the request is refused; run `deskbridge policy check` to find the rule.",
+			bad[0], dec.Limits[bad[0]], call.Request.Action, call.Request.Action, strings.Join(action.Enforced(call.Request.Action), ", ")))
 	}
 	call.Limits = dec.Limits
 	r.doc = doc

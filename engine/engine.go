@@ -42,8 +42,11 @@ type Host struct {
 	log     *decisionlog.Log
 	origin  string
 	channel string
-	hostLog io.Writer
-	now     func() time.Time
+	// originOK is set when the caller may be served (originAllowed),
+	// checked natively before anything else.
+	originOK bool
+	hostLog  io.Writer
+	now      func() time.Time
 }
 
 // Handle runs one request payload through the whole pipeline and returns
@@ -67,10 +70,13 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	req, perr := envelope.Decode(payload)
 	r.id = req.ID
 	if perr != nil {
-		return r.answer(nil, perr), r
+		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleEnvelope, perr)), r
+	}
+	if !h.originOK {
+		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleOrigin, originError())), r
 	}
 	if r.call, perr = h.prepare(ctx, req); perr != nil {
-		return r.answer(nil, perr), r
+		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), prepareRule(perr), perr)), r
 	}
 	if _, built := action.Lookup(req.Action); !built {
 		return r.answer(nil, h.refuseUnbuilt(ctx, r)), r

@@ -44,7 +44,7 @@ func fakeHost(t *testing.T, d Decider) (*Host, string) {
 	}
 	env := &action.Env{Config: cfg, Roots: &sandbox.Roots{},
 		Paths: facts.NewResolver(cfg.Workspaces, nil, facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes))}
-	return &Host{env: env, decider: d, channel: ChannelCLI, hostLog: os.Stderr, now: time.Now}, ws
+	return &Host{env: env, decider: d, channel: ChannelCLI, originOK: true, hostLog: os.Stderr, now: time.Now}, ws
 }
 
 // TestFakeDecider runs read_file through the pipeline with a decider

@@ -8,6 +8,15 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
+// prepareRule names the host's refusal of a request prepare failed: its
+// arguments, or a fact it could not gather.
+func prepareRule(perr *protocol.Error) string {
+	if perr.Code == protocol.InvalidRequest {
+		return ruleArguments
+	}
+	return ruleFacts
+}
+
 // prepare decodes the arguments strictly and computes the facts. The one
 // decoded value it returns feeds both the policy input and the executor.
 func (h *Host) prepare(ctx context.Context, req protocol.Request) (*action.Call, *protocol.Error) {

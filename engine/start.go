@@ -50,6 +50,9 @@ type Options struct {
 // decide safely; callers answer every request with it instead of serving.
 func Start(ctx context.Context, o Options) (*Host, error) {
 	cfg := o.Config
+	if err := action.CheckConfigured(cfg.Limits); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
 	hostLog := o.HostLog
 	if hostLog == nil {
 		hostLog = os.Stderr
@@ -87,7 +90,8 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
 	}
-	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog, now: time.Now}
+	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog,
+		originOK: originAllowed(o.Channel, o.Origin, cfg.AllowedOrigins), now: time.Now}
 	env.CheckContent = h.checkContent
 	return h, nil
 }
@@ -216,7 +220,20 @@ func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error)
 		Keep:     cfg.DecisionLog.Keep,
 		Labels:   decisionlog.Labels{ID: host, Version: Version},
 		Masker:   m,
+		// A keyed checkpoint of the head at every close, its key beside
+		// the configuration, outside the log's folder (docs/decision-log.md).
+		CheckpointKey: checkpointKey(cfg),
 	})
+}
+
+// checkpointKey is the decision log's checkpoint key: decision-log.key
+// beside the configuration file, or none for a configuration that was not
+// read from a file.
+func checkpointKey(cfg *config.Config) string {
+	if cfg.Source == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(cfg.Source), "decision-log.key")
 }
 
 // storePolicy keeps the policy set and configuration that decide in the
@@ -266,6 +283,8 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	log := cfg.LogPath()
 	add(log)
 	add(log + ".lock")
+	add(decisionlog.CheckpointPath(log))
+	add(checkpointKey(cfg))
 	add(policy.StoreDir(log))
 	add(checkedDir(cfg))
 	for i := 1; i <= cfg.DecisionLog.Keep; i++ {
@@ -279,3 +298,7 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	}
 	return out
 }
+
+// PolicySource reads the configured policy set (a signed bundle, a folder,
+// or the embedded default), as Start does.
+func PolicySource(cfg *config.Config) (*policy.Source, error) { return policySource(cfg) }

@@ -3,7 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/decisionlog"
+	"github.com/deskbridge/deskbridge/policy"
 
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/wire"
@@ -15,9 +20,29 @@ import (
 // ACTION_NOT_ALLOWED and a message that sends the user to `deskbridge
 // doctor`, and nothing runs without a policy.
 func ServeUnavailable(ctx context.Context, cause error, in io.Reader, out io.Writer) error {
+	return ServeUnavailableLogged(ctx, cause, nil, "", in, out)
+}
+
+// ruleUnavailable names the refusals of a host that could not start.
+const ruleUnavailable = "host.unavailable"
+
+// ServeUnavailableLogged is ServeUnavailable for a host whose
+// configuration cfg loaded (its policy did not compile, say): each
+// refusal is also written to the decision log, with the cause, as a
+// refusal of the host (rule host.unavailable), so every request leaves an
+// entry. With cfg nil, or the log off or not to be opened, nothing is
+// logged.
+func ServeUnavailableLogged(ctx context.Context, cause error, cfg *config.Config, origin string, in io.Reader, out io.Writer) error {
 	fr, fw := wire.NewReader(in), wire.NewWriter(out)
 	h := &Host{hostLog: io.Discard}
 	msg := "DeskBridge could not load its configuration or policy, so it refuses every request; run `deskbridge doctor` to see why."
+	var log *decisionlog.Log
+	if cfg != nil {
+		log, _ = openLog(cfg, nil)
+	}
+	if log != nil {
+		defer log.Close()
+	}
 	for ctx.Err() == nil {
 		payload, err := fr.Next()
 		if err != nil {
@@ -30,7 +55,27 @@ func ServeUnavailable(ctx context.Context, cause error, in io.Reader, out io.Wri
 		if perr == nil {
 			perr = protocol.Wrap(protocol.ActionNotAllowed, cause, msg)
 		}
+		logUnavailable(ctx, log, req, origin, perr, cause)
 		h.write(fw, protocol.Failure(req.ID, perr))
 	}
 	return ctx.Err()
+}
+
+// logUnavailable writes the refusal of req, and its outcome, to log (if
+// any), with the cause the host could not start.
+func logUnavailable(ctx context.Context, log *decisionlog.Log, req protocol.Request, origin string, perr *protocol.Error, cause error) {
+	if log == nil {
+		return
+	}
+	if _, ok := protocol.Lookup(req.Action); !ok {
+		req.Action = ""
+	}
+	den := policy.Denial{Code: perr.Code, Rule: ruleUnavailable, Message: fmt.Sprintf("%s (%v)", perr.Message, cause)}
+	ev := decisionlog.Event{
+		Path: decisionlog.HostPath, Result: map[string]any{"allow": false, "denials": []policy.Denial{den}},
+		RequestID: req.ID, Action: req.Action, Origin: origin, Outcome: string(perr.Code),
+	}
+	if log.WriteDecision(ctx, &ev) == nil {
+		log.WriteOutcome(&ev, string(perr.Code), 0, nil)
+	}
 }

@@ -45,7 +45,8 @@ func TestWriteFactSaysWhetherTheFileIsAProgram(t *testing.T) {
 		}
 	}
 	payload, _ := json.Marshal(map[string]any{"version": 1, "id": "r", "action": "read_file", "arguments": map[string]any{"path": filepath.Join(th.ws, "a")}})
-	if in, _ := th.h.Input(context.Background(), payload); in != nil && in["write"] != nil {
-		t.Errorf("read_file has input.write %v", in["write"])
+	// read_file writes nothing: input.write is there, and empty.
+	if in, _ := th.h.Input(context.Background(), payload); in == nil || !reflect.DeepEqual(in["write"], map[string]any{}) {
+		t.Errorf("read_file has input.write %v, want {}", in["write"])
 	}
 }

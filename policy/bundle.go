@@ -29,7 +29,9 @@ type Verification struct {
 // carry a .signatures.json signed by v's key over every file, or it is
 // refused; a nil v reads it without any check (for tools that never act).
 // The manifest's revision becomes the Source's Revision. Data files in
-// the bundle are refused: policies get their data from the configuration.
+// the bundle become the Source's Data (team/data.json is data.team); one
+// under a reserved name (data.config …) or over MaxDataBytes together is
+// refused.
 // A bundle over MaxBundleBytes, or whose files are over
 // MaxBundleFileBytes each, MaxBundleTotalBytes together or
 // MaxBundleEntries in number, is refused as it is read, before the
@@ -98,12 +100,15 @@ func algorithm(pemText string) (string, error) {
 }
 
 func bundleSource(path string, b bundle.Bundle) (*Source, error) {
-	if len(b.Data) > 0 {
-		return nil, fmt.Errorf("policy bundle %s: data files are not supported; policies read data.config", path)
-	}
 	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".tar")
 	s := &Source{Name: path, Revision: b.Manifest.Revision, Bundle: name,
 		Modules: map[string]string{}, Tests: map[string]string{}}
+	if len(b.Data) > 0 {
+		s.Data = b.Data // merged by OPA from the data files, by their folders
+	}
+	if err := s.checkData(); err != nil {
+		return nil, err
+	}
 	for _, m := range b.Modules {
 		p := strings.TrimPrefix(m.Path, "/")
 		if strings.HasSuffix(p, "_test.rego") {

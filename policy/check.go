@@ -13,16 +13,25 @@ type Problem struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
 	Message string `json:"message"`
+	// Warning marks a problem that does not stop the policy from loading
+	// (Lint's warnings); the others do, or fail every request they touch.
+	Warning bool `json:"warning,omitempty"`
 }
 
-// String formats p as file:line:column: message.
+// String formats p as file:line:column: message, with "warning: " before
+// the message of a warning.
 func (p Problem) String() string {
+	if p.Warning {
+		return fmt.Sprintf("%s:%d:%d: warning: %s", p.File, p.Line, p.Column, p.Message)
+	}
 	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
 }
 
 // Check parses and compiles every module of src, tests included, with the
 // capabilities decisions run under, and returns every problem found (none
-// when the set compiles). It also requires the decision rule to exist.
+// when the set compiles). It also requires the decision rule to exist, and
+// adds what Lint finds: what the host would refuse at run time (errors)
+// or never fire (warnings).
 func Check(src *Source) []Problem {
 	mods := map[string]*ast.Module{}
 	var probs []Problem
@@ -44,7 +53,7 @@ func Check(src *Source) []Problem {
 	if len(c.GetRulesExact(ast.MustParseRef(Query))) == 0 {
 		probs = append(probs, Problem{File: src.Name, Message: Query + " is not defined"})
 	}
-	return probs
+	return append(probs, Lint(src)...)
 }
 
 func allModules(src *Source) map[string]string {

@@ -39,7 +39,7 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 	if err != nil {
 		return nil, err
 	}
-	store := inmem.NewFromObjectWithOpts(map[string]any{"config": data},
+	store := inmem.NewFromObjectWithOpts(src.DataDocument(data),
 		inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 	txn, err := store.NewTransaction(ctx)
 	if err != nil {

@@ -21,7 +21,9 @@ type Input struct {
 	Request Request       `json:"request"`
 	Paths   map[Role]Path `json:"paths"`
 	// Command is set for run_command, URL for the URL actions, Import for
-	// import_asset and Run for the web_agent_* messages.
+	// import_asset and Run for the web_agent_* messages. Document puts
+	// every member of the document in, {} for one that is nil, so the
+	// input always has the same members (docs/policy-input.md).
 	Command *Command `json:"command,omitzero"`
 	URL     *URL     `json:"url,omitzero"`
 	Import  *Import  `json:"import,omitzero"`
@@ -105,6 +107,11 @@ type Path struct {
 	Sensitivity   string `json:"sensitivity"`
 	Protected     bool   `json:"protected"`
 	Links         int    `json:"links"`
+	// Size is an existing regular file's size in bytes (0 for anything
+	// else), and Modified its modification time in RFC 3339 (UTC, with
+	// nanoseconds; "" when nothing exists at the path).
+	Size     int64  `json:"size"`
+	Modified string `json:"modified"`
 }
 
 // Rel returns the path relative to its workspace root in native form, as
@@ -270,7 +277,7 @@ var (
 	keyOrigin, keyChannel      = ast.StringTerm("origin"), ast.StringTerm("channel")
 	keyArguments               = ast.StringTerm("arguments")
 	pathKeys                   = keyTerms("input", "canonical", "workspace", "workspace_root", "relative",
-		"inside", "exists", "type", "sensitivity", "protected", "links")
+		"inside", "exists", "type", "sensitivity", "protected", "links", "size", "modified")
 )
 
 // Document builds in's value. The fixed members (request, paths and
@@ -282,7 +289,8 @@ func (in *Input) Document() (InputDocument, error) {
 	if err != nil {
 		return InputDocument{}, err
 	}
-	obj := ast.NewObject(
+	items := make([][2]*ast.Term, 0, 10)
+	items = append(items,
 		[2]*ast.Term{keyVersion, ast.InternedTerm(in.Version)},
 		[2]*ast.Term{keyTimeNS, ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))},
 		[2]*ast.Term{keyRequest, ast.NewTerm(requestValue(&in.Request, args))},
@@ -295,7 +303,9 @@ func (in *Input) Document() (InputDocument, error) {
 				return InputDocument{}, err
 			}
 		}
-		obj.Insert(keyCommand, ast.NewTerm(cv))
+		items = append(items, [2]*ast.Term{keyCommand, ast.NewTerm(cv)})
+	} else {
+		items = append(items, [2]*ast.Term{keyCommand, emptyObject})
 	}
 	for _, m := range []struct {
 		key *ast.Term
@@ -304,16 +314,24 @@ func (in *Input) Document() (InputDocument, error) {
 	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil},
 		{keyContent, in.Content, in.Content != nil}, {keyWrite, in.Write, in.Write != nil}} {
 		if !m.set {
+			// Every member is always there, {} when it does not apply, so
+			// that a rule reading it (count(input.command)) is not
+			// undefined on another action's input.
+			items = append(items, [2]*ast.Term{m.key, emptyObject})
 			continue
 		}
 		v, err := objectValue(m.v, nil)
 		if err != nil {
 			return InputDocument{}, err
 		}
-		obj.Insert(m.key, ast.NewTerm(v))
+		items = append(items, [2]*ast.Term{m.key, ast.NewTerm(v)})
 	}
-	return InputDocument{value: obj}, nil
+	return InputDocument{value: ast.NewObject(items...)}, nil
 }
+
+// emptyObject is the {} of a member that does not apply, one term shared
+// by every document: nothing changes an input document once built.
+var emptyObject = ast.NewTerm(ast.NewObject())
 
 // argumentsValue is the decoded arguments as an OPA object, with digests.
 func argumentsValue(r *Request) (ast.Value, error) {
@@ -376,10 +394,18 @@ func pathsValue(paths map[Role]Path) ast.Value {
 	return ast.NewObject(items...)
 }
 
+// sizeTerm is n as a term, OPA's interned one when there is one.
+func sizeTerm(n int64) *ast.Term {
+	if n >= 0 && n < 512 {
+		return ast.InternedTerm(int(n))
+	}
+	return ast.NewTerm(ast.Number(strconv.FormatInt(n, 10)))
+}
+
 // pathValue is p as OPA's value.
 func pathValue(p Path) ast.Value {
 	k := pathKeys
-	terms := make(termBatch, 7)
+	terms := make(termBatch, 8)
 	return ast.NewObject(
 		[2]*ast.Term{k[0], terms.str(p.Input)},
 		[2]*ast.Term{k[1], terms.str(p.Canonical)},
@@ -392,5 +418,7 @@ func pathValue(p Path) ast.Value {
 		[2]*ast.Term{k[8], terms.str(p.Sensitivity)},
 		[2]*ast.Term{k[9], ast.InternedTerm(p.Protected)},
 		[2]*ast.Term{k[10], ast.InternedTerm(p.Links)},
+		[2]*ast.Term{k[11], sizeTerm(p.Size)},
+		[2]*ast.Term{k[12], terms.str(p.Modified)},
 	)
 }

@@ -50,6 +50,10 @@ func TestDocumentIsTheJSONForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A member the input does not set is {} in the document, never left out.
+	for _, k := range []*ast.Term{keyContent, keyWrite} {
+		want.(ast.Object).Insert(k, ast.NewTerm(ast.NewObject()))
+	}
 	argv := want.(ast.Object).Get(keyRequest).Value.(ast.Object).Get(keyArguments).Value.(ast.Object)
 	argv.Insert(ast.StringTerm("content"), ast.NewTerm(digestValue("hello")))
 	argv.Get(ast.StringTerm("edits")).Value.(*ast.Array).Elem(0).Value.(ast.Object).Insert(ast.StringTerm("new_text"), ast.NewTerm(digestValue("b")))

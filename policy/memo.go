@@ -182,6 +182,9 @@ func equalWithout(a, b ast.Value, skip *ast.Term, same func(k *ast.Term, va, vb 
 	if !ok || !ok2 || oa.Len() != ob.Len() {
 		return false
 	}
+	if oa.Len() == 0 { // the {} of a member that does not apply
+		return true
+	}
 	if skip != nil && (oa.Get(skip) == nil) != (ob.Get(skip) == nil) {
 		return false
 	}

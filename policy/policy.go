@@ -75,6 +75,9 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
 	}
 	if !checked {
+		if err := lintErrors(src); err != nil {
+			return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
+		}
 		markChecked(opts.CheckedDir, src, c)
 	}
 	q, err := c.prepare(Query)

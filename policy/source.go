@@ -27,6 +27,10 @@ type Source struct {
 	Modules map[string]string
 	// Tests are the _test.rego modules, by file name.
 	Tests map[string]string
+	// Data are the set's data documents (data.json, data.yaml), by the
+	// name under data they take: team/data.json is Data["team"]
+	// (datadoc.go). Never "config": that is the configuration.
+	Data map[string]any
 }
 
 // Embedded returns the default policy set shipped in the binary.
@@ -47,6 +51,13 @@ func Dir(dir string) (*Source, error) {
 func FromFS(fsys fs.FS, name string) (*Source, error) {
 	s := &Source{Name: name, Revision: name, Modules: map[string]string{}, Tests: map[string]string{}}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && isDataFile(p) {
+			b, err := readDataFile(fsys, p)
+			if err != nil {
+				return err
+			}
+			return s.addDataFile(p, b)
+		}
 		if err != nil || d.IsDir() || path.Ext(p) != ".rego" {
 			return err
 		}
@@ -67,10 +78,11 @@ func FromFS(fsys fs.FS, name string) (*Source, error) {
 	if len(s.Modules) == 0 {
 		return nil, fmt.Errorf("policy %s has no .rego modules", name)
 	}
-	return s, nil
+	return s, s.checkData()
 }
 
-// Hash returns the hex SHA-256 of the modules (by sorted name) and data.
+// Hash returns the hex SHA-256 of the modules (by sorted name), data
+// (data.config) and the set's data documents.
 func (s *Source) Hash(data map[string]any) string {
 	h := sha256.New()
 	for _, name := range sortedKeys(s.Modules) {
@@ -78,6 +90,10 @@ func (s *Source) Hash(data map[string]any) string {
 	}
 	b, _ := json.Marshal(data) // encoding/json sorts map keys
 	h.Write(b)
+	if len(s.Data) > 0 {
+		b, _ = json.Marshal(s.Data)
+		h.Write(b)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

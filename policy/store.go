@@ -16,6 +16,7 @@ import (
 // that a logged decision can be replayed against exactly what decided it:
 //
 //	ROOT/<hash>/modules/<module name>   the Rego modules (no tests)
+//	ROOT/<hash>/modules/data.json       the set's data documents ({"team": …}), if any
 //	ROOT/<hash>/data.json               the configuration (data.config)
 //
 // An entry is written once and never changed; LoadStored checks that its
@@ -67,6 +68,14 @@ func writeEntry(root string, src *Source, data map[string]any) (string, error) {
 	b, err := json.Marshal(data) // the bytes Source.Hash hashes
 	if err == nil {
 		err = writeFile(filepath.Join(tmp, storeData), b)
+	}
+	if err == nil && len(src.Data) > 0 {
+		// The set's data documents, as the data tree at the top of the
+		// modules (FromFS reads them back as they were).
+		var docs []byte
+		if docs, err = json.Marshal(src.Data); err == nil {
+			err = writeFile(filepath.Join(tmp, storeModules, "data.json"), docs)
+		}
 	}
 	for _, name := range sortedKeys(src.Modules) {
 		if err != nil {

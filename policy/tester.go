@@ -28,7 +28,9 @@ func RunTests(ctx context.Context, src *Source, verbose bool, w io.Writer) (Test
 	compiler := ast.NewCompiler().
 		WithCapabilities(Capabilities()).
 		WithEnablePrintStatements(true)
-	store := inmem.New()
+	// The set's data documents are there (data.<team>); data.config is
+	// not: tests give it with `with data.config as …`.
+	store := inmem.NewFromObject(src.DataDocument(nil))
 	txn, err := store.NewTransaction(ctx)
 	if err != nil {
 		return TestReport{}, err

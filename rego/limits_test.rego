@@ -2,23 +2,22 @@ package deskbridge.limits_test
 
 import data.deskbridge.fixtures as f
 import data.deskbridge.limits
-import data.deskbridge.main
 import rego.v1
 
 # The limits of an action the table does not list.
-defaults := {"timeout_ms": 10000, "max_bytes": 1048576}
+defaults := {"timeout_ms": 10000}
 
 # The table of limits.rego, written out again: a change to a default shows
 # here as a failing test, on purpose.
 listed := {
 	"read_file": {"timeout_ms": 10000, "max_bytes": 1048576},
 	"write_file": {"timeout_ms": 10000, "max_bytes": 1048576},
-	"list_folder": {"timeout_ms": 10000, "max_bytes": 1048576, "max_entries": 5000},
+	"list_folder": {"timeout_ms": 10000, "max_entries": 5000},
 	"patch_file": {"timeout_ms": 10000, "max_bytes": 8388608},
 	"run_command": {"timeout_ms": 30000, "max_bytes": 262144},
 	"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
 	"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
-	"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
+	"web_agent_context": {"timeout_ms": 20000},
 	"convert_document_to_markdown": {"timeout_ms": 120000, "max_bytes": 104857600, "max_file_bytes": 33554432},
 }
 
@@ -36,7 +35,7 @@ unlisted := {
 
 # The limits the decision carries for action a under configuration cfg.
 limits_of(a, cfg) := l if {
-	l := main.decision.limits with input as f.request(a, "files", {}) with data.config as cfg
+	l := f.decision.limits with input as f.request(a, "files", {}) with data.config as cfg
 }
 
 with_limits(l) := object.union(f.config, {"limits": l})
@@ -110,7 +109,7 @@ test_override_every_member if {
 
 test_override_max_entries_only if {
 	cfg := with_limits({"list_folder": {"max_entries": 50}})
-	limits_of("list_folder", cfg) == {"timeout_ms": 10000, "max_bytes": 1048576, "max_entries": 50}
+	limits_of("list_folder", cfg) == {"timeout_ms": 10000, "max_entries": 50}
 }
 
 # Every listed action takes the configuration's values over its own.
@@ -124,7 +123,7 @@ test_every_listed_action_honours_its_override if {
 # An action the table does not list takes an override over the defaults.
 test_unlisted_action_honours_its_override if {
 	cfg := with_limits({"create_file": {"timeout_ms": 500}})
-	limits_of("create_file", cfg) == {"timeout_ms": 500, "max_bytes": 1048576}
+	limits_of("create_file", cfg) == {"timeout_ms": 500}
 	every a in unlisted {
 		limits_of(a, with_limits({a: {"max_bytes": 42}})) == {"timeout_ms": 10000, "max_bytes": 42}
 	}
@@ -146,7 +145,7 @@ test_override_reaches_only_its_action if {
 # max_rounds and the like from the decision).
 test_override_adds_a_member if {
 	cfg := with_limits({"web_agent_context": {"max_rounds": 3}})
-	limits_of("web_agent_context", cfg) == {"timeout_ms": 20000, "max_bytes": 1048576, "max_rounds": 3}
+	limits_of("web_agent_context", cfg) == {"timeout_ms": 20000, "max_rounds": 3}
 }
 
 # The policy does not clamp: a configured value above the default is the
@@ -179,15 +178,15 @@ test_override_names_the_action_exactly if {
 # A denied decision still carries the action's limits.
 test_denied_decision_carries_limits if {
 	inp := json.patch(f.request("run_command", "commands", {}), [{"op": "replace", "path": "/request/origin", "value": "chrome-extension://pppppppppppppppppppppppppppppppp/"}])
-	d := main.decision with input as inp with data.config as f.config
+	d := f.decision with input as inp with data.config as f.config
 	d.allow == false
 	d.limits == {"timeout_ms": 30000, "max_bytes": 262144}
 }
 
 # The skill in the request does not change the limits: they follow the action.
 test_limits_follow_the_action_not_the_skill if {
-	a := main.decision.limits with input as f.request("download_asset", "assets", {}) with data.config as f.config
-	b := main.decision.limits with input as f.request("download_asset", "control", {}) with data.config as f.config
+	a := f.decision.limits with input as f.request("download_asset", "assets", {}) with data.config as f.config
+	b := f.decision.limits with input as f.request("download_asset", "control", {}) with data.config as f.config
 	a == {"timeout_ms": 60000, "max_bytes": 52428800}
 	a == b
 }

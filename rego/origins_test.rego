@@ -1,7 +1,6 @@
 package deskbridge.policies.origins_test
 
 import data.deskbridge.fixtures as f
-import data.deskbridge.main
 import rego.v1
 
 # A get_status request (control skill, no paths: no other policy applies)
@@ -20,22 +19,22 @@ origin_denial(d) := x if {
 }
 
 test_allowed_origin_allowed if {
-	d := main.decision with input as from(f.origin) with data.config as f.config
+	d := f.decision with input as from(f.origin) with data.config as f.config
 	d.allow == true
 	count(d.denials) == 0
 }
 
 test_allowed_origin_among_several if {
 	cfg := object.union(f.config, {"allowed_origins": [other, f.origin]})
-	d := main.decision with input as from(f.origin) with data.config as cfg
+	d := f.decision with input as from(f.origin) with data.config as cfg
 	d.allow == true
 	count(d.denials) == 0
-	e := main.decision with input as from(other) with data.config as cfg
+	e := f.decision with input as from(other) with data.config as cfg
 	e.allow == true
 }
 
 test_unknown_origin_denial_is_exact if {
-	d := main.decision with input as from(other) with data.config as f.config
+	d := f.decision with input as from(other) with data.config as f.config
 	d.allow == false
 	count(d.denials) == 1
 	x := origin_denial(d)
@@ -76,7 +75,7 @@ variants := {
 
 test_every_origin_variant_denied if {
 	every _, o in variants {
-		d := main.decision with input as from(o) with data.config as f.config
+		d := f.decision with input as from(o) with data.config as f.config
 		d.allow == false
 		f.rules(d) == {"origins.not_allowed"}
 		f.codes(d) == {"PERMISSION_DENIED"}
@@ -91,7 +90,7 @@ test_variants_differ_from_the_origin if {
 }
 
 test_empty_origin_denied_on_native if {
-	d := main.decision with input as from("") with data.config as f.config
+	d := f.decision with input as from("") with data.config as f.config
 	f.rules(d) == {"origins.not_allowed"}
 	origin_denial(d).priority == 10
 }
@@ -99,14 +98,14 @@ test_empty_origin_denied_on_native if {
 # An origin that is not a string is never a member of allowed_origins.
 test_origin_of_another_type_denied if {
 	every o in [null, 0, true, [f.origin], {"origin": f.origin}] {
-		d := main.decision with input as from(o) with data.config as f.config
+		d := f.decision with input as from(o) with data.config as f.config
 		f.rules(d) == {"origins.not_allowed"}
 	}
 }
 
 test_empty_allowed_origins_denies_every_origin if {
 	cfg := object.union(f.config, {"allowed_origins": []})
-	d := main.decision with input as from(f.origin) with data.config as cfg
+	d := f.decision with input as from(f.origin) with data.config as cfg
 	d.allow == false
 	f.rules(d) == {"origins.not_allowed"}
 }
@@ -114,7 +113,7 @@ test_empty_allowed_origins_denies_every_origin if {
 # allowed_origins as JSON null (what a nil Go slice marshals to) denies.
 test_null_allowed_origins_denies if {
 	cfg := object.union(f.config, {"allowed_origins": null})
-	d := main.decision with input as from(f.origin) with data.config as cfg
+	d := f.decision with input as from(f.origin) with data.config as cfg
 	d.allow == false
 	f.rules(d) == {"origins.not_allowed"}
 }
@@ -122,26 +121,26 @@ test_null_allowed_origins_denies if {
 # The configured list is matched by member, not by substring or prefix.
 test_origin_is_matched_whole if {
 	cfg := object.union(f.config, {"allowed_origins": [concat("", [f.origin, "x"])]})
-	d := main.decision with input as from(f.origin) with data.config as cfg
+	d := f.decision with input as from(f.origin) with data.config as cfg
 	f.rules(d) == {"origins.not_allowed"}
 }
 
 # deskbridge call (channel "cli") has no origin: none is asked for.
 test_cli_channel_with_empty_origin_allowed if {
-	d := main.decision with input as over("cli", "") with data.config as f.config
+	d := f.decision with input as over("cli", "") with data.config as f.config
 	d.allow == true
 	count(d.denials) == 0
 }
 
 test_cli_channel_ignores_the_origin_member if {
-	d := main.decision with input as over("cli", other) with data.config as f.config
+	d := f.decision with input as over("cli", other) with data.config as f.config
 	d.allow == true
 	count(d.denials) == 0
 }
 
 test_cli_channel_needs_no_allowed_origins if {
 	cfg := object.union(f.config, {"allowed_origins": []})
-	d := main.decision with input as over("cli", "") with data.config as cfg
+	d := f.decision with input as over("cli", "") with data.config as cfg
 	d.allow == true
 	count(d.denials) == 0
 }
@@ -149,9 +148,9 @@ test_cli_channel_needs_no_allowed_origins if {
 # The channel, not the origin, decides whether the origin is checked: the
 # fixture's own origin on "cli" passes, an unknown one on "native" does not.
 test_native_channel_checks_the_origin if {
-	d := main.decision with input as over("native", other) with data.config as f.config
+	d := f.decision with input as over("native", other) with data.config as f.config
 	f.rules(d) == {"origins.not_allowed"}
-	e := main.decision with input as over("cli", f.origin) with data.config as f.config
+	e := f.decision with input as over("cli", f.origin) with data.config as f.config
 	e.allow == true
 }
 
@@ -160,7 +159,7 @@ test_native_channel_checks_the_origin if {
 test_origin_denial_wins_over_a_disabled_skill if {
 	cfg := object.union(f.config, {"skills": {"files": false}})
 	inp := json.patch(f.request("read_file", "files", {"target": f.inside_path}), [{"op": "replace", "path": "/request/origin", "value": other}])
-	d := main.decision with input as inp with data.config as cfg
+	d := f.decision with input as inp with data.config as cfg
 	f.rules(d) == {"origins.not_allowed", "skills.disabled"}
 	lowest := min({x.priority | some x in d.denials})
 	lowest == 10
@@ -172,7 +171,7 @@ test_origin_denial_wins_over_a_disabled_skill if {
 # Every action over the native channel is checked, not only control ones.
 test_unknown_origin_denied_for_a_file_action if {
 	inp := json.patch(f.request("read_file", "files", {"target": f.inside_path}), [{"op": "replace", "path": "/request/origin", "value": other}])
-	d := main.decision with input as inp with data.config as f.config
+	d := f.decision with input as inp with data.config as f.config
 	d.allow == false
 	f.rules(d) == {"origins.not_allowed"}
 }
@@ -181,26 +180,26 @@ test_unknown_origin_denied_for_a_file_action if {
 # without an origin or a channel, or a configuration without
 # allowed_origins, is refused, not let through.
 test_missing_origin_denied if {
-	d := main.decision with input as json.remove(from(f.origin), ["request/origin"]) with data.config as f.config
+	d := f.decision with input as json.remove(from(f.origin), ["request/origin"]) with data.config as f.config
 	origin_denial(d).rule == "origins.not_allowed"
 	d.allow == false
 }
 
 test_missing_channel_checks_the_origin if {
-	d := main.decision with input as json.remove(from(other), ["request/channel"]) with data.config as f.config
+	d := f.decision with input as json.remove(from(other), ["request/channel"]) with data.config as f.config
 	origin_denial(d).rule == "origins.not_allowed"
-	e := main.decision with input as json.remove(from(f.origin), ["request/channel"]) with data.config as f.config
+	e := f.decision with input as json.remove(from(f.origin), ["request/channel"]) with data.config as f.config
 	e.allow == true
 }
 
 test_other_channel_spellings_check_the_origin if {
 	every ch in {"", "Native", "CLI", "cli ", "browser"} {
-		d := main.decision with input as over(ch, other) with data.config as f.config
+		d := f.decision with input as over(ch, other) with data.config as f.config
 		origin_denial(d).rule == "origins.not_allowed"
 	}
 }
 
 test_config_without_allowed_origins_denies if {
-	d := main.decision with input as from(f.origin) with data.config as object.remove(f.config, ["allowed_origins"])
+	d := f.decision with input as from(f.origin) with data.config as object.remove(f.config, ["allowed_origins"])
 	origin_denial(d).rule == "origins.not_allowed"
 }

@@ -1,7 +1,6 @@
 package deskbridge.policies.skills_test
 
 import data.deskbridge.fixtures as f
-import data.deskbridge.main
 import rego.v1
 
 # The v1 actions by skill, as protocol/actions.go lists them; the
@@ -40,7 +39,7 @@ test_tables_cover_every_v1_action if {
 }
 
 test_enabled_skill_allows_its_action if {
-	d := main.decision with input as f.request("read_file", "files", {"target": f.inside_path})
+	d := f.decision with input as f.request("read_file", "files", {"target": f.inside_path})
 		with data.config as with_skills({"files": true})
 	d.allow == true
 	count(d.denials) == 0
@@ -48,7 +47,7 @@ test_enabled_skill_allows_its_action if {
 
 # A skill the configuration does not name is on.
 test_skill_not_named_is_on if {
-	d := main.decision with input as f.request("read_file", "files", {"target": f.inside_path})
+	d := f.decision with input as f.request("read_file", "files", {"target": f.inside_path})
 		with data.config as with_skills({"commands": false})
 	d.allow == true
 	count(d.denials) == 0
@@ -58,16 +57,16 @@ test_config_without_skills_member_leaves_every_skill_on if {
 	cfg := object.remove(f.config, ["skills"])
 	every s, acts in areas {
 		every a in acts {
-			d := main.decision with input as f.request(a, s, {}) with data.config as cfg
+			d := f.decision with input as f.request(a, s, {}) with data.config as cfg
 			not "skills.disabled" in f.rules(d)
 		}
 	}
-	d := main.decision with input as f.request("read_file", "files", {"target": f.inside_path}) with data.config as cfg
+	d := f.decision with input as f.request("read_file", "files", {"target": f.inside_path}) with data.config as cfg
 	d.allow == true
 }
 
 test_disabled_skill_denial_is_exact if {
-	d := main.decision with input as f.request("read_file", "files", {"target": f.inside_path})
+	d := f.decision with input as f.request("read_file", "files", {"target": f.inside_path})
 		with data.config as with_skills({"files": false})
 	d.allow == false
 	d.denials == {disabled("files")}
@@ -80,7 +79,7 @@ test_disabled_skill_denial_is_exact if {
 test_every_area_can_be_switched_off if {
 	every s in switchable {
 		every a in areas[s] {
-			d := main.decision with input as f.request(a, s, {}) with data.config as with_skills({s: false})
+			d := f.decision with input as f.request(a, s, {}) with data.config as with_skills({s: false})
 			d.allow == false
 			disabled(s) in d.denials
 			count({x | some x in d.denials; x.code == "SKILL_DISABLED"}) == 1
@@ -93,9 +92,9 @@ test_every_area_can_be_switched_off if {
 test_every_area_on_when_enabled if {
 	every s in switchable {
 		every a in areas[s] {
-			on := main.decision with input as f.request(a, s, {}) with data.config as with_skills({s: true})
-			unnamed := main.decision with input as f.request(a, s, {}) with data.config as with_skills({})
-			off := main.decision with input as f.request(a, s, {}) with data.config as with_skills({s: false})
+			on := f.decision with input as f.request(a, s, {}) with data.config as with_skills({s: true})
+			unnamed := f.decision with input as f.request(a, s, {}) with data.config as with_skills({})
+			off := f.decision with input as f.request(a, s, {}) with data.config as with_skills({s: false})
 			not "skills.disabled" in f.rules(on)
 			on.denials == unnamed.denials
 			off.denials == on.denials | {disabled(s)}
@@ -109,7 +108,7 @@ test_switching_one_area_off_leaves_the_others_on if {
 		others := {a: s | some s, acts in areas; s != off; some a in acts}
 		count(others) == 31 - count(areas[off])
 		every a, s in others {
-			d := main.decision with input as f.request(a, s, {}) with data.config as with_skills({off: false})
+			d := f.decision with input as f.request(a, s, {}) with data.config as with_skills({off: false})
 			not "skills.disabled" in f.rules(d)
 		}
 	}
@@ -121,13 +120,13 @@ test_every_skill_off_at_once if {
 	all_off := {s: false | some s in switchable}
 	every s in switchable {
 		every a in areas[s] {
-			d := main.decision with input as f.request(a, s, {}) with data.config as with_skills(all_off)
+			d := f.decision with input as f.request(a, s, {}) with data.config as with_skills(all_off)
 			d.allow == false
 			{x | some x in d.denials; x.code == "SKILL_DISABLED"} == {disabled(s)}
 		}
 	}
 	every a in areas.control {
-		c := main.decision with input as f.request(a, "control", {}) with data.config as with_skills(all_off)
+		c := f.decision with input as f.request(a, "control", {}) with data.config as with_skills(all_off)
 		c.allow == true
 		count(c.denials) == 0
 	}
@@ -137,7 +136,7 @@ test_every_skill_off_at_once if {
 # off: the extension must always be able to ask what is on.
 test_every_control_action_ignores_its_switch if {
 	every a in areas.control {
-		d := main.decision with input as f.request(a, "control", {}) with data.config as with_skills({"control": false})
+		d := f.decision with input as f.request(a, "control", {}) with data.config as with_skills({"control": false})
 		d.allow == true
 		count(d.denials) == 0
 	}
@@ -150,7 +149,7 @@ test_disabled_skill_applies_on_cli_channel if {
 		{"op": "replace", "path": "/request/channel", "value": "cli"},
 		{"op": "replace", "path": "/request/origin", "value": ""},
 	])
-	d := main.decision with input as inp with data.config as with_skills({"files": false})
+	d := f.decision with input as inp with data.config as with_skills({"files": false})
 	d.allow == false
 	d.denials == {disabled("files")}
 }
@@ -159,7 +158,7 @@ test_disabled_skill_applies_on_cli_channel if {
 # switched-off skill is what the host answers.
 test_disabled_skill_wins_over_workspace if {
 	outside := object.union(f.inside_path, {"canonical": "/etc/passwd", "workspace": "", "workspace_root": "", "relative": "", "inside": false})
-	d := main.decision with input as f.request("read_file", "files", {"target": outside})
+	d := f.decision with input as f.request("read_file", "files", {"target": outside})
 		with data.config as with_skills({"files": false})
 	f.rules(d) == {"skills.disabled", "workspace.outside"}
 	lowest := min({x.priority | some x in d.denials})
@@ -172,10 +171,10 @@ test_disabled_skill_wins_over_workspace if {
 # Only false switches a skill off; a skill switched off under another name
 # (another skill) does not reach this one.
 test_only_the_named_skill_is_off if {
-	d := main.decision with input as f.request("run_command", "commands", {})
+	d := f.decision with input as f.request("run_command", "commands", {})
 		with data.config as with_skills({"files": false, "commands": true})
 	not "skills.disabled" in f.rules(d)
-	e := main.decision with input as f.request("run_command", "commands", {})
+	e := f.decision with input as f.request("run_command", "commands", {})
 		with data.config as with_skills({"files": true, "commands": false})
 	disabled("commands") in e.denials
 }

@@ -31,3 +31,14 @@ request(action, skill, paths) := {
 codes(d) := {x.code | some x in d.denials}
 
 rules(d) := {x.rule | some x in d.denials}
+
+# decision is the default policies' own part of main.decision: the
+# denials of deskbridge.policies.builtin only. The tests of the default
+# rules decide with it, so that a team's package added beside them (as
+# docs/writing-policies.md shows) changes nothing they see; main_test.rego
+# tests how main gathers every package's denials.
+decision := {
+	"allow": count(data.deskbridge.policies.builtin.deny) == 0,
+	"denials": data.deskbridge.policies.builtin.deny,
+	"limits": data.deskbridge.limits.limits,
+}

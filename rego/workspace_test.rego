@@ -1,49 +1,48 @@
 package deskbridge.policies.workspace_test
 
 import data.deskbridge.fixtures as f
-import data.deskbridge.main
 import rego.v1
 
 outside := object.union(f.inside_path, {"canonical": "/etc/passwd", "workspace": "", "workspace_root": "", "relative": "", "inside": false})
 
 test_outside_denied if {
-	d := main.decision with input as f.request("read_file", "files", {"target": outside}) with data.config as f.config
+	d := f.decision with input as f.request("read_file", "files", {"target": outside}) with data.config as f.config
 	f.rules(d) == {"workspace.outside"}
 	f.codes(d) == {"WORKSPACE_VIOLATION"}
 }
 
 test_outside_cwd_denied if {
-	d := main.decision with input as f.request("run_command", "commands", {"cwd": outside}) with data.config as f.config
+	d := f.decision with input as f.request("run_command", "commands", {"cwd": outside}) with data.config as f.config
 	"workspace.outside" in f.rules(d)
 }
 
 test_import_source_not_judged_here if {
-	d := main.decision with input as f.request("import_asset", "assets", {"source": outside, "destination": f.inside_path})
+	d := f.decision with input as f.request("import_asset", "assets", {"source": outside, "destination": f.inside_path})
 		with data.config as f.config
 	not "workspace.outside" in f.rules(d)
 }
 
 test_protected_write_denied if {
 	p := object.union(f.inside_path, {"protected": true})
-	d := main.decision with input as f.request("write_file", "files", {"target": p}) with data.config as f.config
+	d := f.decision with input as f.request("write_file", "files", {"target": p}) with data.config as f.config
 	f.rules(d) == {"workspace.protected"}
 }
 
 test_protected_read_allowed if {
 	p := object.union(f.inside_path, {"protected": true})
-	d := main.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
+	d := f.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
 	d.allow
 }
 
 test_hard_link_denied if {
 	p := object.union(f.inside_path, {"links": 2})
-	d := main.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
+	d := f.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
 	f.rules(d) == {"workspace.hard_link"}
 }
 
 test_outside_wins_over_hard_link if {
 	p := object.union(outside, {"links": 2})
-	d := main.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
+	d := f.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config
 	ds := [x | some x in d.denials]
 	min({x.priority | some x in ds}) == 40
 	some x in ds
@@ -56,24 +55,24 @@ test_outside_wins_over_hard_link if {
 test_every_write_action_is_checked_for_protected_and_executes if {
 	every a in data.deskbridge.policies.builtin.writes {
 		protected := object.union(f.inside_path, {"protected": true})
-		d := main.decision with input as f.request(a, "files", {"target": protected}) with data.config as f.config
+		d := f.decision with input as f.request(a, "files", {"target": protected}) with data.config as f.config
 		"workspace.protected" in f.rules(d)
 		executes := object.union(f.inside_path, {"sensitivity": "executes"})
-		e := main.decision with input as f.request(a, "files", {"target": executes}) with data.config as f.config
+		e := f.decision with input as f.request(a, "files", {"target": executes}) with data.config as f.config
 		"sensitivity.executes" in f.rules(e)
 	}
 }
 
 test_read_is_not_a_write if {
 	protected := object.union(f.inside_path, {"protected": true, "sensitivity": "executes"})
-	d := main.decision with input as f.request("read_file", "files", {"target": protected}) with data.config as f.config
+	d := f.decision with input as f.request("read_file", "files", {"target": protected}) with data.config as f.config
 	d.allow
 }
 
 # Every role of confined_roles must lie inside a workspace.
 test_every_confined_role_is_checked if {
 	every r in data.deskbridge.policies.builtin.confined_roles {
-		d := main.decision with input as f.request("read_file", "files", {r: outside}) with data.config as f.config
+		d := f.decision with input as f.request("read_file", "files", {r: outside}) with data.config as f.config
 		"workspace.outside" in f.rules(d)
 	}
 }

@@ -37,10 +37,10 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 			status = s
 		}
 	}()
-	h, err := startHost(ctx, configPath, origin)
+	h, cfg, err := startHost(ctx, configPath, origin)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
-		return serveFailure(ctx, err, stdin, stdout)
+		return serveFailure(ctx, err, cfg, origin, stdin, stdout)
 	}
 	defer func() {
 		if err := h.Close(); err != nil { // a queued outcome line lost, for one
@@ -57,16 +57,21 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 	return 0
 }
 
-func startHost(ctx context.Context, configPath, origin string) (*engine.Host, error) {
-	cfg, _, err := config.Load(configPath)
+// startHost loads the configuration and starts the host; cfg is set when
+// the configuration loaded, whether the host started or not.
+func startHost(ctx context.Context, configPath, origin string) (h *engine.Host, cfg *config.Config, err error) {
+	cfg, _, err = config.Load(configPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return engine.Start(ctx, engine.Options{Config: cfg, Origin: origin, Channel: engine.ChannelNative, ProtectedPaths: install.ManifestDirs()})
+	h, err = engine.Start(ctx, engine.Options{Config: cfg, Origin: origin, Channel: engine.ChannelNative, ProtectedPaths: install.ManifestDirs()})
+	return h, cfg, err
 }
 
-func serveFailure(ctx context.Context, cause error, stdin io.Reader, stdout io.Writer) int {
-	err := engine.ServeUnavailable(ctx, cause, stdin, stdout)
+// serveFailure refuses every request of a host that could not start, and
+// logs each refusal when its configuration (cfg) loaded.
+func serveFailure(ctx context.Context, cause error, cfg *config.Config, origin string, stdin io.Reader, stdout io.Writer) int {
+	err := engine.ServeUnavailableLogged(ctx, cause, cfg, origin, stdin, stdout)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return 1
 	}

@@ -19,6 +19,8 @@ const policyUsage = `usage:
   deskbridge policy check [DIR_OR_BUNDLE]               compile errors, as file:line:column
   deskbridge policy test [DIR_OR_BUNDLE] [-v]           run the policy's _test.rego tests
   deskbridge policy eval --input FILE [DIR_OR_BUNDLE]   one decision and the deny rules that fired
+  deskbridge [--config FILE] policy data [DIR_OR_BUNDLE] the data the policy reads: data.config and
+                                                        the policy's data documents (data.<team>)
   deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
                                                         the input document the host would build
                                                         (--logged: as the decision log records it)
@@ -42,8 +44,10 @@ func policyCommand(configPath string, args []string, stdout, stderr io.Writer) i
 		return policyEval(configPath, args[1:], stdout, stderr)
 	case args[0] == "input":
 		return policyInput(configPath, args[1:], stdout, stderr)
+	case args[0] == "data":
+		return policyData(configPath, args[1:], stdout, stderr)
 	}
-	return c.Fail("unknown command %q (want check, test, eval or input)", args[0])
+	return c.Fail("unknown command %q (want check, test, eval, input or data)", args[0])
 }
 
 // loadSource reads the policy at path, or the embedded default when path is "".
@@ -94,13 +98,23 @@ func policyCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	probs := policy.Check(src)
+	errs := 0
 	for _, p := range probs {
 		fmt.Fprintln(stdout, p)
+		if !p.Warning {
+			errs++
+		}
 	}
-	if len(probs) > 0 {
+	if errs == 0 {
+		for _, p := range unenforcedLimits(context.Background(), src) {
+			fmt.Fprintln(stdout, p)
+			errs++
+		}
+	}
+	if errs > 0 {
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d modules, %d test modules, no problems\n", src.Name, len(src.Modules), len(src.Tests))
+	fmt.Fprintf(stdout, "%s: %d modules, %d test modules, no problems (%d warnings)\n", src.Name, len(src.Modules), len(src.Tests), len(probs))
 	return 0
 }
 

@@ -1,5 +1,7 @@
 // Package logcmd implements the `deskbridge log` command line: today
-// `deskbridge log verify --log FILE [--head HASH] [--json]`.
+// `deskbridge log verify --log FILE [--head HASH] [--key FILE] [--json]`
+// and `deskbridge log query --log FILE [filters] [--format jsonl|csv]
+// [--summary]` (query.go).
 //
 // The host's main dispatches to Run with the arguments after "log".
 package logcmd
@@ -10,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
@@ -26,18 +29,20 @@ const (
 // its arguments, and returns the exit code.
 func Run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: deskbridge log verify --log FILE [--head HASH] [--json]")
+		fmt.Fprintln(stderr, "usage: deskbridge log verify|query … (see deskbridge log --help)")
 		return ExitUsage
 	}
 	switch args[0] {
 	case "verify":
 		return RunVerify(args[1:], stdout, stderr)
+	case "query":
+		return RunQuery(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "deskbridge log: unknown command %q (see deskbridge log --help)\n", args[0])
 	return ExitUsage
 }
 
-const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH] [--json]
+const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH] [--key FILE] [--json]
 
 Walk the decision log and its rotated files as one hash chain and list
 every line that was changed, removed, inserted or reordered. Exit 0 when
@@ -52,6 +57,7 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 	flags := c.Flags
 	path := flags.String("log", "", "decision log `FILE` (its rotated FILE.n beside it are read too)")
 	head := flags.String("head", "", "expected `HASH` of the last event, kept from an earlier run")
+	key := flags.String("key", "", "checkpoint key `FILE` (decision-log.key beside the configuration): check FILE.checkpoints")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
 	if code, ok := c.Parse(args); !ok {
 		return code
@@ -68,12 +74,18 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	rep.ExpectHead(*head)
+	cps, err := checkpoints(*path, *key)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", err)
+		return ExitUsage
+	}
 	if *asJSON {
-		printJSON(stdout, rep)
+		printJSON(stdout, rep, cps)
 	} else {
 		printText(stdout, rep)
+		printCheckpoints(stdout, *path, cps)
 	}
-	if !rep.OK() {
+	if !rep.OK() || (cps != nil && !cps.OK()) {
 		return ExitTampered
 	}
 	return ExitIntact
@@ -104,11 +116,43 @@ func printText(w io.Writer, rep decisionlog.Report) {
 	}
 }
 
-func printJSON(w io.Writer, rep decisionlog.Report) {
+func printJSON(w io.Writer, rep decisionlog.Report, cps *decisionlog.CheckpointReport) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(struct {
 		Intact bool `json:"intact"`
 		decisionlog.Report
-	}{rep.OK(), rep})
+		Checkpoints *decisionlog.CheckpointReport `json:"checkpoints,omitempty"`
+	}{rep.OK() && (cps == nil || cps.OK()), rep, cps})
+}
+
+// checkpoints checks the log's checkpoints with the key at key; nil when
+// no key is given.
+func checkpoints(path, key string) (*decisionlog.CheckpointReport, error) {
+	if key == "" {
+		return nil, nil
+	}
+	rep, err := decisionlog.VerifyCheckpoints(path, key)
+	if err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+// printCheckpoints prints what the checkpoints found, or, without a key,
+// that a checkpoint file was not checked.
+func printCheckpoints(w io.Writer, path string, cps *decisionlog.CheckpointReport) {
+	if cps == nil {
+		if _, err := os.Stat(decisionlog.CheckpointPath(path)); err == nil {
+			fmt.Fprintln(w, "note: the checkpoints were not checked; give the key with --key FILE to find a rewritten or cut log")
+		}
+		return
+	}
+	for _, is := range cps.Issues {
+		fmt.Fprintln(w, "checkpoint:", is)
+	}
+	for _, n := range cps.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	fmt.Fprintf(w, "checkpoints: %d verified, the latest at seq %d (%s)\n", cps.Checkpoints, cps.Latest.Seq, cps.Latest.Hash)
 }

@@ -109,9 +109,11 @@ Green: allowed, orange: denied, black mark: a decision that changed.</p>
 <table><tr><th>action</th><th>count</th></tr>
 {{range $k, $v := .ByAction}}<tr><td>{{$k}}</td><td>{{$v}}</td></tr>{{end}}</table>{{end}}
 {{if .Changed}}<h2>Changed decisions</h2>
-<table><tr><th>seq</th><th>time</th><th>action</th><th>before</th><th>after</th><th>kind</th><th>request</th></tr>
-{{range .Changed}}<tr><td>{{.Seq}}</td><td>{{.Timestamp.Format "2006-01-02T15:04:05.000Z07:00"}}</td><td>{{.Action}}</td><td>{{.Before}}</td><td>{{.After}}</td><td>{{.Kind}}</td><td>{{.RequestID}}</td></tr>
+<table><tr><th>seq</th><th>time</th><th>origin</th><th>action</th><th>target</th><th>before</th><th>rule before</th><th>after</th><th>rule after</th><th>kind</th><th>request</th></tr>
+{{range .Changed}}<tr><td>{{.Seq}}</td><td>{{.Timestamp.Format "2006-01-02T15:04:05.000Z07:00"}}</td><td>{{.Origin}}</td><td>{{.Action}}</td><td>{{.Target}}</td><td>{{.Before}}</td><td>{{.RuleBefore}}</td><td>{{.After}}</td><td>{{.RuleAfter}}</td><td>{{.Kind}}</td><td>{{.RequestID}}</td></tr>
 {{end}}</table>{{end}}
+{{if .Masked}}<h2>Masked, not replayed</h2><ul>
+{{range .Masked}}<li>seq {{.Seq}} {{.Origin}} {{.Action}} {{.Target}}: its input was masked where the policy reads</li>{{end}}</ul>{{end}}
 {{if .Unreplayable}}<h2>Not replayable</h2><ul>
 {{range .Unreplayable}}<li>seq {{.Seq}} {{.Action}}: {{.Reason}}</li>{{end}}</ul>{{end}}
 </body></html>

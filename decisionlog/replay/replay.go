@@ -58,26 +58,41 @@ type Options struct {
 
 // Decision is one replayed decision event.
 type Decision struct {
-	Seq        uint64    `json:"seq"`
-	DecisionID string    `json:"decision_id"`
-	RequestID  string    `json:"request_id"`
-	Action     string    `json:"action"`
+	Seq        uint64 `json:"seq"`
+	DecisionID string `json:"decision_id"`
+	RequestID  string `json:"request_id"`
+	Action     string `json:"action"`
+	Origin     string `json:"origin"`
+	// Target is the request's first path, else its URL (Event.Target).
+	Target     string    `json:"target"`
 	Timestamp  time.Time `json:"timestamp"`
 	PolicyHash string    `json:"policy_hash"`
 	// Before is the logged answer (OK or a code), After the replayed one.
 	Before string `json:"before"`
 	After  string `json:"after,omitempty"`
-	Kind   Kind   `json:"kind"`
+	// RuleBefore and RuleAfter are the deciding denials' rules ("" for
+	// an allowed decision).
+	RuleBefore string `json:"rule_before,omitempty"`
+	RuleAfter  string `json:"rule_after,omitempty"`
+	Kind       Kind   `json:"kind"`
 	// Reason explains an Unreplayable decision.
 	Reason string `json:"reason,omitempty"`
 }
 
 // Run replays every decision event of events and reports the comparison.
-// A line that cannot be read is an error: a replay of part of a log would
-// claim more than it shows.
+// A line that is not an event (a line torn by a crash, which the writer
+// survives) is skipped and listed in the report's Skipped, so the rest of
+// the log is still replayed; any other error of events (a file that
+// cannot be read) is an error: a replay of part of a log would claim more
+// than it shows.
 func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts Options) (*Report, error) {
 	var evs []decisionlog.Event
+	var skipped []string
 	for ev, err := range events {
+		if errors.Is(err, decisionlog.ErrMalformed) {
+			skipped = append(skipped, err.Error())
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +103,9 @@ func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts O
 	r := &replayer{opts: opts, engines: map[string]*engineOnce{}}
 	out := make([]Decision, len(evs))
 	r.each(ctx, len(evs), func(strs stringTable, i int) { out[i] = r.replay(ctx, &evs[i], strs) })
-	return newReport(out, opts.Policy != nil), ctx.Err()
+	rep := newReport(out, opts.Policy != nil)
+	rep.Skipped = append(rep.Skipped, skipped...)
+	return rep, ctx.Err()
 }
 
 type replayer struct {
@@ -130,7 +147,8 @@ func (r *replayer) each(ctx context.Context, n int, f func(stringTable, int)) {
 // replay evaluates one decision event and compares it with the log.
 func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs stringTable) Decision {
 	d := Decision{Seq: ev.Seq, DecisionID: ev.DecisionID, RequestID: ev.RequestID, Action: ev.Action,
-		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Before: ev.Outcome}
+		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Before: ev.Outcome,
+		Origin: ev.Origin, Target: ev.Target(), RuleBefore: ev.Rule()}
 	e, err := r.engine(ctx, ev.PolicyHash)
 	if err != nil {
 		d.Kind, d.Reason = Unreplayable, err.Error()
@@ -146,6 +164,9 @@ func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs strin
 		return d
 	}
 	d.After = answer(dec)
+	if den, ok := dec.First(); ok {
+		d.RuleAfter = den.Rule
+	}
 	d.Kind = compare(d.Before, d.After, ev.Result, dec.Result)
 	return d
 }

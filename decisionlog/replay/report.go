@@ -35,6 +35,10 @@ type Report struct {
 	ByChange map[string]int `json:"by_change"`
 	// Timeline counts decisions over time, for the chart.
 	Timeline []Bucket `json:"timeline"`
+	// Skipped names the lines that are not events ("FILE:LINE: …"), a
+	// line torn by a crash among them: they were passed over, not
+	// replayed.
+	Skipped []string `json:"skipped"`
 }
 
 // Bucket counts the decisions of one time interval.
@@ -56,7 +60,7 @@ const timelineBuckets = 48
 
 func newReport(ds []Decision, newPolicy bool) *Report {
 	sort.Slice(ds, func(i, j int) bool { return ds[i].Seq < ds[j].Seq })
-	r := &Report{NewPolicy: newPolicy, Total: len(ds), Changed: []Decision{}, Detail: []Decision{}, Unreplayable: []Decision{}, Masked: []Decision{},
+	r := &Report{NewPolicy: newPolicy, Total: len(ds), Skipped: []string{}, Changed: []Decision{}, Detail: []Decision{}, Unreplayable: []Decision{}, Masked: []Decision{},
 		ByKind: map[Kind]int{}, ByAction: map[string]int{}, ByChange: map[string]int{}}
 	for _, d := range ds {
 		r.add(d)
@@ -142,8 +146,8 @@ func (r *Report) WriteText(w io.Writer) {
 	writeCounts(w, "by action", r.ByAction)
 	writeCounts(w, "by change", r.ByChange)
 	for _, d := range r.Changed {
-		fmt.Fprintf(w, "  seq %d %s %s %s → %s (%s, request %s)\n",
-			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.Action, d.Before, d.After, d.Kind, d.RequestID)
+		fmt.Fprintf(w, "  seq %d %s %s %s → %s (%s, request %s) origin %s target %s rule %q → %q\n",
+			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.Action, d.Before, d.After, d.Kind, d.RequestID, d.Origin, d.Target, d.RuleBefore, d.RuleAfter)
 	}
 	for _, d := range r.Detail {
 		fmt.Fprintf(w, "  seq %d %s %s %s, other denials or limits (request %s)\n",
@@ -153,7 +157,10 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  seq %d  %s  unreplayable: %s\n", d.Seq, d.Action, d.Reason)
 	}
 	for _, d := range r.Masked {
-		fmt.Fprintf(w, "  seq %d  %s  masked input, not replayed\n", d.Seq, d.Action)
+		fmt.Fprintf(w, "  seq %d  %s  masked input, not replayed (origin %s, target %s)\n", d.Seq, d.Action, d.Origin, d.Target)
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "  skipped %s (not an event: a torn or changed line; `deskbridge log verify` says more)\n", s)
 	}
 }
 

@@ -146,6 +146,10 @@ type Spec struct {
 	Facts func(ctx context.Context, env *Env, call *Call) *protocol.Error
 	// Run carries out an allowed call and returns the response data.
 	Run func(ctx context.Context, env *Env, call *Call) (any, *protocol.Error)
+	// Limits names the limits Run enforces (Call.Limit) beside
+	// timeout_ms, which every action enforces. A limit configured or
+	// decided for the action that is not named here is refused (Enforced).
+	Limits []string
 }
 
 var registry = map[string]*Spec{}

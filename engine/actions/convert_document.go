@@ -71,6 +71,7 @@ func init() {
 		NewArgs: func() any { return &convertDocumentArgs{} },
 		Facts:   convertDocumentFacts,
 		Run:     convertDocument,
+		Limits:  []string{"max_bytes", "max_file_bytes"},
 	})
 	profileEnv[protocol.SkillDocuments] = documentsProfile
 }

@@ -37,6 +37,7 @@ const importMaxBytes = 100 << 20
 func init() {
 	action.Register(action.Spec{
 		Name:    "import_asset",
+		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &importArgs{} },
 		Facts:   importFacts,
 		Run:     importAsset,

@@ -37,11 +37,16 @@ type readFileData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "read_file",
+		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &readFileArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*readFileArgs).Path }),
 		Run:     readFile,
 	})
 }
+
+// readMaxBytes is read_file's page cap when the decision gives no
+// max_bytes: no cap but the message's.
+const readMaxBytes = 1 << 62
 
 // contentMargin is how many bytes around a page the content check reads
 // as well, so that a secret split by page edges is still recognised: more
@@ -66,7 +71,8 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	// first page (offset 0) of a file of at most hashMaxBytes carries (the
 	// size is known after the read); it is then cut to leave room for it.
 	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
-	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, pageBytes(budget, enc, a.Length))
+	length := lower(c.Limit("max_bytes", readMaxBytes), a.Length) // the decision's max_bytes caps every page
+	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, pageBytes(budget, enc, length))
 	if err != nil {
 		return nil, errmap.File(err)
 	}
@@ -74,7 +80,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	hashed := a.Offset == 0 && size <= hashMaxBytes
 	if hashed {
 		budget -= int64(sha256Member)
-		buf = buf[:min(int64(len(buf)), pageBytes(budget, enc, a.Length))]
+		buf = buf[:min(int64(len(buf)), pageBytes(budget, enc, length))]
 	}
 	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
 	if enc != encBase64 {

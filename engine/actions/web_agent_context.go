@@ -124,6 +124,7 @@ const byMessageSize = "message_size"
 func init() {
 	action.Register(action.Spec{
 		Name:    "web_agent_context",
+		Limits:  agentLimitNames,
 		NewArgs: func() any { return &agentContextArgs{} },
 		Facts:   agentContextFacts,
 		Run:     agentContext,

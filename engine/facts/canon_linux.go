@@ -4,6 +4,7 @@ package facts
 
 import (
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -45,9 +46,10 @@ func resolveDirect(p *Path) (ok bool) {
 		return false
 	}
 	p.Exists = true
+	p.Modified = modified(time.Unix(st.Mtim.Unix()))
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		p.Type, p.Links = TypeFile, int(st.Nlink)
+		p.Type, p.Links, p.Size = TypeFile, int(st.Nlink), st.Size
 	case unix.S_IFDIR:
 		p.Type = TypeFolder
 	default:

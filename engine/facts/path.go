@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/internal/pathform"
@@ -127,10 +128,16 @@ func stat(p *Path) {
 	}
 	p.Exists = true
 	p.Type = TypeOf(fi.Mode())
+	p.Modified = modified(fi.ModTime())
 	if fi.Mode().IsRegular() {
 		p.Links = linkCount(p.Canonical, fi)
+		p.Size = fi.Size()
 	}
 }
+
+// modified formats a modification time as input.paths gives it: RFC 3339
+// in UTC with nanoseconds, as list_folder's entries give it.
+func modified(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // TypeOf names a file mode as the protocol does.
 func TypeOf(m fs.FileMode) string {

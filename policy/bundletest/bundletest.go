@@ -91,3 +91,17 @@ func write(t testing.TB, b bundle.Bundle) []byte {
 	}
 	return buf.Bytes()
 }
+
+// BuildWithData is Build with data documents: the bundle's data.json holds
+// data (its members are the names under data they take).
+func BuildWithData(t testing.TB, modules map[string]string, data map[string]any, rev string, key *Key) []byte {
+	t.Helper()
+	b := newBundle(modules, rev)
+	b.Data = data
+	if key != nil {
+		if err := b.GenerateSignature(bundle.NewSigningConfig(key.PrivatePEM, "RS256", ""), KeyID, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return write(t, b)
+}
