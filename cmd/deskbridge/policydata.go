@@ -20,7 +20,7 @@ func policyData(configPath string, args []string, stdout, stderr io.Writer) int 
 	if code, ok := c.Args(0, 1); !ok {
 		return code
 	}
-	args = c.Flags.Args()
+	args = c.Pos
 	cfg, err := callConfig(configPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
