@@ -20,6 +20,7 @@ import (
 // the default state folder (Linux) is a temporary one.
 func TestMain(m *testing.M) {
 	proc.MaybeRunTrampoline()
+	maybeRunServer()
 	state, err := os.MkdirTemp("", "deskbridge-engine-state-")
 	if err != nil {
 		panic(err)

@@ -158,3 +158,11 @@ test_every_url_action_is_checked if {
 }
 
 test_other_actions_are_not_checked if count(codes(req("read_file", "ftp", []), {})) == 0
+
+# preview_web of a workspace path has no input.url: no network rule
+# applies to it (workspace and sensitivity rules judge its path).
+test_preview_web_path_not_judged_as_url if {
+	d := data.deskbridge.main.decision with input as data.deskbridge.fixtures.request("preview_web", "applications", {"target": data.deskbridge.fixtures.inside_path})
+		with data.config as data.deskbridge.fixtures.config
+	d.allow
+}

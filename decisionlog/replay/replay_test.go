@@ -29,7 +29,7 @@ const origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 var requests = []struct{ action, args string }{
 	{"get_status", `{}`},
 	{"get_skill_profile", `{}`},
-	{"preview_web", `{"url":"https://example.com/"}`}, // not built: a host refusal, not replayed
+	{"capture_screen", `{}`}, // not built: a host refusal, not replayed
 	{"create_folder", `{"path":"WS/sub"}`},
 	{"create_folder", `{"path":"OUT/sub"}`},
 	{"create_file", `{"path":"WS/a.txt","content":"hello\n"}`},

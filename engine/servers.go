@@ -1,0 +1,20 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/sandbox/preview"
+	"github.com/deskbridge/deskbridge/sandbox/wsview"
+)
+
+// RunPreviewServer is the process of `deskbridge preview-serve SPEC`,
+// which preview_web starts detached: it serves the spec's folder until its
+// time to live has passed, withholding what the host's classifier (the
+// built-in patterns and the spec's) calls secret.
+func RunPreviewServer(ctx context.Context, spec string) error {
+	return preview.Run(ctx, spec, func(secret, executes []string) wsview.Classifier {
+		c := facts.NewClassifier(secret, executes)
+		return wsview.ClassifierFunc(func(rel string, _ bool) string { return c.ClassifySlash(rel) })
+	})
+}
