@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/engine/panel"
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
 	"github.com/deskbridge/deskbridge/sandbox/preview"
 )
@@ -17,8 +18,9 @@ import (
 // when preview_web starts it (env.Self is "" in tests, so the host starts
 // its own executable, as the real binary does).
 func maybeRunServer() {
-	if len(os.Args) == 3 && os.Args[1] == preview.Subcommand {
-		if err := RunPreviewServer(context.Background(), os.Args[2]); err != nil {
+	run := map[string]func(context.Context, string) error{preview.Subcommand: RunPreviewServer, panel.Subcommand: RunPanelServer}
+	if len(os.Args) == 3 && run[os.Args[1]] != nil {
+		if err := run[os.Args[1]](context.Background(), os.Args[2]); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			os.Exit(1)
 		}

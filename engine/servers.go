@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"os"
 
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/panel"
 	"github.com/deskbridge/deskbridge/sandbox/preview"
 	"github.com/deskbridge/deskbridge/sandbox/wsview"
 )
@@ -17,4 +19,10 @@ func RunPreviewServer(ctx context.Context, spec string) error {
 		c := facts.NewClassifier(secret, executes)
 		return wsview.ClassifierFunc(func(rel string, _ bool) string { return c.ClassifySlash(rel) })
 	})
+}
+
+// RunPanelServer is the process of `deskbridge panel-serve SPEC`, which
+// open_deskbridge starts detached.
+func RunPanelServer(ctx context.Context, spec string) error {
+	return panel.Run(ctx, spec, os.Stdout)
 }

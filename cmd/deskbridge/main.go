@@ -56,6 +56,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return logcmd.Run(rest[1:], stdout, stderr)
 	case cmd == "fleet":
 		return fleetCommand(config, rest[1:], stderr)
+	case cmd == "panel-serve":
+		return panelServe(rest[1:], stderr)
 	case cmd == "preview-serve":
 		return previewServe(rest[1:], stderr)
 	case cmd == "schema":

@@ -21,3 +21,17 @@ func previewServe(args []string, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// panelServe runs `deskbridge panel-serve SPEC`, the detached control
+// panel open_deskbridge starts; it is not meant to be run by hand.
+func panelServe(args []string, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "deskbridge: panel-serve takes one JSON spec; open_deskbridge starts it")
+		return 2
+	}
+	if err := engine.RunPanelServer(context.Background(), args[0]); err != nil {
+		fmt.Fprintln(stderr, "deskbridge: panel-serve:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/deskbridge/deskbridge/engine/panel"
+	"github.com/deskbridge/deskbridge/sandbox/localserve"
+)
+
+// TestOpenDeskbridge opens the control panel after a decision: the table
+// shows it, verification says intact, one decision's input is shown; a
+// second call finds the same panel; a wrong token and POST are refused;
+// a changed log line makes verification say so.
+func TestOpenDeskbridge(t *testing.T) {
+	th := newTestHost(t, nil)
+	stateDir := filepath.Join(filepath.Dir(th.logPath), "state")
+	t.Cleanup(func() {
+		if in, ok := localserve.Find(context.Background(), stateDir, panel.Kind, stateDir); ok {
+			if p, err := os.FindProcess(in.PID); err == nil {
+				p.Kill()
+			}
+		}
+	})
+	mustCode(t, th.call(t, "write_file", map[string]any{"path": filepath.Join(th.ws, ".env"), "content": "x"}), "PERMISSION_DENIED")
+	r := th.call(t, "open_deskbridge", map[string]any{"open": false})
+	mustCode(t, r, "ok")
+	base := r.Data["url"].(string)
+	code, h, body := get(t, "GET", base, "")
+	if code != 200 {
+		t.Fatalf("panel: %d %s", code, body)
+	}
+	for _, want := range []string{"write_file", "sensitivity.secret", "PERMISSION_DENIED", `<span class="ok">intact</span>`, "WS", "<svg"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the panel does not show %q", want)
+		}
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'self'") {
+		t.Errorf("headers %v", h)
+	}
+	seq := regexp.MustCompile(`decision\?seq=(\d+)`).FindStringSubmatch(body)
+	if seq == nil {
+		t.Fatal("no decision link")
+	}
+	if code, _, body := get(t, "GET", base+"decision?seq="+seq[1], ""); code != 200 || !strings.Contains(body, `origin`) || !strings.Contains(body, "Decision "+seq[1]) {
+		t.Errorf("decision page: %d", code)
+	}
+	if code, _, body := get(t, "GET", base+"?outcome=NOPE", ""); code != 200 || !strings.Contains(body, "No decisions match") {
+		t.Errorf("filter: %d", code)
+	}
+	if code, _, _ := get(t, "POST", base, ""); code != 405 {
+		t.Errorf("POST: %d", code)
+	}
+	if code, _, _ := get(t, "GET", strings.Replace(base, "/"+strings.Split(base, "/")[3]+"/", "/ffffffffffffffffffffffffffffffff/", 1), ""); code != 404 {
+		t.Errorf("wrong token: %d", code)
+	}
+	r = th.call(t, "open_deskbridge", map[string]any{"open": false})
+	mustCode(t, r, "ok")
+	if r.Data["url"] != base || r.Data["reused"] != true {
+		t.Errorf("second call: %v", r.Data)
+	}
+	th.h.Close()
+	b, _ := os.ReadFile(th.logPath)
+	os.WriteFile(th.logPath, []byte(strings.Replace(string(b), "write_file", "read_file!", 1)), 0o600)
+	if _, _, body := get(t, "GET", base, ""); !strings.Contains(body, "NOT intact") {
+		t.Error("a changed log still verifies as intact")
+	}
+}
