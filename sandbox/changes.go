@@ -60,6 +60,7 @@ func ApplyChanges(root *os.Root, changes []Change) (err error) {
 		st = append(st, s)
 	}
 	for i, s := range st {
+		beforeCommit(i)
 		if err := s.commit(); err != nil {
 			rollback(st[:i+1])
 			return err
@@ -73,6 +74,10 @@ func ApplyChanges(root *os.Root, changes []Change) (err error) {
 	}
 	return nil
 }
+
+// beforeCommit runs before change i is put in place; tests make a
+// commit fail through it.
+var beforeCommit = func(int) {}
 
 // stage opens the change's folder (making missing ones, which it reports)
 // and writes its new content to a temporary file.

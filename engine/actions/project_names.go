@@ -8,14 +8,22 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
-// windowsReserved are the device names Windows reserves in every folder,
-// with or without an extension ("nul.txt" is NUL too).
-var windowsReserved = map[string]bool{
-	"con": true, "prn": true, "aux": true, "nul": true, "conin$": true, "conout$": true,
-	"com1": true, "com2": true, "com3": true, "com4": true, "com5": true, "com6": true, "com7": true, "com8": true, "com9": true,
-	"com¹": true, "com²": true, "com³": true,
-	"lpt1": true, "lpt2": true, "lpt3": true, "lpt4": true, "lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true,
-	"lpt¹": true, "lpt²": true, "lpt³": true,
+// windowsReserved reports whether stem (a lower-case name without its
+// extension) is a device name Windows reserves in every folder, with or
+// without an extension ("nul.txt" is NUL too).
+func windowsReserved(stem string) bool {
+	switch stem {
+	case "con", "prn", "aux", "nul", "conin$", "conout$":
+		return true
+	}
+	if len(stem) < 4 || (stem[:3] != "com" && stem[:3] != "lpt") {
+		return false
+	}
+	switch stem[3:] {
+	case "1", "2", "3", "4", "5", "6", "7", "8", "9", "¹", "²", "³":
+		return true
+	}
+	return false
 }
 
 // projectNameError says why name cannot name a project folder, or is nil.
@@ -41,7 +49,7 @@ func projectNameError(name string) *protocol.Error {
 		return bad("is git's own folder name")
 	}
 	stem, _, _ := strings.Cut(strings.ToLower(name), ".")
-	if windowsReserved[strings.TrimRight(stem, " ")] {
+	if windowsReserved(strings.TrimRight(stem, " ")) {
 		return bad("is a device name Windows reserves")
 	}
 	return nil

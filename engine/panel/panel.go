@@ -113,9 +113,13 @@ type Server struct {
 //go:embed page.html
 var assets embed.FS
 
-var page = template.Must(template.New("page.html").Funcs(template.FuncMap{
-	"since": func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") },
-}).ParseFS(assets, "page.html"))
+// page is the page template, parsed on first use (not at start-up: the
+// host that links this package starts for every one-shot message).
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page.html").Funcs(template.FuncMap{
+		"since": func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") },
+	}).ParseFS(assets, "page.html"))
+})
 
 // NewServer returns the panel's handler for s.
 func NewServer(s Spec) *Server {
@@ -163,7 +167,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // render writes the page with data.
 func render(w http.ResponseWriter, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := page.Execute(w, data); err != nil {
+	if err := page().Execute(w, data); err != nil {
 		os.Stderr.WriteString("panel: " + err.Error() + "\n")
 	}
 }

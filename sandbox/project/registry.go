@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 )
 
@@ -28,8 +27,26 @@ type Entry struct {
 // ErrUnknown reports a project id or path the registry does not hold.
 var ErrUnknown = errors.New("project: not in the registry")
 
-// idForm is the form of a project id: no path can be made of one.
-var idForm = regexp.MustCompile(`^p-[0-9a-f]{16}$`)
+// idForm matches the form of a project id, "p-" and 16 lowercase hex
+// digits: no path can be made of one.
+var idForm = idMatcher{}
+
+// idMatcher checks project ids without a regular expression compiled at
+// start-up.
+type idMatcher struct{}
+
+// MatchString reports whether s is a project id.
+func (idMatcher) MatchString(s string) bool {
+	if len(s) != 18 || s[:2] != "p-" {
+		return false
+	}
+	for _, c := range s[2:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // Registry is the project registry: one JSON file per project in the
 // folder projects/ of the state folder, each written whole (a temporary
