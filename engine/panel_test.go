@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,8 +32,17 @@ func TestOpenDeskbridge(t *testing.T) {
 	mustCode(t, th.call(t, "write_file", map[string]any{"path": filepath.Join(th.ws, ".env"), "content": "x"}), "PERMISSION_DENIED")
 	r := th.call(t, "open_deskbridge", map[string]any{"open": false})
 	mustCode(t, r, "ok")
-	base := r.Data["url"].(string)
-	code, h, body := get(t, "GET", base, "")
+	enter := r.Data["url"].(string)
+	base := enter[:strings.LastIndex(enter, "/")+1]
+	if code, _, _ := get(t, "GET", base, ""); code != 403 {
+		t.Errorf("the panel without its session: %d, want 403", code)
+	}
+	if code, _, _ := get(t, "GET", base+"ticket", ""); code != 403 {
+		t.Errorf("a ticket without the header: %d, want 403", code)
+	}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	code, h, body := fetch(t, browser, enter)
 	if code != 200 {
 		t.Fatalf("panel: %d %s", code, body)
 	}
@@ -46,10 +58,13 @@ func TestOpenDeskbridge(t *testing.T) {
 	if seq == nil {
 		t.Fatal("no decision link")
 	}
-	if code, _, body := get(t, "GET", base+"decision?seq="+seq[1], ""); code != 200 || !strings.Contains(body, `origin`) || !strings.Contains(body, "Decision "+seq[1]) {
+	if code, _, _ := fetch(t, &http.Client{}, enter); code != 403 {
+		t.Errorf("a spent ticket: %d, want 403", code)
+	}
+	if code, _, body := fetch(t, browser, base+"decision?seq="+seq[1]); code != 200 || !strings.Contains(body, `origin`) || !strings.Contains(body, "Decision "+seq[1]) {
 		t.Errorf("decision page: %d", code)
 	}
-	if code, _, body := get(t, "GET", base+"?outcome=NOPE", ""); code != 200 || !strings.Contains(body, "No decisions match") {
+	if code, _, body := fetch(t, browser, base+"?outcome=NOPE"); code != 200 || !strings.Contains(body, "No decisions match") {
 		t.Errorf("filter: %d", code)
 	}
 	if code, _, _ := get(t, "POST", base, ""); code != 405 {
@@ -60,13 +75,25 @@ func TestOpenDeskbridge(t *testing.T) {
 	}
 	r = th.call(t, "open_deskbridge", map[string]any{"open": false})
 	mustCode(t, r, "ok")
-	if r.Data["url"] != base || r.Data["reused"] != true {
+	if !strings.HasPrefix(r.Data["url"].(string), base+"enter?ticket=") || r.Data["url"] == enter || r.Data["reused"] != true {
 		t.Errorf("second call: %v", r.Data)
 	}
 	th.h.Close()
 	b, _ := os.ReadFile(th.logPath)
 	os.WriteFile(th.logPath, []byte(strings.Replace(string(b), "write_file", "read_file!", 1)), 0o600)
-	if _, _, body := get(t, "GET", base, ""); !strings.Contains(body, "NOT intact") {
+	if _, _, body := fetch(t, browser, base); !strings.Contains(body, "NOT intact") {
 		t.Error("a changed log still verifies as intact")
 	}
+}
+
+// fetch GETs u with client c, following redirects.
+func fetch(t *testing.T, c *http.Client, u string) (int, http.Header, string) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
 }

@@ -44,7 +44,11 @@ func openDeskbridge(ctx context.Context, env *action.Env, c *action.Call) (any, 
 	if err != nil {
 		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "The control panel did not start; the details are in the host log.")
 	}
-	d := previewData{URL: in.URL(), Expires: in.Expires.Format(time.RFC3339), Reused: reused}
+	u, err := panel.Ticket(ctx, in)
+	if err != nil {
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "The control panel gave no one-time link; try again.")
+	}
+	d := previewData{URL: u, Expires: in.Expires.Format(time.RFC3339), Reused: reused}
 	if a.Page == "decisions" {
 		d.URL += "#recent-h"
 	}

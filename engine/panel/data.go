@@ -68,7 +68,7 @@ func (p *Server) home(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := Filter{Action: q.Get("action"), Outcome: q.Get("outcome"), Rule: q.Get("rule"), Origin: q.Get("origin")}
 	f.SinceHours, _ = strconv.Atoi(q.Get("since_hours"))
-	h := p.base()
+	h := p.common()
 	h.Filter = f
 	rows, _ := p.rows()
 	now := time.Now()
@@ -91,7 +91,7 @@ func (p *Server) decision(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	h := p.base()
+	h := p.common()
 	for ev, err := range decisionlog.Read(p.spec.LogPath) {
 		if err != nil {
 			break
@@ -110,8 +110,8 @@ func (p *Server) decision(w http.ResponseWriter, r *http.Request) {
 	render(w, h)
 }
 
-// base is the data every page shows: status and verification.
-func (p *Server) base() *Home {
+// common is the data every page shows: status and verification.
+func (p *Server) common() *Home {
 	p.mu.Lock()
 	h := &Home{Spec: p.spec, Tests: p.tests}
 	p.mu.Unlock()

@@ -97,17 +97,20 @@ func Run(ctx context.Context, specJSON string, out io.WriteCloser) error {
 		return err
 	}
 	out.Close()
-	p := NewServer(s)
+	p := NewServer(s, "/"+in.Token+"/")
 	go p.runPolicyTests(ctx)
 	return localserve.Serve(ctx, s.StateDir, ln, in, p, "")
 }
 
 // Server renders the panel's pages.
 type Server struct {
-	spec  Spec
-	mu    sync.Mutex
-	tests string // the policy test status
-	mux   *http.ServeMux
+	spec     Spec
+	base     string // the panel's path, "/TOKEN/", for its cookie
+	mu       sync.Mutex
+	tests    string               // the policy test status
+	tickets  map[string]time.Time // unspent one-time tickets and their expiry
+	sessions map[string]bool
+	mux      *http.ServeMux
 }
 
 //go:embed page.html
@@ -121,12 +124,14 @@ var page = sync.OnceValue(func() *template.Template {
 	}).ParseFS(assets, "page.html"))
 })
 
-// NewServer returns the panel's handler for s.
-func NewServer(s Spec) *Server {
-	p := &Server{spec: s, tests: "running…"}
+// NewServer returns the panel's handler for s, served below base.
+func NewServer(s Spec, base string) *Server {
+	p := &Server{spec: s, base: base, tests: "running…", tickets: map[string]time.Time{}, sessions: map[string]bool{}}
 	p.mux = http.NewServeMux()
-	p.mux.HandleFunc("GET /{$}", p.home)
-	p.mux.HandleFunc("GET /decision", p.decision)
+	p.mux.HandleFunc("GET /{$}", p.session(p.home))
+	p.mux.HandleFunc("GET /decision", p.session(p.decision))
+	p.mux.HandleFunc("GET /ticket", p.newTicket)
+	p.mux.HandleFunc("GET /enter", p.enter)
 	return p
 }
 
