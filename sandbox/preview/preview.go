@@ -94,7 +94,7 @@ type Handler struct {
 
 // ServeHTTP answers a file, a folder's index.html, or 404.
 func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rel := path.Join(h.Base, path.Clean("/" + r.URL.Path)[1:])
+	rel := Target(h.Base, r.URL.Path)
 	f, fi, err := h.View.OpenFile(rel)
 	if errors.Is(err, wsview.ErrIsDir) {
 		f, fi, err = h.View.OpenFile(path.Join(rel, "index.html"))
@@ -105,4 +105,11 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+}
+
+// Target maps a request's path to the workspace-relative path it names
+// in the folder base: the path is cleaned as if rooted, so no ".." in it
+// can climb out of base.
+func Target(base, urlPath string) string {
+	return path.Join(base, path.Clean("/" + urlPath)[1:])
 }
