@@ -97,3 +97,41 @@ func fetch(t *testing.T, c *http.Client, u string) (int, http.Header, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, resp.Header, string(b)
 }
+
+// TestPanelReplay replays the log in the panel against the policy that
+// decided (every decision the same) and against a candidate that refuses
+// everything (the allowed ones change).
+func TestPanelReplay(t *testing.T) {
+	th := newTestHost(t, nil)
+	stateDir := filepath.Join(filepath.Dir(th.logPath), "state")
+	t.Cleanup(func() {
+		if in, ok := localserve.Find(context.Background(), stateDir, panel.Kind, stateDir); ok {
+			if p, err := os.FindProcess(in.PID); err == nil {
+				p.Kill()
+			}
+		}
+	})
+	write(t, filepath.Join(th.ws, "a.txt"), "a")
+	mustCode(t, th.call(t, "read_file", map[string]any{"path": filepath.Join(th.ws, "a.txt")}), "ok")
+	r := th.call(t, "open_deskbridge", map[string]any{"open": false})
+	mustCode(t, r, "ok")
+	th.h.Close()
+	enter := r.Data["url"].(string)
+	base := enter[:strings.LastIndex(enter, "/")+1]
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	fetch(t, browser, enter)
+	code, _, body := fetch(t, browser, base+"replay")
+	if code != 200 || !strings.Contains(body, "<svg") {
+		t.Fatalf("replay: %d %s", code, body)
+	}
+	cand := t.TempDir()
+	write(t, filepath.Join(cand, "main.rego"), "package deskbridge.main\n\nimport rego.v1\n\ndecision := {\"allow\": false, \"denials\": [{\"code\": \"PERMISSION_DENIED\", \"rule\": \"nope\", \"message\": \"no\", \"priority\": 1}], \"limits\": {}}\n\ncontent_decision := {\"action\": \"refuse\"}\n")
+	code, _, changed := fetch(t, browser, base+"replay?policy="+cand)
+	if code != 200 || changed == body || !strings.Contains(changed, "PERMISSION_DENIED") {
+		t.Errorf("candidate replay: %d, the same page as the logged policy's", code)
+	}
+	if code, _, _ := fetch(t, &http.Client{}, base+"replay"); code != 403 {
+		t.Errorf("replay without the session: %d", code)
+	}
+}

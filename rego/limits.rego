@@ -21,6 +21,10 @@ limits := object.union(
 			"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
 			"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
 			"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
+			# update_project: max_bytes caps the changes' content together; a commit
+			# in a large repository takes longer than a file write.
+			"update_project": {"timeout_ms": 30000, "max_bytes": 8388608},
+			"create_project": {"timeout_ms": 30000, "max_bytes": 1048576},
 		},
 		input.request.action,
 		{"timeout_ms": 10000, "max_bytes": 1048576},

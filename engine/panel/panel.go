@@ -130,6 +130,7 @@ func NewServer(s Spec, base string) *Server {
 	p.mux = http.NewServeMux()
 	p.mux.HandleFunc("GET /{$}", p.session(p.home))
 	p.mux.HandleFunc("GET /decision", p.session(p.decision))
+	p.mux.HandleFunc("GET /replay", p.session(p.replayLog))
 	p.mux.HandleFunc("GET /ticket", p.newTicket)
 	p.mux.HandleFunc("GET /enter", p.enter)
 	return p
