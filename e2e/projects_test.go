@@ -255,9 +255,37 @@ func TestProjectsPreviewPanel(t *testing.T) {
 	if !strings.HasPrefix(seen.Tests, "pass") {
 		t.Errorf("policy tests: %q", seen.Tests)
 	}
-	shot := artefact(t, "panel.png")
-	if os.Getenv("DESKBRIDGE_DOCS_SCREENSHOTS") != "" {
-		shot = filepath.Join("..", "docs", "img", "panel.png")
+	panel.screenshot(screenshotPath(t, "panel.png"))
+
+	// One decision's full input and result, by keyboard: the refused
+	// read's link is focusable and opens the page.
+	var detail string
+	if err := panel.eval(`(async () => {
+		const row = [...document.querySelectorAll("#decisions tbody tr")].find((tr) => tr.innerText.includes("WORKSPACE_VIOLATION"));
+		const link = row.querySelector("a");
+		link.focus();
+		if (document.activeElement !== link) return "not focusable";
+		location.href = link.href;
+		return "ok";
+	})()`, &detail); err != nil || detail != "ok" {
+		t.Fatalf("decision link: %v %q", err, detail)
 	}
-	panel.screenshot(shot)
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		if panel.eval(`document.readyState === "complete" && document.getElementById("detail-h") ? document.body.innerText : ""`, &detail) == nil && detail != "" {
+			break
+		}
+	}
+	if !strings.Contains(detail, "/etc/passwd") || !strings.Contains(detail, "workspace.outside") {
+		t.Errorf("the decision page does not show the refused read's input and result:\n%.500s", detail)
+	}
+	panel.screenshot(screenshotPath(t, "panel-decision.png"))
+}
+
+// screenshotPath is docs/img/NAME with DESKBRIDGE_DOCS_SCREENSHOTS set
+// (to refresh the documentation's pictures), else an artefact.
+func screenshotPath(t *testing.T, name string) string {
+	if os.Getenv("DESKBRIDGE_DOCS_SCREENSHOTS") != "" {
+		return filepath.Join("..", "docs", "img", name)
+	}
+	return artefact(t, name)
 }
