@@ -25,6 +25,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,10 +74,23 @@ func Find(ctx context.Context, stateDir, kind, key string) (Instance, bool) {
 		return Instance{}, false
 	}
 	var in Instance
-	if json.Unmarshal(b, &in) != nil || in.Key != key || in.Kind != kind || time.Until(in.Expires) < 5*time.Second {
+	if json.Unmarshal(b, &in) != nil || in.Key != key || in.Kind != kind || time.Until(in.Expires) < 5*time.Second || !loopback(in) {
 		return Instance{}, false
 	}
 	return in, alive(ctx, in)
+}
+
+// loopback reports whether the instance's address is 127.0.0.1 with a
+// port and its token 32 hex digits: a state file changed to name another
+// host, or a path, is not taken (the host would ask that address and open
+// it in the browser).
+func loopback(in Instance) bool {
+	ap, err := netip.ParseAddrPort(in.Addr)
+	if err != nil || ap.Addr() != netip.AddrFrom4([4]byte{127, 0, 0, 1}) || ap.Port() == 0 || len(in.Token) != 32 {
+		return false
+	}
+	_, err = hex.DecodeString(in.Token)
+	return err == nil
 }
 
 // alive asks the instance for its key.

@@ -2,6 +2,7 @@ package localserve
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -105,5 +106,51 @@ func TestStartFails(t *testing.T) {
 	exe, _ := os.Executable()
 	if _, err := Start(context.Background(), exe, []string{"-test.run", "^$"}); err == nil {
 		t.Fatal("started")
+	}
+}
+
+// TestFindRefusesOtherAddresses: a state file changed to name another
+// host, or a token that is not 32 hex digits, is not an instance.
+func TestFindRefusesOtherAddresses(t *testing.T) {
+	state := t.TempDir()
+	exe, _ := os.Executable()
+	in, err := Start(context.Background(), exe, []string{"serve", state, "key-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := os.FindProcess(in.PID)
+	t.Cleanup(func() { p.Kill() })
+	path := statePath(state, "test", "key-1")
+	// A server that answers every liveness check with the key, as a
+	// process that is not DeskBridge's could: on 127.0.0.2 and by name.
+	fake := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("key-1")) })
+	other, _ := net.Listen("tcp", "127.0.0.2:0")
+	byName := httptest.NewServer(fake)
+	t.Cleanup(byName.Close)
+	var extra []Instance
+	if other != nil {
+		go http.Serve(other, fake)
+		t.Cleanup(func() { other.Close() })
+		extra = append(extra, Instance{Addr: other.Addr().String(), Token: in.Token})
+	}
+	extra = append(extra, Instance{Addr: "localhost:" + byName.URL[len("http://127.0.0.1:"):], Token: in.Token})
+	for _, bad := range append(extra, []Instance{
+		{Addr: "evil.example:80", Token: in.Token},
+		{Addr: "10.0.0.1:" + in.Addr[len("127.0.0.1:"):], Token: in.Token},
+		{Addr: "[::1]:" + in.Addr[len("127.0.0.1:"):], Token: in.Token},
+		{Addr: in.Addr, Token: in.Token + "/../x"},
+		{Addr: in.Addr, Token: "../" + in.Token[3:]},
+	}...) {
+		bad.Kind, bad.Key, bad.Expires = "test", "key-1", in.Expires
+		if err := writeState(path, bad); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := Find(context.Background(), state, "test", "key-1"); ok {
+			t.Errorf("took %+v", bad)
+		}
+	}
+	writeState(path, in)
+	if _, ok := Find(context.Background(), state, "test", "key-1"); !ok {
+		t.Error("the real instance is not found")
 	}
 }
