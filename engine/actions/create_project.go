@@ -105,6 +105,9 @@ func createProject(_ context.Context, env *action.Env, c *action.Call) (any, *pr
 	if !e.Git {
 		return d, nil
 	}
+	if err := project.CheckFolder(root, p.Rel(), p.Canonical); err != nil {
+		return nil, errmap.ProjectGit(err)
+	}
 	h, err := project.Init(p.Canonical, d.Files, "Create "+a.Name+" from the "+tmpl+" template")
 	if err != nil {
 		return nil, errmap.ProjectGit(err)

@@ -49,6 +49,9 @@ func applyProjectChanges(env *action.Env, c *action.Call, a *updateProjectArgs, 
 	if !project.IsRepository(proj.Canonical) {
 		return nil
 	}
+	if err := project.CheckFolder(root, proj.Rel(), proj.Canonical); err != nil {
+		return errmap.ProjectGit(err)
+	}
 	h, err := project.Commit(proj.Canonical, add, remove, a.Message)
 	if err != nil {
 		return errmap.ProjectGit(err)

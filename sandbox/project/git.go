@@ -118,3 +118,28 @@ func commit(repo *git.Repository, add, remove []string, msg string) (string, err
 	}
 	return h.String(), nil
 }
+
+// ErrMoved reports a project folder that is no longer the folder the
+// workspace's root handle reaches under its name (a folder on its path
+// was swapped for a link since the check).
+var ErrMoved = errors.New("project: the project folder moved")
+
+// CheckFolder checks, just before go-git works by the folder's path, that
+// dir (absolute) is the folder rel of the workspace root handle: a real
+// folder, not a link, reached the same way both ways. go-git opens files
+// by path, so this narrows the window in which a folder swapped for a
+// link could lead its .git writes elsewhere to the commit itself.
+func CheckFolder(root *os.Root, rel, dir string) error {
+	inRoot, err := root.Lstat(rel)
+	if err != nil {
+		return err
+	}
+	byPath, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !inRoot.IsDir() || !byPath.IsDir() || !os.SameFile(inRoot, byPath) {
+		return ErrMoved
+	}
+	return nil
+}
