@@ -29,7 +29,6 @@ func TestCheckFolder(t *testing.T) {
 		t.Fatal("a folder reached through a link out passed")
 	}
 }
-}
 
 // TestTemplateNames: names that are not one plain folder name are no
 // template, and every built-in template has a .gitignore.
