@@ -8,19 +8,28 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deskbridge/deskbridge/engine/panel"
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
 	"github.com/deskbridge/deskbridge/sandbox/preview"
 )
 
-// maybeRunServer turns this test binary into the detached preview server
-// when preview_web starts it (env.Self is "" in tests, so the host starts
-// its own executable, as the real binary does).
+// maybeRunServer turns this test binary into the detached preview or
+// panel server when an action starts it (env.Self is "" in tests, so the
+// host starts its own executable, as the real binary does). Such a server
+// ends with the test process that started it, not after its time to live.
 func maybeRunServer() {
 	run := map[string]func(context.Context, string) error{preview.Subcommand: RunPreviewServer, panel.Subcommand: RunPanelServer}
 	if len(os.Args) == 3 && run[os.Args[1]] != nil {
-		if err := run[os.Args[1]](context.Background(), os.Args[2]); err != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func(parent int) {
+			for os.Getppid() == parent {
+				time.Sleep(200 * time.Millisecond)
+			}
+			cancel()
+		}(os.Getppid())
+		if err := run[os.Args[1]](ctx, os.Args[2]); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			os.Exit(1)
 		}

@@ -15,7 +15,7 @@ const panelTTL = 60 * 60
 
 type openDeskbridgeArgs struct {
 	// Page is "" (the overview) or "decisions".
-	Page string `json:"page" jsonschema:"enum=,enum=overview,enum=decisions"`
+	Page string `json:"page" jsonschema:"enum=overview,enum=decisions"`
 	Open *bool  `json:"open"`
 }
 
