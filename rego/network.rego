@@ -71,7 +71,7 @@ scheme_allowed if input.url.scheme in allowed_schemes
 path_preview if {
 	input.request.action == "preview_web"
 	input.paths.target
-	not input.url
+	not input.url.scheme # by path, not the whole object: writing-policies.md, "Replay"
 }
 
 # addrs lists an address and the IPv4 addresses it embeds.

@@ -58,6 +58,13 @@ var requests = []struct{ action, args string }{
 	{"run_command", `{"argv":["ls"],"cwd":"WS"}`},
 	{"run_command", `{"argv":["ls"],"cwd":"WS","env":{"TOKEN":"t0k"}}`}, // masked in the log
 	{"run_command", `{"argv":["sh","-c","true"],"cwd":"WS"}`},
+	{"create_project", `{"name":"proj","workspace":"ws","git":false}`},
+	{"create_project", `{"name":"proj","workspace":"OUT"}`},
+	{"update_project", `{"project":"WS/proj","message":"m","changes":[{"path":"a.txt","content":"a"}]}`},
+	{"update_project", `{"project":"WS/proj","message":"m","changes":[{"path":".env","content":"TOKEN=x"}]}`},
+	{"preview_web", `{"url":"http://127.0.0.1:8080/"}`},
+	{"preview_web", `{"url":"http://10.1.2.3/"}`},
+	{"open_deskbridge", `{"open":false}`}, // its server cannot start here (Self): EXECUTION_FAILED after the decision
 }
 
 // png is the smallest bytes that sniff as image/png.
@@ -95,7 +102,7 @@ func producedLog(t testing.TB) string {
 	logFile := filepath.Join(dir, "log", "decisions.jsonl")
 	cfg := testConfig(t, ws, imp, logFile)
 	for _, o := range []string{origin, "chrome-extension://unknownunknownunknownunknownunkn/"} {
-		h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Origin: o, Channel: engine.ChannelNative, HostLog: os.Stderr, Opener: &recordingOpener{}})
+		h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Origin: o, Channel: engine.ChannelNative, HostLog: os.Stderr, Opener: &recordingOpener{}, Self: filepath.Join(dir, "no-deskbridge")})
 		if err != nil {
 			t.Fatal(err)
 		}
