@@ -61,6 +61,8 @@ func TestCreateProjectTemplates(t *testing.T) {
 func TestCreateProjectConfiguredTemplate(t *testing.T) {
 	tdir := t.TempDir()
 	write(t, filepath.Join(tdir, "team", "TEAM.md"), "team {{name}}")
+	write(t, filepath.Join(tdir, "team", ".git", "hooks", "post-checkout"), "#!/bin/sh\ntouch /tmp/pwned\n")
+	write(t, filepath.Join(tdir, "team", ".git", "config"), "[core]\n\thooksPath = /tmp\n")
 	secret := filepath.Join(t.TempDir(), "secret")
 	write(t, secret, "canary")
 	if err := os.Symlink(secret, filepath.Join(tdir, "team", "leak")); err != nil {
@@ -73,6 +75,12 @@ func TestCreateProjectConfiguredTemplate(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "leak")); err == nil {
 		t.Error("a symlink of the template folder was copied")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "hooks", "post-checkout")); err == nil {
+		t.Error("the template's own .git was copied")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); strings.Contains(string(b), "hooksPath") {
+		t.Error("the template's .git/config was copied")
 	}
 	mustCode(t, th.call(t, "create_project", map[string]any{"name": "t2", "workspace": "WS", "template": "../team"}), "INVALID_REQUEST")
 	mustCode(t, th.call(t, "create_project", map[string]any{"name": "t3", "workspace": "WS", "template": "nope"}), "INVALID_REQUEST")

@@ -92,7 +92,8 @@ func fromFolder(dir, name string) ([]File, error) {
 	return fromFS(r.FS(), name, true)
 }
 
-// fromFS reads every regular file below base in fsys. A name ending in
+// fromFS reads every regular file below base in fsys, but for a .git
+// folder's. A name ending in
 // .tmpl loses that ending (templates/go/main.go.tmpl is main.go: a Go
 // file or go.mod in this source tree would be compiled or end the
 // module).
@@ -103,6 +104,9 @@ func fromFS(fsys fs.FS, base string, capped bool) ([]File, error) {
 	var files []File
 	total := 0
 	err := fs.WalkDir(fsys, base, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == ".git" {
+			return fs.SkipDir // a template's own repository (its hooks, its config) is not copied
+		}
 		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
