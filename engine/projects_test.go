@@ -240,6 +240,15 @@ func TestUpdateProjectHostileGit(t *testing.T) {
 		t.Error("a.txt not written in the project")
 	}
 
+	// HEAD naming a branch whose ref file would lie outside the
+	// repository: go-git writes refs through the bound .git file system.
+	id3, dir3 := newProject(t, th, "r", "empty")
+	rel, _ := filepath.Rel(filepath.Join(dir3, ".git"), filepath.Join(th.out, "pwned-ref"))
+	write(t, filepath.Join(dir3, ".git", "HEAD"), "ref: refs/heads/"+filepath.ToSlash(filepath.Join("..", "..", rel))+"\n")
+	before = th.snapshotOutside(t)
+	th.call(t, "update_project", map[string]any{"project": id3, "message": "m", "changes": []map[string]any{{"path": "c.txt", "content": "c"}}})
+	checkOutside(t, before, th.snapshotOutside(t))
+
 	// .git as a symlink to a repository outside.
 	id2, dir2 := newProject(t, th, "q", "empty")
 	if err := os.Rename(filepath.Join(dir2, ".git"), filepath.Join(th.out, "q.git")); err != nil {
