@@ -5,11 +5,11 @@ go 1.26.8
 require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
-	github.com/invopop/jsonschema v0.14.0
 	github.com/open-policy-agent/opa v1.22.4
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
+	github.com/invopop/jsonschema v0.14.0
 )
 
 require (
