@@ -115,6 +115,10 @@ func (p *Server) common() *Home {
 	p.mu.Lock()
 	h := &Home{Spec: p.spec, Tests: p.tests}
 	p.mu.Unlock()
+	if p.spec.LogPath == "" {
+		h.VerifyEr = "The decision log is off in the configuration (decision_log.disabled): there is nothing to show or verify."
+		return h
+	}
 	rep, err := decisionlog.VerifyFile(p.spec.LogPath)
 	h.Verify, h.VerifyOK = rep, err == nil && rep.OK()
 	if err != nil {
@@ -126,6 +130,9 @@ func (p *Server) common() *Home {
 // rows reads the decisions of the log with their outcomes, oldest first.
 func (p *Server) rows() ([]Row, error) {
 	var rows []Row
+	if p.spec.LogPath == "" {
+		return nil, nil
+	}
 	byID := map[string]int{}
 	for ev, err := range decisionlog.Read(p.spec.LogPath) {
 		if err != nil {

@@ -45,3 +45,16 @@ func TestFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestLogOff: with the decision log off the panel says so instead of
+// reporting a broken chain.
+func TestLogOff(t *testing.T) {
+	p := NewServer(Spec{}, "/t/")
+	h := p.common()
+	if h.VerifyOK || h.VerifyEr == "" {
+		t.Errorf("log off: %+v", h)
+	}
+	if rows, err := p.rows(); err != nil || len(rows) != 0 {
+		t.Errorf("rows %v %v", rows, err)
+	}
+}
