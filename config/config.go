@@ -60,6 +60,8 @@ type Config struct {
 	Sensitivity Sensitivity `json:"sensitivity"`
 	// StateDir holds run state; empty means the OS user state folder.
 	StateDir string `json:"state_dir"`
+	// Projects configures create_project.
+	Projects Projects `json:"projects,omitzero"`
 	// Fleet configures `deskbridge fleet`, which fetches the policy bundle
 	// and ships the decision log with OPA's management protocols
 	// (docs/fleet.md). Empty: no fleet mode.
@@ -70,6 +72,13 @@ type Config struct {
 	// Source is the file the configuration was read from ("" for the
 	// embedded default). It is not part of the JSON.
 	Source string `json:"-"`
+}
+
+// Projects configures create_project.
+type Projects struct {
+	// Templates is a folder whose subfolders are project templates by
+	// name, taken before the built-in ones of the same name.
+	Templates string `json:"templates,omitempty"`
 }
 
 // Workspace is one named folder DeskBridge may act in.
@@ -215,6 +224,7 @@ func (c *Config) absolutize(base string) {
 	abs(&c.Policy.Bundle)
 	abs(&c.Policy.BundlePublicKey)
 	abs(&c.StateDir)
+	abs(&c.Projects.Templates)
 	for i := range c.Fleet.Services {
 		if b := c.Fleet.Services[i].Credentials.Bearer; b != nil {
 			abs(&b.TokenPath)

@@ -39,6 +39,11 @@ func validArguments(th *testHost) map[string]map[string]any {
 		"web_agent_context":            {"run_id": "R", "requests": []any{map[string]any{"type": "read_file", "path": "a.txt", "max_lines": 1}}},
 		"web_agent_end":                {"run_id": "R"},
 		"convert_document_to_markdown": {"path": ws("a.txt"), "destination": ws("a.md"), "pages": "1-2", "ocr": "auto", "max_chars": 10},
+		"preview_web":                  {"url": "file:///etc/hostname", "ttl_s": 10, "open": false},
+		"open_deskbridge":              {"page": "overview", "open": false},
+		"create_project":               {"name": "p", "workspace": "WS", "template": "empty", "git": false, "description": "d"},
+		"update_project": {"project": "p-0000000000000000", "message": "m", "rename": "q", "description": "d",
+			"changes": []any{map[string]any{"path": "b.txt", "encoding": "utf-8", "patch": []any{map[string]any{"old_text": "a", "new_text": "b"}}}}},
 	}
 }
 

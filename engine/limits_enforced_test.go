@@ -113,6 +113,18 @@ var limitCases = []limitCase{
 			t.Fatalf("%d bytes of Markdown (truncated %v) under max_file_bytes 200", len(md), r.data["truncated"])
 		}
 	}},
+	{"update_project", "max_bytes", 100, func(t *testing.T, f *netFixture) {
+		r := f.call(t, "create_project", map[string]any{"name": "p", "workspace": f.ws, "git": false})
+		r.wantOK(t)
+		id := r.data["project_id"].(string)
+		f.call(t, "update_project", map[string]any{"project": id, "message": "m",
+			"changes": []any{map[string]any{"path": "a.txt", "content": strings.Repeat("x", 101)}}}).want(t, protocol.InvalidRequest)
+		if _, err := os.Stat(filepath.Join(f.ws, "p", "a.txt")); err == nil {
+			t.Fatal("a change over max_bytes was written")
+		}
+		f.call(t, "update_project", map[string]any{"project": id, "message": "m",
+			"changes": []any{map[string]any{"path": "a.txt", "content": strings.Repeat("x", 100)}}}).wantOK(t)
+	}},
 }
 
 // agentLimitCases prove the agent actions' limits through a run: each is

@@ -22,6 +22,7 @@ import (
 // the default state folder (Linux) is a temporary one.
 func TestMain(m *testing.M) {
 	proc.MaybeRunTrampoline()
+	maybeRunServer()
 	docconv.MaybeRunConverter() // the converter child of convert_document_to_markdown
 	testhome.Main(m)            // no test reaches the real home's state or configuration
 }

@@ -38,6 +38,10 @@ type Options struct {
 	// Opener opens URLs for open_in_browser; nil means browser.System with
 	// the system folders run_command resolves programs from.
 	Opener browser.Opener
+	// Self is the deskbridge program preview_web and open_deskbridge start
+	// their servers with; "" means this process's executable. A test
+	// binary that cannot serve them sets one that fails.
+	Self string
 	// ProtectedPaths are more files and folders the host never writes on a
 	// request's behalf, beside its own configuration, policy, log, state
 	// and binary: the command line passes the browsers' manifest folders
@@ -86,6 +90,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Paths:  paths,
 		Roots:  &sandbox.Roots{},
 		Opener: o.Opener,
+		Self:   o.Self,
 		Runs:   sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(cfg.StateFolder()) }),
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},

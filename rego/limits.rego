@@ -26,6 +26,10 @@ limits := object.union(
 			# convert_document_to_markdown: max_bytes caps the document, max_file_bytes
 			# the Markdown made (written whole to a destination).
 			"convert_document_to_markdown": {"timeout_ms": 120000, "max_bytes": 104857600, "max_file_bytes": 33554432},
+			# update_project: max_bytes caps the changes' content together; a commit
+			# in a large repository takes longer than a file write.
+			"update_project": {"timeout_ms": 30000, "max_bytes": 8388608},
+			"create_project": {"timeout_ms": 30000},
 		},
 		input.request.action,
 		{"timeout_ms": 10000},

@@ -19,13 +19,14 @@ listed := {
 	"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
 	"web_agent_context": {"timeout_ms": 20000},
 	"convert_document_to_markdown": {"timeout_ms": 120000, "max_bytes": 104857600, "max_file_bytes": 33554432},
+	"update_project": {"timeout_ms": 30000, "max_bytes": 8388608},
+	"create_project": {"timeout_ms": 30000},
 }
 
 # The v1 actions limits.rego does not list (protocol/actions.go).
 unlisted := {
 	"get_status", "get_skill_profile", "open_deskbridge",
 	"create_file", "create_folder",
-	"create_project", "update_project",
 	"get_clipboard", "set_clipboard",
 	"open_folder", "open_app", "open_project", "open_in_browser", "preview_web",
 	"capture_screen", "get_active_window",
@@ -41,7 +42,7 @@ limits_of(a, cfg) := l if {
 with_limits(l) := object.union(f.config, {"limits": l})
 
 test_every_listed_action_has_its_limits if {
-	count(listed) == 9
+	count(listed) == 11
 	every a, want in listed {
 		limits_of(a, f.config) == want
 	}

@@ -35,6 +35,7 @@ deny contains {
 	"priority": 60,
 } if {
 	input.request.action in url_actions
+	not path_preview
 	not scheme_allowed
 }
 
@@ -58,10 +59,20 @@ deny contains {
 	"priority": 60,
 } if {
 	input.request.action in url_actions
+	not path_preview
 	not input.url.ips[0] # no address; by path, not object.get(input, …): writing-policies.md, "Replay"
 }
 
 scheme_allowed if input.url.scheme in allowed_schemes
+
+# path_preview holds for preview_web of a workspace path, which has no URL
+# (its path is judged by workspace.rego and sensitivity.rego); every other
+# URL action without URL facts is refused.
+path_preview if {
+	input.request.action == "preview_web"
+	input.paths.target
+	not input.url.scheme # by path, not the whole object: writing-policies.md, "Replay"
+}
 
 # addrs lists an address and the IPv4 addresses it embeds.
 addrs(ip) := array.concat([ip.ip], object.get(ip, "embedded", []))

@@ -158,3 +158,19 @@ test_every_url_action_is_checked if {
 }
 
 test_other_actions_are_not_checked if count(codes(req("read_file", "ftp", []), {})) == 0
+
+# preview_web of a workspace path has no input.url: no network rule
+# applies to it (workspace and sensitivity rules judge its path).
+test_preview_web_path_not_judged_as_url if {
+	c := codes({"request": {"action": "preview_web"}, "paths": {"target": {"inside": true}}}, {})
+	not "UNSUPPORTED_PROTOCOL" in c
+	not "INVALID_URL" in c
+	not "PRIVATE_NETWORK_BLOCKED" in c
+}
+
+# preview_web with neither a url nor a path is refused as any URL action
+# without URL facts is.
+test_preview_web_without_facts_denied if {
+	c := codes({"request": {"action": "preview_web"}}, {})
+	"UNSUPPORTED_PROTOCOL" in c
+}

@@ -86,6 +86,10 @@ var commands = map[string]command{
 	"uninstall": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return install.RunUninstall(a, o, e) },
 	"doctor":    func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return doctorCommand(cfg, a, o, e) },
 	"version":   func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return versionCommand(a, o, e) },
+	// The detached servers of open_deskbridge and preview_web, started by
+	// the host itself (engine.Options.Self), not by a person.
+	"panel-serve":   func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return panelServe(a, o, e) },
+	"preview-serve": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return previewServe(a, o, e) },
 }
 
 // withConfig passes a leading --config on to a subcommand that takes

@@ -29,7 +29,7 @@ const origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 var requests = []struct{ action, args string }{
 	{"get_status", `{}`},
 	{"get_skill_profile", `{}`},
-	{"preview_web", `{"url":"https://example.com/"}`}, // not built: a host refusal, not replayed
+	{"capture_screen", `{}`}, // not built: a host refusal, not replayed
 	{"create_folder", `{"path":"WS/sub"}`},
 	{"create_folder", `{"path":"OUT/sub"}`},
 	{"create_file", `{"path":"WS/a.txt","content":"hello\n"}`},
@@ -60,6 +60,13 @@ var requests = []struct{ action, args string }{
 	{"run_command", `{"argv":["sh","-c","true"],"cwd":"WS"}`},
 	{"convert_document_to_markdown", `{"path":"WS/a.txt"}`},
 	{"convert_document_to_markdown", `{"path":"OUT/secret.txt","destination":"WS/s.md"}`},
+	{"create_project", `{"name":"proj","workspace":"ws","git":false}`},
+	{"create_project", `{"name":"proj","workspace":"OUT"}`},
+	{"update_project", `{"project":"WS/proj","message":"m","changes":[{"path":"a.txt","content":"a"}]}`},
+	{"update_project", `{"project":"WS/proj","message":"m","changes":[{"path":".env","content":"TOKEN=x"}]}`},
+	{"preview_web", `{"url":"http://127.0.0.1:8080/"}`},
+	{"preview_web", `{"url":"http://10.1.2.3/"}`},
+	{"open_deskbridge", `{"open":false}`}, // its server cannot start here (Self): EXECUTION_FAILED after the decision
 }
 
 // png is the smallest bytes that sniff as image/png.
@@ -97,7 +104,7 @@ func producedLog(t testing.TB) string {
 	logFile := filepath.Join(dir, "log", "decisions.jsonl")
 	cfg := testConfig(t, ws, imp, logFile)
 	for _, o := range []string{origin, "chrome-extension://unknownunknownunknownunknownunkn/"} {
-		h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Origin: o, Channel: engine.ChannelNative, HostLog: os.Stderr, Opener: &recordingOpener{}})
+		h, err := engine.Start(context.Background(), engine.Options{Config: cfg, Origin: o, Channel: engine.ChannelNative, HostLog: os.Stderr, Opener: &recordingOpener{}, Self: filepath.Join(dir, "no-deskbridge")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,6 +41,9 @@ type Env struct {
 	// Runs returns the agent run store, opening it on first use (not at
 	// start-up, whose time matters); nil means agent runs are unavailable.
 	Runs func() (*runstore.Store, error)
+	// Self is the deskbridge program that preview_web and open_deskbridge
+	// start their servers with; "" means this process's own executable.
+	Self string
 	// Info describes the running host for get_status.
 	Info Info
 	// CheckContent is the content check (the engine's): it scans what a

@@ -1,0 +1,136 @@
+package actions
+
+import (
+	"context"
+	"os"
+	"path"
+	"time"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/cmdfacts"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/browser"
+	"github.com/deskbridge/deskbridge/sandbox/preview"
+)
+
+// Preview time to live: the default and the most a request may ask for.
+const (
+	previewTTL    = 15 * 60
+	previewMaxTTL = 24 * 60 * 60
+)
+
+type previewWebArgs struct {
+	// Path is a workspace folder, or an HTML file whose folder is served.
+	Path string `json:"path"`
+	// URL is an http(s) address to open instead, judged as
+	// open_in_browser's is.
+	URL  string `json:"url"`
+	TTL  int64  `json:"ttl_s" jsonschema:"minimum=1,maximum=86400"`
+	Open *bool  `json:"open"`
+}
+
+func (a *previewWebArgs) Validate() error {
+	if (a.Path == "") == (a.URL == "") {
+		return envelope.ArgumentError("Give exactly one of path (a workspace folder or HTML file) and url.")
+	}
+	return nil
+}
+
+// previewData is preview_web's data.
+type previewData struct {
+	URL     string `json:"url"`
+	Opened  bool   `json:"opened"`
+	Folder  string `json:"folder,omitempty"`
+	Expires string `json:"expires_at,omitempty"`
+	Reused  bool   `json:"reused"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "preview_web",
+		NewArgs: func() any { return &previewWebArgs{} },
+		Facts: func(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {
+			a := action.Args[previewWebArgs](c)
+			if a.URL != "" {
+				_, perr := urlFacts(ctx, c, a.URL)
+				return perr
+			}
+			_, perr := c.Path(env, "target", a.Path)
+			return perr
+		},
+		Run: previewWeb,
+	})
+}
+
+// previewWeb opens a judged URL, or finds or starts the folder's preview
+// server and opens (or returns) its URL.
+func previewWeb(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	a := action.Args[previewWebArgs](c)
+	open := a.Open == nil || *a.Open
+	if a.URL != "" {
+		u := checkedURL(c).Normalized
+		d := previewData{URL: u}
+		return d, openURL(ctx, env, open, &d)
+	}
+	s, page, perr := previewSpec(env, c.Paths["target"], a.TTL)
+	if perr != nil {
+		return nil, perr
+	}
+	exe, err := os.Executable()
+	if env.Self != "" {
+		exe, err = env.Self, nil
+	}
+	if err != nil {
+		return nil, protocol.Wrap(protocol.SkillRuntimeUnavailable, err, "DeskBridge cannot find its own program to start the preview server.")
+	}
+	in, reused, err := preview.Start(ctx, exe, s)
+	if err != nil {
+		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "The preview server did not start; the details are in the host log.")
+	}
+	d := previewData{URL: in.URL() + page, Folder: path.Join(c.Paths["target"].WorkspaceRoot, s.Folder), Expires: in.Expires.Format(time.RFC3339), Reused: reused}
+	c.Detail = map[string]any{"reused": reused}
+	return d, openURL(ctx, env, open, &d)
+}
+
+// previewSpec is the server spec of the target: its folder (the file's
+// folder for a file) and the page to open in it.
+func previewSpec(env *action.Env, p facts.Path, ttl int64) (preview.Spec, string, *protocol.Error) {
+	if !p.Inside {
+		return preview.Spec{}, "", protocol.Errorf(protocol.WorkspaceViolation, "The path is outside the allowed workspace.")
+	}
+	if !p.Exists {
+		return preview.Spec{}, "", protocol.Errorf(protocol.FileNotFound, "The folder or file to preview does not exist.")
+	}
+	folder, page := p.Relative, ""
+	if p.Type != facts.TypeFolder {
+		folder, page = path.Dir(p.Relative), path.Base(p.Relative)
+	}
+	if folder == "" {
+		folder = "."
+	}
+	if ttl <= 0 {
+		ttl = previewTTL
+	}
+	s := preview.Spec{StateDir: env.Config.StateFolder(), WorkspaceName: p.Workspace, WorkspaceRoot: p.WorkspaceRoot,
+		Folder: folder, TTL: min(ttl, previewMaxTTL), Secret: env.Config.Sensitivity.Secret, Executes: env.Config.Sensitivity.Executes}
+	return s, page, nil
+}
+
+// openURL opens d.URL in the browser when open is set.
+func openURL(ctx context.Context, env *action.Env, open bool, d *previewData) *protocol.Error {
+	if !open {
+		return nil
+	}
+	o := env.Opener
+	if o == nil {
+		o = browser.System(cmdfacts.Native().Dirs)
+	}
+	if err := browser.Open(ctx, o, d.URL); err != nil {
+		return errmap.Browser(err)
+	}
+	d.Opened = true
+	return nil
+}
