@@ -13,6 +13,7 @@ writes := {
 	"write_file", "create_file", "create_folder", "patch_file",
 	"create_project", "update_project", "download_asset", "import_asset",
 	"resize_image", "compress_image", "convert_image",
+	"get_clipboard", "capture_screen", # an image saved to destination
 }
 
 deny contains {

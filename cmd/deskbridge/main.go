@@ -25,11 +25,13 @@ import (
 	"github.com/deskbridge/deskbridge/decisionlog/logcmd"
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
+	"github.com/deskbridge/deskbridge/sandbox/desktop"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 func main() {
 	proc.MaybeRunTrampoline() // a re-executed sandbox trampoline never returns
+	desktop.MaybeRunOwner()   // nor does a detached clipboard owner
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -87,6 +87,8 @@ type SkillProfile struct {
 	// Wall is the operating-system confinement the skill's programs run
 	// under, for skills that run programs.
 	Wall *Wall `json:"wall,omitempty"`
+	// Desktop describes the desktop session, for the skills that use it.
+	Desktop *DesktopProfile `json:"desktop,omitempty"`
 }
 
 // Wall describes an operating-system confinement and whether it is up.
@@ -99,6 +101,10 @@ type Wall struct {
 // profileDetails add skill-specific members to a skill's profile; the
 // action files of a skill register theirs in init.
 var profileDetails = map[protocol.Skill]func(*SkillProfile){}
+
+// profileEnvDetails are profileDetails that read the host's environment
+// (its configuration, its desktop).
+var profileEnvDetails = map[protocol.Skill]func(*action.Env, *SkillProfile){}
 
 func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *protocol.Error) {
 	var out []SkillProfile
@@ -123,12 +129,15 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 	if detail := profileDetails[sk]; detail != nil {
 		detail(&p)
 	}
+	if detail := profileEnvDetails[sk]; detail != nil {
+		detail(env, &p)
+	}
 	switch {
 	case !p.Enabled:
 		p.Reason = "switched off in the configuration (skills." + string(sk) + ")"
 	case len(p.Missing) == len(p.Actions):
 		p.Reason = "not built into this version of DeskBridge yet"
-	case !p.Available:
+	case !p.Available && p.Reason == "":
 		p.Reason = "some actions are not built into this version of DeskBridge yet"
 	}
 	return p

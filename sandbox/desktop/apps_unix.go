@@ -77,3 +77,5 @@ func appCommand(name string, args, dirs []string) ([]string, error) {
 func openFolder(ctx context.Context, path string, dirs []string) error {
 	return Launch(ctx, []string{"xdg-open", path}, dirs, 0)
 }
+
+const folderOpener = "xdg-open"

@@ -112,3 +112,5 @@ func openFolder(ctx context.Context, path string, dirs []string) error {
 // MaybeRunOwner does nothing on macOS, whose pasteboard keeps what is put
 // on it after the process exits.
 func MaybeRunOwner() {}
+
+const folderOpener = "open"

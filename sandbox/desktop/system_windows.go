@@ -267,3 +267,5 @@ func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duratio
 // MaybeRunOwner does nothing on Windows, whose clipboard keeps what is
 // put on it after the process exits.
 func MaybeRunOwner() {}
+
+const folderOpener = ""

@@ -10,7 +10,6 @@ import (
 	"github.com/jezek/xgb/xproto"
 )
 
-
 // transferProp is the property of our window a selection is converted
 // into.
 const transferProp = "DESKBRIDGE_SELECTION"
