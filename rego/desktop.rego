@@ -62,11 +62,15 @@ deny contains app_denial("PERMISSION_DENIED", "path_secret", sprintf("Argument %
 
 # open_project uses an editor of the configuration (the host chooses the
 # first installed one when the request names none).
-deny contains app_denial("APP_NOT_FOUND", "editor_unknown", sprintf("The editor %q is not in the configuration's editors; add it there with its command.", [editor])) if {
+deny contains app_denial("APP_NOT_FOUND", "editor_unknown", editor_message(editor)) if {
 	input.request.action == "open_project"
 	editor := object.get(input.request.arguments, "editor", "")
 	not object.get(data.config, ["editors", editor], false)
 }
+
+editor_message(editor) := "No editor of the configuration's editors is installed; add one under editors with its command." if editor == ""
+
+editor_message(editor) := sprintf("The editor %q is not in the configuration's editors; add it there with its command.", [editor]) if editor != ""
 
 # A folder opened or a project opened lies in a workspace (workspace.rego)
 # and is not one of files that run later (.git, hooks): an editor opened

@@ -192,3 +192,7 @@ type Status struct {
 
 // System returns the desktop of the running session.
 func System(o Options) Desktop { return system(o) }
+
+// helperFunc runs a helper program found in dirs with stdin and returns at
+// most max bytes of its output (runHelper; a recorder in tests).
+type helperFunc func(ctx context.Context, dirs []string, stdin []byte, max int, argv ...string) ([]byte, error)

@@ -15,7 +15,7 @@ func system(o Options) Desktop {
 	case os.Getenv("DISPLAY") != "":
 		return &x11Desktop{opts: o, display: os.Getenv("DISPLAY")}
 	case os.Getenv("WAYLAND_DISPLAY") != "":
-		return &waylandDesktop{dirs: o.Dirs}
+		return &waylandDesktop{dirs: o.Dirs, run: runHelper}
 	}
 	return noDesktop{reason: "no graphical session: neither DISPLAY nor WAYLAND_DISPLAY is set"}
 }

@@ -5,7 +5,10 @@ package desktop
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/jezek/xgb"
@@ -15,6 +18,10 @@ import (
 // x11Wait bounds how long one exchange with the X server or a selection
 // owner is waited for.
 const x11Wait = 5 * time.Second
+
+// quietX silences xgb's logger, which writes to standard error (the
+// browser's) by default, before the first connection.
+var quietX sync.Once
 
 // xconn is one connection to the X server with the atoms the desktop
 // uses.
@@ -35,6 +42,7 @@ func dialX(display string) (*xconn, error) {
 	if display == "" {
 		return nil, unavailable("no X11 display: DISPLAY is not set")
 	}
+	quietX.Do(func() { xgb.Logger = log.New(io.Discard, "", 0) })
 	c, err := xgb.NewConnDisplay(display)
 	if err != nil {
 		return nil, unavailable("cannot connect to the X11 display %s: %v", display, err)

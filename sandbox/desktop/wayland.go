@@ -1,5 +1,3 @@
-//go:build !windows && !darwin
-
 package desktop
 
 import (
@@ -14,7 +12,10 @@ import (
 // a host without a window never has, and wl-copy keeps serving after it
 // returns, as the X11 owner does. Screen capture and other windows are
 // closed to Wayland clients without the desktop portal's consent.
-type waylandDesktop struct{ dirs []string }
+type waylandDesktop struct {
+	dirs []string
+	run  helperFunc
+}
 
 // wlUnavailable is why capture and the active window are not offered.
 const wlUnavailable = "a Wayland compositor does not let a program read the screen or other windows without the desktop portal's consent, which DeskBridge does not ask for; run the session with X11 (or XWayland with DISPLAY set)"
@@ -23,7 +24,7 @@ const wlUnavailable = "a Wayland compositor does not let a program read the scre
 var mimeTypes = map[Format]string{Text: "text/plain;charset=utf-8", HTML: "text/html", Image: "image/png"}
 
 func (d *waylandDesktop) Read(ctx context.Context, f Format, max int) ([]byte, error) {
-	b, err := runHelper(ctx, d.dirs, nil, max, "wl-paste", "--no-newline", "--type", mimeTypes[f])
+	b, err := d.run(ctx, d.dirs, nil, max, "wl-paste", "--no-newline", "--type", mimeTypes[f])
 	var fe *FailedError
 	if errors.As(err, &fe) && (strings.Contains(fe.Stderr, "No selection") || strings.Contains(fe.Stderr, "Nothing is copied") || strings.Contains(fe.Stderr, "No suitable type")) {
 		return nil, ErrEmpty
@@ -34,12 +35,12 @@ func (d *waylandDesktop) Read(ctx context.Context, f Format, max int) ([]byte, e
 // Write copies the first item (wl-copy offers one type per run).
 func (d *waylandDesktop) Write(ctx context.Context, items []Item) error {
 	it := items[0]
-	_, err := runHelper(ctx, d.dirs, it.Data, maxStderr, "wl-copy", "--type", mimeTypes[it.Format])
+	_, err := d.run(ctx, d.dirs, it.Data, maxStderr, "wl-copy", "--type", mimeTypes[it.Format])
 	return err
 }
 
 func (d *waylandDesktop) Formats(ctx context.Context) ([]Format, error) {
-	b, err := runHelper(ctx, d.dirs, nil, 64<<10, "wl-paste", "--list-types")
+	b, err := d.run(ctx, d.dirs, nil, 64<<10, "wl-paste", "--list-types")
 	if err != nil {
 		return []Format{}, nil // an empty clipboard fails
 	}
