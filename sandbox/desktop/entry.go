@@ -202,11 +202,13 @@ func (e Entry) Command(files []string) ([]string, error) {
 	took := false
 	for i, a := range args {
 		switch a {
-		case "%F", "%U":
-			out, took = append(out, files...), true
-			continue
-		case "%f", "%u":
-			if len(files) > 1 {
+		case "%F", "%U", "%f", "%u":
+			if i == 0 || took {
+				// A file never becomes the program, and appears once: the
+				// specification allows one file field code per line.
+				return nil, fmt.Errorf("%w: Exec: field code %s as the program or twice", ErrEntry, a)
+			}
+			if (a == "%f" || a == "%u") && len(files) > 1 {
 				return nil, fmt.Errorf("%w: the application takes one file and was given %d", ErrEntry, len(files))
 			}
 			out, took = append(out, files...), true

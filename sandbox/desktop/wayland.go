@@ -24,7 +24,7 @@ const wlUnavailable = "a Wayland compositor does not let a program read the scre
 var mimeTypes = map[Format]string{Text: "text/plain;charset=utf-8", HTML: "text/html", Image: "image/png"}
 
 func (d *waylandDesktop) Read(ctx context.Context, f Format, max int) ([]byte, error) {
-	b, err := d.run(ctx, d.dirs, nil, max, "wl-paste", "--no-newline", "--type", mimeTypes[f])
+	b, err := d.helper(ctx, nil, max, "wl-paste", "--no-newline", "--type", mimeTypes[f])
 	var fe *FailedError
 	if errors.As(err, &fe) && (strings.Contains(fe.Stderr, "No selection") || strings.Contains(fe.Stderr, "Nothing is copied") || strings.Contains(fe.Stderr, "No suitable type")) {
 		return nil, ErrEmpty
@@ -35,12 +35,12 @@ func (d *waylandDesktop) Read(ctx context.Context, f Format, max int) ([]byte, e
 // Write copies the first item (wl-copy offers one type per run).
 func (d *waylandDesktop) Write(ctx context.Context, items []Item) error {
 	it := items[0]
-	_, err := d.run(ctx, d.dirs, it.Data, maxStderr, "wl-copy", "--type", mimeTypes[it.Format])
+	_, err := d.helper(ctx, it.Data, maxStderr, "wl-copy", "--type", mimeTypes[it.Format])
 	return err
 }
 
 func (d *waylandDesktop) Formats(ctx context.Context) ([]Format, error) {
-	b, err := d.run(ctx, d.dirs, nil, 64<<10, "wl-paste", "--list-types")
+	b, err := d.helper(ctx, nil, 64<<10, "wl-paste", "--list-types")
 	if err != nil {
 		return []Format{}, nil // an empty clipboard fails
 	}
@@ -69,4 +69,15 @@ func (d *waylandDesktop) Status() Status {
 		}
 	}
 	return s
+}
+
+// helper runs a wl-clipboard program; one that is not installed makes the
+// clipboard unavailable (the session has no other way to it).
+func (d *waylandDesktop) helper(ctx context.Context, stdin []byte, max int, argv ...string) ([]byte, error) {
+	b, err := d.run(ctx, d.dirs, stdin, max, argv...)
+	var nf *NotFoundError
+	if errors.As(err, &nf) {
+		return nil, unavailable("%s (package wl-clipboard) is not installed; it is how DeskBridge reaches the Wayland clipboard", argv[0])
+	}
+	return b, err
 }
