@@ -28,7 +28,9 @@ const (
 )
 
 // Start runs Xvfb with one 800×600 screen of 24-bit colour, no TCP
-// listener, and waits (up to 20 s) until it names its display.
+// listener and no reset when the last client leaves (a root window
+// painted by xsetroot keeps its colour), and waits (up to 20 s) until it
+// names its display.
 func Start() (*Server, error) {
 	path, err := exec.LookPath("Xvfb")
 	if err != nil {
@@ -39,7 +41,7 @@ func Start() (*Server, error) {
 		return nil, err
 	}
 	defer r.Close()
-	cmd := exec.Command(path, "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", Width, Height), "-nolisten", "tcp")
+	cmd := exec.Command(path, "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", Width, Height), "-nolisten", "tcp", "-noreset")
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		w.Close()
