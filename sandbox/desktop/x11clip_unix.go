@@ -15,9 +15,17 @@ import (
 const transferProp = "DESKBRIDGE_SELECTION"
 
 // readSelection converts the CLIPBOARD selection to the first of f's
-// targets the owner gives, at most max bytes.
+// targets the owner offers (its TARGETS; some owners, xclip among them,
+// answer any target with what they hold), at most max bytes.
 func (x *xconn) readSelection(ctx context.Context, f Format, max int) ([]byte, error) {
+	offered, err := x.offered(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for _, name := range targets[f] {
+		if offered != nil && !offered[name] {
+			continue
+		}
 		b, err := x.convert(ctx, "CLIPBOARD", name, max)
 		if err == ErrEmpty {
 			continue
@@ -25,6 +33,23 @@ func (x *xconn) readSelection(ctx context.Context, f Format, max int) ([]byte, e
 		return b, err
 	}
 	return nil, ErrEmpty
+}
+
+// offered returns the names of the targets the owner lists, or nil when
+// it lists none (an owner without TARGETS is asked for each target).
+func (x *xconn) offered(ctx context.Context) (map[string]bool, error) {
+	b, err := x.convert(ctx, "CLIPBOARD", "TARGETS", 64<<10)
+	if err == ErrEmpty {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for i := 0; i+4 <= len(b); i += 4 {
+		names[x.atomName(xproto.Atom(x.order().Uint32(b[i:])))] = true
+	}
+	return names, nil
 }
 
 // convert asks the owner of selection for target and reads the answer,
@@ -106,16 +131,9 @@ func (x *xconn) receive(ctx context.Context, w xproto.Window, prop xproto.Atom, 
 
 // formats lists the formats the CLIPBOARD owner offers (its TARGETS).
 func (x *xconn) formats(ctx context.Context) ([]Format, error) {
-	b, err := x.convert(ctx, "CLIPBOARD", "TARGETS", 64<<10)
-	if err == ErrEmpty {
-		return []Format{}, nil
-	}
+	offered, err := x.offered(ctx)
 	if err != nil {
 		return nil, err
-	}
-	offered := map[string]bool{}
-	for i := 0; i+4 <= len(b); i += 4 {
-		offered[x.atomName(xproto.Atom(x.order().Uint32(b[i:])))] = true
 	}
 	out := []Format{}
 	for _, f := range []Format{Text, HTML, Image} {
