@@ -57,12 +57,18 @@ type desk struct {
 // newDesk writes a configuration with extra members merged in.
 func newDesk(t *testing.T, extra map[string]any) desk {
 	t.Helper()
-	display := xDisplay(t)
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := desk{dir: dir, ws: filepath.Join(dir, "ws"), config: filepath.Join(dir, "config.json"),
+	return newDeskIn(t, desk{dir: dir}, extra)
+}
+
+// newDeskIn writes the configuration of a desk in d.dir.
+func newDeskIn(t *testing.T, d desk, extra map[string]any) desk {
+	t.Helper()
+	display, dir := xDisplay(t), d.dir
+	d = desk{dir: dir, ws: filepath.Join(dir, "ws"), config: filepath.Join(dir, "config.json"),
 		log: filepath.Join(dir, "decisions.jsonl"), display: display,
 		data: filepath.Join(dir, "data"), xdgConfig: filepath.Join(dir, "xdgconfig")}
 	for _, p := range []string{d.ws, filepath.Join(d.data, "applications"), d.xdgConfig} {
