@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -24,19 +23,33 @@ type Editor struct {
 	Command []string `json:"command"`
 }
 
-// logicalName is the form of an application's or editor's name.
-var logicalName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+ -]{0,127}$`)
+// validName reports whether s has the form of an application's or
+// editor's name: 1 to 128 of letters, digits and `_ . + -` and spaces,
+// not starting with a dot, a space or a dash. (A function, not a regexp:
+// a package-level regexp is compiled at every start of the host.)
+func validName(s string) bool {
+	if s == "" || len(s) > 128 || strings.ContainsRune(".+ -", rune(s[0])) {
+		return false
+	}
+	for _, c := range []byte(s) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.+ -", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // checkDesktop refuses an app or editor name of another form and an
 // editor whose command names no program or a relative path.
 func (c *Config) checkDesktop() error {
 	for _, a := range c.Apps.Allow {
-		if !logicalName.MatchString(a) {
+		if !validName(a) {
 			return fmt.Errorf("apps.allow: %q is not an application name (letters, digits, . _ + - and spaces, no path)", a)
 		}
 	}
 	for name, e := range c.Editors {
-		if !logicalName.MatchString(name) {
+		if !validName(name) {
 			return fmt.Errorf("editors: %q is not an editor name", name)
 		}
 		if len(e.Command) == 0 || e.Command[0] == "" {

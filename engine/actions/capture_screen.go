@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"os"
-	"regexp"
+	"strings"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
@@ -32,9 +32,25 @@ type regionArgs struct {
 	Height int `json:"height" jsonschema:"required,minimum=1,maximum=32767"`
 }
 
-// localDisplay is the form of a local X11 display name: a host part would
-// make the host connect out over the network.
-var localDisplay = regexp.MustCompile(`^:[0-9]{1,4}(\.[0-9]{1,2})?$`)
+// localDisplay reports whether d is a local X11 display name (":0",
+// ":1.0"): a host part would make the host connect out over the network.
+func localDisplay(d string) bool {
+	num, screen, dotted := strings.Cut(strings.TrimPrefix(d, ":"), ".")
+	return strings.HasPrefix(d, ":") && digits(num, 4) && (!dotted || digits(screen, 2))
+}
+
+// digits reports whether s is 1 to max decimal digits.
+func digits(s string, max int) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // Validate refuses a region and a window together, and a display that is
 // not the session's own.
@@ -42,7 +58,7 @@ func (a *captureScreenArgs) Validate() error {
 	if a.Region != nil && a.Window != "" {
 		return envelope.ArgumentError("Give a region or a window, not both.")
 	}
-	if a.Display != "" && (!localDisplay.MatchString(a.Display) || a.Display != os.Getenv("DISPLAY")) {
+	if a.Display != "" && (!localDisplay(a.Display) || a.Display != os.Getenv("DISPLAY")) {
 		return envelope.ArgumentError("The argument display must be the session's own local display (DISPLAY), such as \":0\"; DeskBridge connects to no other.")
 	}
 	return nil

@@ -4,18 +4,26 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
-	"time"
+	"strings"
 )
 
-// appName is the form of a logical application name: a desktop file ID
-// without ".desktop" (org.gnome.Nautilus, code, firefox-esr), an
-// executable's name on Windows, an .app's on macOS. No path separator,
-// no leading dot.
-var appName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+ -]{0,127}$`)
-
-// ValidAppName reports whether name has the form of a logical name.
-func ValidAppName(name string) bool { return appName.MatchString(name) }
+// ValidAppName reports whether name has the form of a logical
+// application name: a desktop file ID without ".desktop"
+// (org.gnome.Nautilus, code, firefox-esr), an executable's name on
+// Windows, an .app's on macOS: 1 to 128 of letters, digits, `_ . + -` and
+// spaces, not starting with a dot, a space or a dash. No path separator.
+func ValidAppName(name string) bool {
+	if name == "" || len(name) > 128 || strings.ContainsRune(".+ -", rune(name[0])) {
+		return false
+	}
+	for _, c := range []byte(name) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.+ -", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // OpenApp starts the application logically named name with args (files,
 // URLs or options; each one argument) and waits for its launcher's
@@ -61,6 +69,3 @@ func readEntry(p string) (Entry, error) {
 	e.Path = p
 	return e, err
 }
-
-// unused keeps time imported for platform files that share this one.
-var _ = time.Second
