@@ -38,6 +38,16 @@ func validArguments(th *testHost) map[string]map[string]any {
 		"web_agent_start":   {"mode": "page-only"},
 		"web_agent_context": {"run_id": "R", "requests": []any{map[string]any{"type": "read_file", "path": "a.txt", "max_lines": 1}}},
 		"web_agent_end":     {"run_id": "R"},
+		// The desktop actions are refused by the policy before they touch
+		// the desktop: the reads stay closed by default, the rest name
+		// paths outside the workspace or applications not allowed.
+		"get_clipboard":     {"format": "image", "destination": ws("clip.png")},
+		"set_clipboard":     {"image_path": filepath.Join(th.out, "logo.png")},
+		"capture_screen":    {"display": "", "region": map[string]any{"x": 0, "y": 0, "width": 1, "height": 1}, "window": "active", "format": "png", "max_width": 10, "destination": ws("shot.png")},
+		"get_active_window": {},
+		"open_folder":       {"path": th.out},
+		"open_app":          {"app": "not-allowed-app", "args": []any{"--x"}},
+		"open_project":      {"path": th.out, "editor": "none"},
 	}
 }
 

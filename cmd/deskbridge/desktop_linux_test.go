@@ -387,6 +387,15 @@ func TestActiveWindowTitleAndPID(t *testing.T) {
 	if shot.Width != w.Bounds.Width || shot.Height != w.Bounds.Height || shot.Width == 0 {
 		t.Errorf("active window capture %dx%d, window %dx%d", shot.Width, shot.Height, w.Bounds.Width, w.Bounds.Height)
 	}
+	corner := map[string]int{"x": 1, "y": 1, "width": 5, "height": 4}
+	d.must(t, &shot, "capture_screen", map[string]any{"window": "active", "region": corner})
+	if shot.Width != 5 || shot.Height != 4 {
+		t.Errorf("region of the active window %dx%d", shot.Width, shot.Height)
+	}
+	past := map[string]int{"x": 0, "y": 0, "width": w.Bounds.Width + 1, "height": 1}
+	if r := d.call(t, "capture_screen", map[string]any{"window": "active", "region": past}); r.code() != "INVALID_REQUEST" {
+		t.Errorf("region past the active window: %s", r.code())
+	}
 }
 
 // TestPrivateDesktopClosedByDefault: without the skill named, the reads

@@ -52,12 +52,8 @@ func digits(s string, max int) bool {
 	return true
 }
 
-// Validate refuses a region and a window together, and a display that is
-// not the session's own.
+// Validate refuses a display that is not the session's own.
 func (a *captureScreenArgs) Validate() error {
-	if a.Region != nil && a.Window != "" {
-		return envelope.ArgumentError("Give a region or a window, not both.")
-	}
 	if a.Display != "" && (!localDisplay(a.Display) || a.Display != os.Getenv("DISPLAY")) {
 		return envelope.ArgumentError("The argument display must be the session's own local display (DISPLAY), such as \":0\"; DeskBridge connects to no other.")
 	}

@@ -76,7 +76,8 @@ type Window struct {
 }
 
 // Target says what Capture captures: the whole display, a region of it,
-// or the active window.
+// the active window, or a region of the active window (Region relative to
+// the window's corner).
 type Target struct {
 	Region *Rect
 	Active bool

@@ -73,28 +73,33 @@ func (d *x11Desktop) Capture(_ context.Context, t Target) (img *image.RGBA, err 
 	return img, err
 }
 
-// area is the rectangle t names, which must lie on the display (an
-// active window partly off it is cut to it).
+// area is the rectangle t names, which must lie on the display: the
+// screen, a region of it, the active window (cut to the screen), or a
+// region of the active window, relative to its corner.
 func (d *x11Desktop) area(x *xconn, t Target) (Rect, error) {
-	screen := x.bounds()
-	switch {
-	case t.Active:
+	outer := x.bounds()
+	if t.Active {
 		w, err := x.activeWindow()
 		if err != nil {
 			return Rect{}, err
 		}
-		r, ok := intersect(x.windowBounds(w), screen)
+		r, ok := intersect(x.windowBounds(w), outer)
 		if !ok {
 			return Rect{}, ErrOutside
 		}
-		return r, nil
-	case t.Region != nil:
-		if !within(*t.Region, screen) {
-			return Rect{}, ErrOutside
-		}
-		return *t.Region, nil
+		outer = r
 	}
-	return screen, nil
+	if t.Region == nil {
+		return outer, nil
+	}
+	r := *t.Region
+	if t.Active {
+		r.X, r.Y = r.X+outer.X, r.Y+outer.Y
+	}
+	if !within(r, outer) {
+		return Rect{}, ErrOutside
+	}
+	return r, nil
 }
 
 func (d *x11Desktop) ActiveWindow(context.Context) (w Window, err error) {
