@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
@@ -117,9 +116,6 @@ func editorNames(env *action.Env) []string {
 // clipboardMax is the most a clipboard read takes in (an image saved to a
 // file; text is cut to one message).
 const clipboardMax = 32 << 20
-
-// unused guard for context in files that share these helpers.
-var _ context.Context
 
 // folderOpener describes open_folder's program, where there is one.
 func folderOpener() *ProgramProfile {

@@ -1,10 +1,10 @@
 package actions
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
-	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
@@ -82,9 +82,7 @@ func getClipboard(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 	if err != nil {
 		return nil, errmap.Desktop(err, "Reading the clipboard")
 	}
-	if !utf8.Valid(b) {
-		b = []byte(string([]rune(string(b)))) // U+FFFD for what is not UTF-8
-	}
+	b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
 	digestDetail(c, string(f), b)
 	if perr := env.Content(ctx, c, action.Outgoing{Source: "content", Text: b}); perr != nil {
 		return nil, perr

@@ -142,7 +142,7 @@ func unescapeValue(v string) (string, error) {
 func SplitExec(exec string) ([]string, error) {
 	var args []string
 	var cur strings.Builder
-	in, quoted, started := false, false, false
+	in, started := false, false
 	for i := 0; i < len(exec); i++ {
 		c := exec[i]
 		switch {
@@ -160,11 +160,11 @@ func SplitExec(exec string) ([]string, error) {
 			if started {
 				args = append(args, cur.String())
 				cur.Reset()
-				started, quoted = false, false
+				started = false
 			}
 			continue
 		case c == '"':
-			in, quoted = true, true
+			in = true
 		case strings.IndexByte("'\\><~|&;$*?#()`\n", c) >= 0:
 			return nil, fmt.Errorf("%w: Exec: reserved character %q outside quotes", ErrEntry, c)
 		default:
@@ -178,7 +178,6 @@ func SplitExec(exec string) ([]string, error) {
 	if started {
 		args = append(args, cur.String())
 	}
-	_ = quoted
 	if len(args) == 0 || args[0] == "" {
 		return nil, fmt.Errorf("%w: Exec names no program", ErrEntry)
 	}
