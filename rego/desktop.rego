@@ -62,9 +62,12 @@ deny contains app_denial("PERMISSION_DENIED", "path_secret", sprintf("Argument %
 
 # open_project uses an editor of the configuration (the host chooses the
 # first installed one when the request names none).
+# (input.request.arguments.editor is always there, "" when none was
+# chosen; a rule that read the whole arguments object would read every
+# member, masked ones too, and make the log unreplayable.)
 deny contains app_denial("APP_NOT_FOUND", "editor_unknown", editor_message(editor)) if {
 	input.request.action == "open_project"
-	editor := object.get(input.request.arguments, "editor", "")
+	editor := input.request.arguments.editor
 	not object.get(data.config, ["editors", editor], false)
 }
 

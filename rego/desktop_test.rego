@@ -97,7 +97,7 @@ test_project_with_unknown_editor_not_found if {
 }
 
 test_project_without_editors_not_found if {
-	d := main.decision with input as with_args("open_project", "applications", {"target": folder}, {}) with data.config as f.config
+	d := main.decision with input as with_args("open_project", "applications", {"target": folder}, {"editor": ""}) with data.config as f.config
 	f.rules(d) == {"applications.editor_unknown"}
 }
 
