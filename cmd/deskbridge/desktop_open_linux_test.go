@@ -117,11 +117,13 @@ func TestOpenFolderThroughXdgOpen(t *testing.T) {
 		}
 	}
 	// A file manager that fails makes xdg-open fail: the answer says so.
+	// (xdg-open then tries $BROWSER, else the browsers it knows: a failing
+	// one keeps an installed browser out of the test.)
 	fail := filepath.Join(d.dir, "fail.sh")
 	os.WriteFile(fail, []byte("#!/bin/sh\necho 'cannot show folders today' >&2\nexit 3\n"), 0o755)
 	d.marker(t, "broken", fail+" %F")
 	d.x(t, nil, "xdg-mime", "default", "broken.desktop", "inode/directory")
-	if r := d.call(t, "open_folder", map[string]any{"path": folder}); r.code() != "EXECUTION_FAILED" || !strings.Contains(r.Error.Message, "xdg-open") {
+	if r := d.call(t, "open_folder", map[string]any{"path": folder}, "BROWSER=/bin/false"); r.code() != "EXECUTION_FAILED" || !strings.Contains(r.Error.Message, "xdg-open") {
 		t.Errorf("failing opener: %s %s", r.code(), r.Error.Message)
 	}
 }
