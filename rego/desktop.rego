@@ -83,3 +83,16 @@ deny contains app_denial("PERMISSION_DENIED", "folder_executes", "The folder hol
 	input.request.action in {"open_folder", "open_project"}
 	input.paths.target.sensitivity == "executes"
 }
+
+# An image put on the clipboard is read as read_file reads: a file with
+# several hard links may be a file outside the workspace by another name
+# (workspace.hard_link judges the files skill only).
+deny contains {
+	"code": "PERMISSION_DENIED",
+	"rule": "desktop.hard_link",
+	"message": "The image has several hard links and may be shared with a file outside the workspace; copy it to a new file and use that.",
+	"priority": 45,
+} if {
+	input.request.action == "set_clipboard"
+	input.paths.target.links > 1
+}

@@ -115,3 +115,11 @@ test_folder_outside_refused if {
 	d := main.decision with input as with_args("open_folder", "applications", {"target": outside}, {}) with data.config as f.config
 	f.rules(d) == {"workspace.outside"}
 }
+
+test_clipboard_image_with_hard_links_refused if {
+	linked := object.union(f.inside_path, {"links": 2})
+	d := main.decision with input as f.request("set_clipboard", "clipboard", {"target": linked}) with data.config as cfg({})
+	f.rules(d) == {"desktop.hard_link"}
+	single := main.decision with input as f.request("set_clipboard", "clipboard", {"target": f.inside_path}) with data.config as cfg({})
+	single.allow == true
+}
