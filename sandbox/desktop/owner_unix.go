@@ -5,6 +5,7 @@ package desktop
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,13 +77,17 @@ func startOwner(ctx context.Context, argv []string, display string, items []Item
 		encodeOwner(stdin, display, OwnerTTL, items)
 		stdin.Close()
 	}()
-	return ownerReady(ctx, stdout, func() { cmd.Wait() })
+	err = ownerReady(ctx, stdout, func() { cmd.Wait() })
+	if errors.Is(err, ErrTimeout) || ctx.Err() != nil {
+		cmd.Process.Kill() // it must not take the clipboard after a failure was answered
+	}
+	return err
 }
 
 // ownerReady reads the owner's first line: "ok" once it holds the
-// selection.
-// reap runs after the line was read, in the background: it waits for the
-// owner's exit, which reaps it should it end while the host runs.
+// selection. reap runs after the line was read, in the background: it
+// waits for the owner's exit, which reaps it should it end while the host
+// runs.
 func ownerReady(ctx context.Context, stdout io.Reader, reap func()) error {
 	line := make(chan string, 1)
 	go func() {
