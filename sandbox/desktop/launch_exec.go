@@ -3,6 +3,7 @@
 package desktop
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -70,7 +71,7 @@ func runHelper(ctx context.Context, dirs []string, stdin []byte, max int, argv .
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
 	cmd.Env = withPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
 	if stdin != nil {
-		cmd.Stdin = strings.NewReader(string(stdin))
+		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = 100 * time.Millisecond
