@@ -408,6 +408,10 @@ func TestPrivateDesktopClosedByDefault(t *testing.T) {
 		}
 	}
 	d.must(t, nil, "set_clipboard", map[string]any{"text": "harmless"})
+	prof := d.call(t, "get_skill_profile", map[string]any{})
+	if !bytes.Contains(prof.Data, []byte(`"closed": [`)) || !bytes.Contains(prof.Data, []byte(`"get_active_window"`)) {
+		t.Errorf("get_skill_profile does not say which reads are closed: %s", prof.Data)
+	}
 	off := newDesk(t, map[string]any{"skills": map[string]bool{"clipboard": false}})
 	if r := off.call(t, "set_clipboard", map[string]any{"text": "x"}); r.code() != "SKILL_DISABLED" {
 		t.Errorf("clipboard off: %s", r.code())

@@ -56,6 +56,17 @@ type DesktopProfile struct {
 	// Opener is the program open_folder hands folders to, and whether it
 	// is installed (applications only, Unix).
 	Opener *ProgramProfile `json:"opener,omitempty"`
+	// Closed are the skill's actions the default policy keeps closed
+	// until the configuration names the skill true (desktop.rego,
+	// private_desktop): the reads of the screen and the clipboard.
+	Closed []string `json:"closed,omitempty"`
+}
+
+// privateDesktop mirrors desktop.rego's private_desktop: the actions
+// closed until their skill is named in the configuration.
+var privateDesktop = map[protocol.Skill][]string{
+	protocol.SkillClipboard: {"get_clipboard"},
+	protocol.SkillWindows:   {"capture_screen", "get_active_window"},
 }
 
 // EditorProfile is one configured editor.
@@ -85,6 +96,9 @@ func desktopProfile(env *action.Env, p *SkillProfile) {
 	feature := map[protocol.Skill]string{protocol.SkillClipboard: "clipboard", protocol.SkillWindows: "capture"}[protocol.Skill(p.Name)]
 	if why, missing := st.Missing[feature]; missing && feature != "" {
 		p.Available, p.Reason = false, why
+	}
+	if _, named := env.Config.Skills[p.Name]; !named {
+		d.Closed = privateDesktop[protocol.Skill(p.Name)]
 	}
 	if protocol.Skill(p.Name) == protocol.SkillApplications {
 		d.Editors = editorProfiles(env)
