@@ -50,6 +50,10 @@ type Config struct {
 	Network Network `json:"network"`
 	// Skills switches skills on or off by name; a skill not named is on.
 	Skills map[string]bool `json:"skills"`
+	// Apps lists the applications open_app may start.
+	Apps Apps `json:"apps"`
+	// Editors are the editors open_project may open a folder in, by name.
+	Editors map[string]Editor `json:"editors"`
 	// Limits overrides per-action limits (timeout_ms, max_bytes) by action name.
 	Limits map[string]map[string]int64 `json:"limits"`
 	// Agent sets the limits of web_agent runs.
@@ -302,6 +306,9 @@ func (c *Config) normalise() error {
 	if err := c.Fleet.check(c.Policy); err != nil {
 		return err
 	}
+	if err := c.checkDesktop(); err != nil {
+		return err
+	}
 	if err := c.checkSkills(); err != nil {
 		return err
 	}
@@ -426,6 +433,12 @@ func (c *Config) fillDefaults() {
 	}
 	if c.Skills == nil {
 		c.Skills = map[string]bool{}
+	}
+	if c.Apps.Allow == nil {
+		c.Apps.Allow = []string{}
+	}
+	if c.Editors == nil {
+		c.Editors = map[string]Editor{}
 	}
 	if c.Limits == nil {
 		c.Limits = map[string]map[string]int64{}

@@ -44,6 +44,16 @@ func validArguments(th *testHost) map[string]map[string]any {
 		"create_project":               {"name": "p", "workspace": "WS", "template": "empty", "git": false, "description": "d"},
 		"update_project": {"project": "p-0000000000000000", "message": "m", "rename": "q", "description": "d",
 			"changes": []any{map[string]any{"path": "b.txt", "encoding": "utf-8", "patch": []any{map[string]any{"old_text": "a", "new_text": "b"}}}}},
+		// The desktop actions are refused by the policy before they touch
+		// the desktop: the reads stay closed by default, the rest name
+		// paths outside the workspace or applications not allowed.
+		"get_clipboard":     {"format": "image", "destination": ws("clip.png")},
+		"set_clipboard":     {"image_path": filepath.Join(th.out, "logo.png")},
+		"capture_screen":    {"display": "", "region": map[string]any{"x": 0, "y": 0, "width": 1, "height": 1}, "window": "active", "format": "png", "max_width": 10, "destination": ws("shot.png")},
+		"get_active_window": {},
+		"open_folder":       {"path": th.out},
+		"open_app":          {"app": "not-allowed-app", "args": []any{"--x"}},
+		"open_project":      {"path": th.out, "editor": "none"},
 	}
 }
 

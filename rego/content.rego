@@ -39,3 +39,22 @@ content_redact contains s.rule if {
 content_rules contains s.rule if {
 	some s in input.content.secrets
 }
+
+# get_clipboard is refused as read_file is: a password or key copied a
+# moment ago is exactly what the clipboard holds, and the extension should
+# not learn it was there by the shape of asterisks either. A window title
+# that shows a token (a terminal's) is sent with it overwritten.
+content_deny contains {
+	"code": "PERMISSION_DENIED",
+	"rule": "content.clipboard_secret",
+	"message": sprintf("The clipboard holds what looks like a secret (%s), which DeskBridge does not send to the browser; copy something else, or paste it yourself.", [concat(", ", content_rules)]),
+	"priority": 50,
+} if {
+	input.request.action == "get_clipboard"
+	count(content_rules) > 0
+}
+
+content_redact contains s.rule if {
+	input.request.action == "get_active_window"
+	some s in input.content.secrets
+}

@@ -42,3 +42,17 @@ test_no_secrets_nothing_to_do if {
 test_request_decision_unaffected if {
 	count(builtin.content_deny) == 0 with input as {"request": {"action": "read_file"}}
 }
+
+test_clipboard_with_a_secret_refused if {
+	d := main.content_decision with input as {"request": {"action": "get_clipboard"}, "content": aws}
+	not d.allow
+	some den in d.denials
+	den.rule == "content.clipboard_secret"
+	contains(den.message, "aws-access-token")
+}
+
+test_window_title_redacted if {
+	d := main.content_decision with input as {"request": {"action": "get_active_window"}, "content": {"secrets": [{"rule": "github-pat", "source": "title", "count": 1}]}}
+	d.allow
+	d.redact == {"github-pat"}
+}

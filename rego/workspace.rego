@@ -14,6 +14,7 @@ writes := {
 	"create_project", "update_project", "download_asset", "import_asset",
 	"resize_image", "compress_image", "convert_image",
 	"convert_document_to_markdown",
+	"get_clipboard", "capture_screen", # an image saved to destination
 }
 
 deny contains {

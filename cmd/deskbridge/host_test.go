@@ -52,6 +52,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	stopDesktop()
 	os.RemoveAll(dir)
 	os.RemoveAll(home)
 	os.Exit(code)

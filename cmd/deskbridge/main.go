@@ -29,12 +29,14 @@ import (
 	"github.com/deskbridge/deskbridge/install"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
+	"github.com/deskbridge/deskbridge/sandbox/desktop"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 func main() {
 	proc.MaybeRunTrampoline()   // a re-executed sandbox trampoline never returns
 	docconv.MaybeRunConverter() // nor does the document converter child
+	desktop.MaybeRunOwner()     // nor does a detached clipboard owner
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
+	"github.com/deskbridge/deskbridge/sandbox/desktop"
 	"github.com/deskbridge/deskbridge/sandbox/runstore"
 )
 
@@ -38,6 +39,9 @@ type Env struct {
 	// Opener opens URLs for open_in_browser (browser.System in a running
 	// host; tests record instead).
 	Opener browser.Opener
+	// Desktop is the clipboard and screen of the desktop actions
+	// (desktop.System in a running host, chosen on first use).
+	Desktop desktop.Desktop
 	// Runs returns the agent run store, opening it on first use (not at
 	// start-up, whose time matters); nil means agent runs are unavailable.
 	Runs func() (*runstore.Store, error)

@@ -90,6 +90,9 @@ type SkillProfile struct {
 	// OCR is the documents skill's OCR runtime.
 	OCR *OCRProfile `json:"ocr,omitempty"`
 
+	// Desktop describes the desktop session, for the skills that use it.
+	Desktop *DesktopProfile `json:"desktop,omitempty"`
+
 	runtimeMissing bool // a runtime check (profileDetails) found it missing
 }
 
@@ -113,8 +116,9 @@ type Wall struct {
 // Reason.
 var profileDetails = map[protocol.Skill]func(*SkillProfile){}
 
-// profileEnv are profileDetails that read the host's configuration.
-var profileEnv = map[protocol.Skill]func(*action.Env, *SkillProfile){}
+// profileEnvDetails are profileDetails that read the host's environment
+// (its configuration, its desktop).
+var profileEnvDetails = map[protocol.Skill]func(*action.Env, *SkillProfile){}
 
 func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *protocol.Error) {
 	return map[string]any{"skills": Profiles(env)}, nil
@@ -146,7 +150,7 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 	if detail := profileDetails[sk]; detail != nil {
 		detail(&p)
 	}
-	if detail := profileEnv[sk]; detail != nil {
+	if detail := profileEnvDetails[sk]; detail != nil {
 		detail(env, &p)
 	}
 	p.runtimeMissing = !p.Available && len(p.Missing) == 0
@@ -156,7 +160,7 @@ func profile(env *action.Env, sk protocol.Skill) SkillProfile {
 	case p.Reason != "": // the skill's runtime check said why
 	case len(p.Missing) == len(p.Actions):
 		p.Reason = "not built into this version of DeskBridge yet"
-	case !p.Available:
+	case !p.Available && p.Reason == "":
 		p.Reason = "some actions are not built into this version of DeskBridge yet"
 	}
 	return p

@@ -73,7 +73,7 @@ func init() {
 		Run:     convertDocument,
 		Limits:  []string{"max_bytes", "max_file_bytes"},
 	})
-	profileEnv[protocol.SkillDocuments] = documentsProfile
+	profileEnvDetails[protocol.SkillDocuments] = documentsProfile
 }
 
 func convertDocumentFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {

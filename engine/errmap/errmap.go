@@ -5,6 +5,7 @@
 //
 // There is one function per executor package or operation: File and Copy
 // (package sandbox), Download (sandbox/netguard), Browser (sandbox/browser),
+// Desktop (sandbox/desktop),
 // Workspace (sandbox/wsview), Run (sandbox/runstore) and Git (sandbox/proc),
 // and URL for engine/urlfacts. Each tests the sentinel kinds with
 // errors.Is and the typed errors with errors.As, never the error's text.

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// stopDesktop: the desktop tests run on Linux only.
+func stopDesktop() {}

@@ -1,0 +1,60 @@
+package actions
+
+import (
+	"context"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/desktop"
+)
+
+type openFolderArgs struct {
+	pathArgs // path: required, absolute
+}
+
+// openedData is the data of open_folder, open_project and open_app.
+type openedData struct {
+	Path   string `json:"path,omitempty"`
+	App    string `json:"app,omitempty"`
+	Editor string `json:"editor,omitempty"`
+	Opened bool   `json:"opened"`
+}
+
+func init() {
+	action.Register(action.Spec{
+		Name:    "open_folder",
+		NewArgs: func() any { return &openFolderArgs{} },
+		Facts:   targetPath(func(a any) string { return a.(*openFolderArgs).Path }),
+		Run:     openFolder,
+	})
+}
+
+// openFolder hands the canonical folder the policy judged to the file
+// manager and waits for the opener's status.
+func openFolder(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
+	p, perr := folderTarget(c)
+	if perr != nil {
+		return nil, perr
+	}
+	if err := desktop.OpenFolder(ctx, p.Canonical, systemDirs()); err != nil {
+		return nil, errmap.Desktop(err, "Opening the folder")
+	}
+	return openedData{Path: p.Canonical, Opened: true}, nil
+}
+
+// folderTarget is the call's target, which must be an existing folder
+// inside a workspace.
+func folderTarget(c *action.Call) (facts.Path, *protocol.Error) {
+	p := c.Paths["target"]
+	switch {
+	case !p.Inside:
+		return p, protocol.Errorf(protocol.WorkspaceViolation, "The folder is outside the allowed workspace.")
+	case !p.Exists:
+		return p, protocol.Errorf(protocol.FileNotFound, "The folder does not exist.")
+	case p.Type != facts.TypeFolder:
+		return p, protocol.Errorf(protocol.InvalidRequest, "The path is a %s, not a folder.", p.Type)
+	}
+	return p, nil
+}

@@ -1,0 +1,81 @@
+//go:build !windows && !darwin
+
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// appDirs are the folders .desktop files are looked for in, in order:
+// $XDG_DATA_HOME/applications (~/.local/share/applications), then each of
+// $XDG_DATA_DIRS (/usr/local/share:/usr/share) with /applications.
+func appDirs() []string {
+	home := os.Getenv("XDG_DATA_HOME")
+	if !filepath.IsAbs(home) {
+		if h, err := os.UserHomeDir(); err == nil {
+			home = filepath.Join(h, ".local", "share")
+		}
+	}
+	dirs := os.Getenv("XDG_DATA_DIRS")
+	if dirs == "" {
+		dirs = "/usr/local/share:/usr/share"
+	}
+	var out []string
+	for _, d := range append([]string{home}, filepath.SplitList(dirs)...) {
+		if filepath.IsAbs(d) {
+			out = append(out, filepath.Join(d, "applications"))
+		}
+	}
+	return out
+}
+
+// FindApp returns the desktop entry whose desktop file ID is name +
+// ".desktop", from the first folder of appDirs that has it. A missing,
+// hidden or non-application entry, or one whose TryExec is not installed,
+// is a *NotFoundError.
+func FindApp(name string, dirs []string) (Entry, error) {
+	for _, d := range appDirs() {
+		e, err := readEntry(filepath.Join(d, name+".desktop"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return e, err
+		}
+		switch {
+		case e.Hidden:
+			return e, &NotFoundError{Name: name, Err: errors.New("the desktop entry is hidden (removed)")}
+		case e.Type != "Application":
+			return e, &NotFoundError{Name: name, Err: fmt.Errorf("the desktop entry is of type %q, not Application", e.Type)}
+		case e.TryExec != "" && !Installed(e.TryExec, dirs):
+			return e, &NotFoundError{Name: name, Err: fmt.Errorf("its program %s is not installed", e.TryExec)}
+		}
+		return e, nil
+	}
+	return Entry{}, &NotFoundError{Name: name, Err: fmt.Errorf("no %s.desktop in %s", name, strings.Join(appDirs(), ", "))}
+}
+
+// appCommand is the argument vector of the application's desktop entry.
+func appCommand(name string, args, dirs []string) ([]string, error) {
+	e, err := FindApp(name, dirs)
+	if err != nil {
+		return nil, err
+	}
+	if e.Terminal {
+		return nil, unavailable("%s runs in a terminal, which DeskBridge does not open", name)
+	}
+	return e.Command(args)
+}
+
+// openFolder runs xdg-open with the folder as its one argument.
+func openFolder(ctx context.Context, path string, dirs []string) error {
+	return Launch(ctx, []string{"xdg-open", path}, dirs, 0)
+}
+
+const folderOpener = "xdg-open"

@@ -1,0 +1,107 @@
+package desktop
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// LaunchWait bounds how long a launcher is waited for. A file manager or
+// opener (xdg-open, open) hands its argument to a running program and
+// exits, and its exit status says whether that worked; a program still
+// running after LaunchWait (an editor or application run in the
+// foreground) has started and is taken to have opened.
+const LaunchWait = 5 * time.Second
+
+// maxStderr caps the bytes of a launcher's standard error kept.
+const maxStderr = 4 << 10
+
+// Find returns the path of program: program itself when it is absolute
+// and executable, else the first of dirs (absolute folders only) that
+// holds it as an executable regular file; a program found nowhere is a
+// *NotFoundError. The inherited PATH is never searched.
+func Find(program string, dirs []string) (string, error) {
+	if filepath.IsAbs(program) {
+		if executable(program) {
+			return program, nil
+		}
+		return "", &NotFoundError{Name: program, Err: os.ErrNotExist}
+	}
+	if program == "" || strings.ContainsAny(program, `/\`) {
+		return "", &NotFoundError{Name: program, Err: errors.New("not a program name")}
+	}
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		if p := filepath.Join(d, program); executable(p) {
+			return p, nil
+		}
+	}
+	return "", &NotFoundError{Name: program, Err: errors.New("not in " + strings.Join(dirs, ", "))}
+}
+
+// executable reports whether p is an executable regular file (any file on
+// Windows, which has no execute bit).
+func executable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && (fi.Mode().Perm()&0o111 != 0 || filepath.Ext(p) != "" && os.PathSeparator == '\\')
+}
+
+// exitError is nil for a program that exited with status 0 (err nil, or
+// only its standard error left open), and a *FailedError otherwise.
+func exitError(program string, err error, stderr string) error {
+	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
+		return nil
+	}
+	fe := &FailedError{Program: program, Code: -1, Stderr: firstLine(stderr)}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		fe.Code = ee.ExitCode()
+	}
+	return fe
+}
+
+// firstLine is the first line of s that is not blank, trimmed and cut to
+// 200 bytes.
+func firstLine(s string) string {
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			if len(line) > 200 {
+				line = strings.ToValidUTF8(line[:200], "")
+			}
+			return line
+		}
+	}
+	return ""
+}
+
+// capped is a buffer that keeps the first max bytes written to it.
+type capped struct {
+	buf bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.buf.String() }
+
+// withPath returns env with PATH set to path.
+func withPath(env []string, path string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PATH="+path)
+}

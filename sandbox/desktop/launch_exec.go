@@ -1,0 +1,92 @@
+//go:build !windows
+
+package desktop
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Launch runs argv (argv[0] found by Find in dirs, never through a shell;
+// every other element is one argument, whatever it holds) with PATH set
+// to dirs, and waits up to wait (LaunchWait when 0) for its exit status: a
+// failure status is a *FailedError with the first line of its standard
+// error; a program still running then is taken to have started and is
+// left running, detached from the host's process group.
+func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duration) error {
+	if len(argv) == 0 {
+		return &NotFoundError{Name: "", Err: errors.New("no program")}
+	}
+	path, err := Find(argv[0], dirs)
+	if err != nil {
+		return err
+	}
+	stderr := &capped{max: maxStderr}
+	cmd := exec.Command(path, argv[1:]...)
+	cmd.Env = withPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
+	cmd.Stderr = stderr
+	cmd.Dir = "/"
+	cmd.SysProcAttr = detached()
+	// A program the launcher starts may keep its standard error open; the
+	// launcher's exit status is what counts.
+	cmd.WaitDelay = 100 * time.Millisecond
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if wait <= 0 {
+		wait = LaunchWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return exitError(filepath.Base(argv[0]), err, stderr.String())
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// runHelper runs a helper program (wl-copy, pbpaste …) found in dirs with
+// stdin, and returns at most max bytes of its standard output (more is
+// ErrTooLarge); it is killed when ctx ends or after x11Wait.
+func runHelper(ctx context.Context, dirs []string, stdin []byte, max int, argv ...string) ([]byte, error) {
+	path, err := Find(argv[0], dirs)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, helperWait)
+	defer cancel()
+	stdout, stderr := &capped{max: max + 1}, &capped{max: maxStderr}
+	cmd := exec.CommandContext(ctx, path, argv[1:]...)
+	cmd.Env = withPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 100 * time.Millisecond
+	err = cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, ErrTimeout
+	}
+	if err := exitError(argv[0], err, stderr.String()); err != nil {
+		return nil, err
+	}
+	if stdout.buf.Len() > max {
+		return nil, ErrTooLarge
+	}
+	return stdout.buf.Bytes(), nil
+}
+
+// helperWait bounds a helper program's run.
+const helperWait = 10 * time.Second

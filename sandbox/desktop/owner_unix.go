@@ -1,0 +1,114 @@
+//go:build !windows && !darwin
+
+package desktop
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// MaybeRunOwner must be called first thing in the host's main. When the
+// process was started as a clipboard owner it reads its content from
+// standard input, takes the CLIPBOARD selection, says "ok" on standard
+// output and serves the selection until another client takes it or the
+// TTL passes, then exits; otherwise it returns at once.
+func MaybeRunOwner() {
+	if len(os.Args) < 2 || os.Args[1] != OwnerMarker {
+		return
+	}
+	os.Exit(runOwner())
+}
+
+// runOwner is the owner process; its exit code.
+func runOwner() int {
+	h, items, err := decodeOwner(os.Stdin)
+	if err != nil {
+		fmt.Fprintf(os.Stdout, "error: %v\n", err)
+		return 2
+	}
+	ttl := time.Duration(h.TTLms) * time.Millisecond
+	if ttl <= 0 || ttl > OwnerTTL {
+		ttl = OwnerTTL
+	}
+	if err := serveSelection(h.Display, items, ttl, func() {
+		fmt.Fprintln(os.Stdout, "ok")
+		os.Stdout.Close()
+	}); err != nil {
+		fmt.Fprintf(os.Stdout, "error: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// startOwner starts the detached owner with items and waits for it to
+// hold the selection. The owner runs in a session of its own, so that it
+// outlives the host (a selection lives only while its owner runs).
+func startOwner(ctx context.Context, argv []string, display string, items []Item) error {
+	if len(argv) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrStart, err)
+		}
+		argv = []string{exe, OwnerMarker}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Dir = "/"
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	go func() {
+		encodeOwner(stdin, display, OwnerTTL, items)
+		stdin.Close()
+	}()
+	err = ownerReady(ctx, stdout, func() { cmd.Wait() })
+	if errors.Is(err, ErrTimeout) || ctx.Err() != nil {
+		cmd.Process.Kill() // it must not take the clipboard after a failure was answered
+	}
+	return err
+}
+
+// ownerReady reads the owner's first line: "ok" once it holds the
+// selection. reap runs after the line was read, in the background: it
+// waits for the owner's exit, which reaps it should it end while the host
+// runs.
+func ownerReady(ctx context.Context, stdout io.Reader, reap func()) error {
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(stdout).ReadString('\n')
+		line <- strings.TrimSpace(s)
+		reap()
+	}()
+	t := time.NewTimer(x11Wait)
+	defer t.Stop()
+	select {
+	case s := <-line:
+		if s == "ok" {
+			return nil
+		}
+		if s == "" {
+			s = "the clipboard owner exited"
+		}
+		return &FailedError{Program: "clipboard owner", Code: -1, Stderr: strings.TrimPrefix(s, "error: ")}
+	case <-t.C:
+		return ErrTimeout
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,169 @@
+package desktop
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWaylandThroughHelpers(t *testing.T) {
+	ctx := context.Background()
+	h := &fakeHelpers{out: map[string][]byte{"wl-paste": []byte("pasted")}}
+	d := &waylandDesktop{dirs: []string{"/usr/bin"}, run: h.run}
+	b, err := d.Read(ctx, HTML, 100)
+	if err != nil || string(b) != "pasted" {
+		t.Fatalf("Read = %q, %v", b, err)
+	}
+	if err := d.Write(ctx, []Item{{Text, []byte("--type evil")}}); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"wl-paste", "--no-newline", "--type", "text/html", "stdin="},
+		{"wl-copy", "--type", "text/plain;charset=utf-8", "stdin=--type evil"}, // content on stdin, never argv
+	}
+	if !slices.EqualFunc(h.runs, want, slices.Equal) {
+		t.Errorf("runs = %q, want %q", h.runs, want)
+	}
+	h.err = map[string]error{"wl-paste": &FailedError{Program: "wl-paste", Code: 1, Stderr: "Nothing is copied"}}
+	if _, err := d.Read(ctx, Text, 100); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty clipboard: %v", err)
+	}
+	h.err = map[string]error{"wl-paste": &NotFoundError{Name: "wl-paste", Err: errors.New("not in /usr/bin")}}
+	if _, err := d.Read(ctx, Text, 100); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "wl-clipboard") {
+		t.Errorf("missing helper: %v", err)
+	}
+	if _, err := d.ActiveWindow(ctx); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "Wayland") {
+		t.Errorf("ActiveWindow = %v, want ErrUnavailable saying why", err)
+	}
+	if _, err := d.Capture(ctx, Target{}); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Capture = %v", err)
+	}
+	st := (&waylandDesktop{dirs: []string{t.TempDir()}}).Status()
+	if st.Session != "wayland" || !strings.Contains(st.Missing["clipboard"], "wl-clipboard") || st.Missing["active_window"] == "" {
+		t.Errorf("Status = %+v", st)
+	}
+}
+
+func TestMacThroughHelpers(t *testing.T) {
+	ctx := context.Background()
+	h := &fakeHelpers{out: map[string][]byte{"pbpaste": []byte("mac text")}}
+	d := &macDesktop{dirs: []string{"/usr/bin"}, run: h.run}
+	if b, err := d.Read(ctx, Text, 100); err != nil || string(b) != "mac text" {
+		t.Fatalf("Read = %q, %v", b, err)
+	}
+	if _, err := d.Read(ctx, Image, 100); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("image read: %v", err)
+	}
+	if err := d.Write(ctx, []Item{{Text, []byte("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Capture(ctx, Target{Region: &Rect{X: 1, Y: 2, Width: 3, Height: 4}}); err == nil {
+		t.Error("Capture without a file written succeeded")
+	}
+	last := h.runs[len(h.runs)-1]
+	if !slices.Equal(last[:6], []string{"screencapture", "-x", "-t", "png", "-R", "1,2,3,4"}) {
+		t.Errorf("screencapture argv = %q", last)
+	}
+	if !slices.Equal(h.runs[1], []string{"pbcopy", "stdin=x"}) {
+		t.Errorf("pbcopy run = %q", h.runs[1])
+	}
+	if _, err := d.ActiveWindow(ctx); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("ActiveWindow = %v", err)
+	}
+}
+
+// fakeWin32 stands for user32 and kernel32.
+type fakeWin32 struct {
+	text  string
+	has   bool
+	title string
+}
+
+func (f *fakeWin32) clipboardText() (string, bool, error) { return f.text, f.has, nil }
+func (f *fakeWin32) setClipboardText(s string) error {
+	f.text, f.has = s, true
+	return nil
+}
+func (f *fakeWin32) foreground() (string, int, Rect, error) {
+	if f.title == "" {
+		return "", 0, Rect{}, ErrNoWindow
+	}
+	return f.title, 42, Rect{X: 1, Y: 2, Width: 3, Height: 4}, nil
+}
+
+func TestWindowsThroughWin32(t *testing.T) {
+	ctx := context.Background()
+	api := &fakeWin32{}
+	d := &winDesktop{api: api}
+	if _, err := d.Read(ctx, Text, 10); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty: %v", err)
+	}
+	if err := d.Write(ctx, []Item{{HTML, []byte("<b>")}, {Text, []byte("win text")}}); err != nil || api.text != "win text" {
+		t.Fatalf("Write: %v, clipboard %q", err, api.text)
+	}
+	if _, err := d.Read(ctx, Text, 3); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the cap: %v", err)
+	}
+	if fs, _ := d.Formats(ctx); !slices.Equal(fs, []Format{Text}) {
+		t.Errorf("Formats = %v", fs)
+	}
+	if _, err := d.ActiveWindow(ctx); !errors.Is(err, ErrNoWindow) {
+		t.Errorf("no foreground window: %v", err)
+	}
+	api.title = "Editor"
+	if w, err := d.ActiveWindow(ctx); err != nil || w.Title != "Editor" || w.PID != 42 || w.Bounds.Height != 4 {
+		t.Errorf("ActiveWindow = %+v, %v", w, err)
+	}
+	if _, err := d.Capture(ctx, Target{}); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Capture = %v", err)
+	}
+}
+
+func TestEncodeFitsBudget(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7919 % 251) // noise compresses badly
+	}
+	full, err := Encode(img, "png", 0, 0)
+	if err != nil || full.Width != 400 || full.Scale != 1 {
+		t.Fatalf("Encode = %v, %v", full.Width, err)
+	}
+	fit, err := Encode(img, "png", 0, len(full.Data)/4)
+	if err != nil || len(fit.Data) > len(full.Data)/4 || fit.Width >= 400 || fit.Scale >= 1 {
+		t.Fatalf("fitted: %d bytes, %d wide, scale %v, %v", len(fit.Data), fit.Width, fit.Scale, err)
+	}
+	narrow, err := Encode(img, "jpeg", 100, 0)
+	if err != nil || narrow.Width != 100 || narrow.Height != 75 || narrow.Scale != 0.25 {
+		t.Fatalf("max_width: %+v, %v", narrow, err)
+	}
+	if _, err := Encode(img, "png", 0, 10); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("impossible budget: %v", err)
+	}
+	if _, err := Encode(img, "webp", 0, 0); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("webp: %v", err)
+	}
+	_ = color.RGBA{}
+}
+
+// TestDecodePNGRefusesAHugeHeader: a small file that claims a huge image
+// is refused from its header, before any pixel is allocated.
+func TestDecodePNGRefusesAHugeHeader(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
+	enc, _ := Encode(img, "png", 0, 0)
+	b := slices.Clone(enc.Data)
+	// IHDR width and height at bytes 16..23, then its CRC over 12..28.
+	copy(b[16:24], []byte{0, 1, 0, 0, 0, 1, 0, 0}) // 65536 × 65536
+	binary.BigEndian.PutUint32(b[29:33], crc32.ChecksumIEEE(b[12:29]))
+	if _, err := DecodePNG(b, 64<<20); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("DecodePNG(65536²) = %v, want ErrTooLarge", err)
+	}
+	if _, err := DecodePNG(enc.Data, 64<<20); err != nil {
+		t.Errorf("DecodePNG(2×2) = %v", err)
+	}
+}

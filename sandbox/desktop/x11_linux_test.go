@@ -1,0 +1,197 @@
+package desktop
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jezek/xgb/xproto"
+)
+
+// x11 returns the test display's desktop, its owner this test binary.
+func x11(t *testing.T) *x11Desktop {
+	needX(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &x11Desktop{opts: Options{Dirs: []string{"/usr/bin", "/bin"}, OwnerArgv: []string{exe, OwnerMarker}}, display: display}
+}
+
+// xtool runs an X client (xclip, xsetroot, xdotool) on the test display.
+func xtool(t *testing.T, stdin []byte, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), "DISPLAY="+display)
+	if stdin != nil {
+		// xclip -i leaves a child serving the selection: it must not hold
+		// a pipe of ours, or the run would wait for it.
+		cmd.Stdin = bytes.NewReader(stdin)
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s %q: %v", name, args, err)
+		}
+		return nil
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %q: %v", name, args, err)
+	}
+	return out
+}
+
+// TestOwnerServesLargeContentIncrementally: content over one property's
+// size goes out by INCR, and xclip reads it whole after Write returned.
+func TestOwnerServesLargeContentIncrementally(t *testing.T) {
+	d := x11(t)
+	big := bytes.Repeat([]byte("0123456789abcdef"), 40000) // 640 KB
+	if err := d.Write(context.Background(), []Item{{Text, big}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := xtool(t, nil, "xclip", "-o", "-selection", "clipboard"); !bytes.Equal(got, big) {
+		t.Fatalf("xclip read %d bytes, want %d", len(got), len(big))
+	}
+}
+
+// TestReadLargeContentIncrementally reads what xclip serves by INCR, and
+// refuses more than the cap.
+func TestReadLargeContentIncrementally(t *testing.T) {
+	d := x11(t)
+	big := bytes.Repeat([]byte("fedcba9876543210"), 50000) // 800 KB
+	xclipServe(t, big, "UTF8_STRING")
+	got, err := d.Read(context.Background(), Text, len(big))
+	if err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("Read = %d bytes, %v; want %d", len(got), err, len(big))
+	}
+	if _, err := d.Read(context.Background(), Text, len(big)-1); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Read over the cap = %v, want ErrTooLarge", err)
+	}
+}
+
+// xclipServe has xclip own the clipboard with b as target.
+func xclipServe(t *testing.T, b []byte, target string) {
+	t.Helper()
+	xtool(t, b, "xclip", "-i", "-selection", "clipboard", "-t", target)
+}
+
+// TestOwnerEndsWhenTheSelectionIsTaken: the detached owner exits once
+// another client owns the clipboard, so owners never pile up.
+func TestOwnerEndsWhenTheSelectionIsTaken(t *testing.T) {
+	d := x11(t)
+	if err := d.Write(context.Background(), []Item{{Text, []byte("first")}}); err != nil {
+		t.Fatal(err)
+	}
+	pid := ownerPID(t)
+	xclipServe(t, []byte("second"), "UTF8_STRING")
+	for deadline := time.Now().Add(10 * time.Second); processAlive(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("owner %d still runs after another client took the selection", pid)
+		}
+	}
+}
+
+// ownerPID is the pid of the one running owner of this test binary.
+func ownerPID(t *testing.T) int {
+	t.Helper()
+	out, _ := exec.Command("pgrep", "-f", OwnerMarker).Output()
+	f := strings.Fields(string(out))
+	if len(f) == 0 {
+		t.Fatal("no owner process runs")
+	}
+	var pid int
+	for _, c := range f[len(f)-1] {
+		pid = pid*10 + int(c-'0')
+	}
+	return pid
+}
+
+// processAlive reports whether pid runs (not a zombie).
+func processAlive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i > 0 && len(b) > i+2 && b[i+2] != 'Z'
+}
+
+func itoa(n int) string {
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+// TestOwnerGivesUpAfterItsTTL: a selection nobody takes is released when
+// the TTL passes.
+func TestOwnerGivesUpAfterItsTTL(t *testing.T) {
+	needX(t)
+	done := make(chan error, 1)
+	ready := make(chan struct{})
+	go func() {
+		done <- serveSelection(display, []Item{{Text, []byte("brief")}}, 300*time.Millisecond, func() { close(ready) })
+	}()
+	<-ready
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the owner still serves after its TTL")
+	}
+	x, err := dialX(display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.close()
+	sel, _ := x.atom("CLIPBOARD")
+	r, err := xproto.GetSelectionOwner(x.c, sel).Reply()
+	if err != nil || r.Owner != xproto.WindowNone {
+		t.Errorf("selection owner after the TTL = %v, %v; want none", r, err)
+	}
+}
+
+// TestCaptureReadsTheRootWindow paints the root window and checks pixels
+// of the whole screen and of a region; a region off the screen is refused.
+func TestCaptureReadsTheRootWindow(t *testing.T) {
+	d := x11(t)
+	xtool(t, nil, "xsetroot", "-solid", "#3366cc")
+	img, err := d.Capture(context.Background(), Target{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 800 || b.Dy() != 600 {
+		t.Fatalf("capture is %v", b)
+	}
+	if c := img.RGBAAt(799, 599); c.R != 0x33 || c.G != 0x66 || c.B != 0xcc || c.A != 0xff {
+		t.Errorf("pixel = %v, want #3366cc", c)
+	}
+	region, err := d.Capture(context.Background(), Target{Region: &Rect{X: 10, Y: 20, Width: 30, Height: 40}})
+	if err != nil {
+		t.Fatalf("region: %v", err)
+	}
+	if region.Bounds().Dx() != 30 || region.Bounds().Dy() != 40 {
+		t.Fatalf("region is %v", region.Bounds())
+	}
+	if _, err := d.Capture(context.Background(), Target{Region: &Rect{X: 790, Y: 0, Width: 30, Height: 4}}); !errors.Is(err, ErrOutside) {
+		t.Errorf("region off the screen: %v", err)
+	}
+}
+
+func TestNoDisplay(t *testing.T) {
+	d := &x11Desktop{display: "/nonexistent:0"}
+	if _, err := d.ActiveWindow(context.Background()); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("ActiveWindow without a display = %v", err)
+	}
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	if _, err := System(Options{}).Read(context.Background(), Text, 1); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Read without a session = %v", err)
+	}
+}

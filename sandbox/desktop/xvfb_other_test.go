@@ -1,0 +1,7 @@
+//go:build !linux
+
+package desktop
+
+import "github.com/deskbridge/deskbridge/internal/xvfb"
+
+func startXvfb() (*xvfb.Server, error) { return nil, nil }
