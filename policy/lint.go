@@ -86,12 +86,12 @@ func lintCodes(m *ast.Module) []Problem {
 // actionMembers are the members of the input document that only some
 // actions carry (docs/policy-input.md); on the others they are {}.
 var actionMembers = map[string][]string{
-	"command": {"run_command"},
+	"command": {"run_command", "open_app"},
 	"url":     {"download_asset", "open_in_browser", "preview_web"},
 	"import":  {"import_asset"},
 	"run":     {"web_agent_start", "web_agent_context", "web_agent_end"},
-	"write":   {"write_file", "create_file", "patch_file", "download_asset", "import_asset"},
-	"content": {"read_file", "run_command", "web_agent_context"},
+	"write":   {"write_file", "create_file", "patch_file", "download_asset", "import_asset", "convert_document_to_markdown", "update_project"},
+	"content": {"read_file", "run_command", "web_agent_context", "convert_document_to_markdown", "get_clipboard", "get_active_window"},
 }
 
 // lintRule reports the input members rule r reads that the input does
