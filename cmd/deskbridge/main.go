@@ -28,8 +28,8 @@ import (
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/install"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
-	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
+	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
