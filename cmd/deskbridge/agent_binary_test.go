@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -32,10 +33,10 @@ func agentBinary(t *testing.T) string {
 			return
 		}
 		agentBin.path = filepath.Join(dir, "deskbridge")
-		out, err := exec.Command("go", "build", "-o", agentBin.path, ".").CombinedOutput()
-		if err != nil {
-			agentBin.err = fmt.Errorf("go build: %v\n%s", err, out)
+		if runtime.GOOS == "windows" {
+			agentBin.path += ".exe"
 		}
+		agentBin.err = buildHost(agentBin.path)
 	})
 	if agentBin.err != nil {
 		t.Fatal(agentBin.err)
