@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -47,6 +48,24 @@ type setupEntry struct {
 // expand substitutes the placeholders of a path.
 func (th *testHost) expand(s string) string {
 	return strings.NewReplacer("${WS}", th.ws, "${OUT}", th.out, "${BASE}", th.base).Replace(s)
+}
+
+// placeholder is a path placeholder with the path that follows it in a
+// JSON string.
+var placeholder = regexp.MustCompile(`\$\{(WS|OUT|BASE)\}((?:/[^"/\\]*)*)`)
+
+// expandJSON substitutes the placeholders of a JSON text: each path is
+// written with the system's separator and escaped for a JSON string (a
+// Windows path's backslashes would otherwise read as escapes).
+func (th *testHost) expandJSON(s string) string {
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		p := th.expand(m)
+		if i := strings.Index(m, "}"); i < len(m)-1 {
+			p = th.expand(m[:i+1]) + filepath.FromSlash(m[i+1:])
+		}
+		b, _ := json.Marshal(p)
+		return string(b[1 : len(b)-1])
+	})
 }
 
 // setup creates the entries of a table.
