@@ -104,20 +104,20 @@ func windowsForms(ws, out string) []pathForm {
 		{"case changed", strings.ToUpper(ws) + `\A.TXT`, "ok", "ok"},
 		{"outside", out + `\canary.txt`, "WORKSPACE_VIOLATION", "WORKSPACE_VIOLATION"},
 		{"dot-dot out", ws + `\..\out\canary.txt`, "WORKSPACE_VIOLATION", "WORKSPACE_VIOLATION"},
-		{"default stream", ws + `\a.txt::$DATA`, "INVALID_PATH", "INVALID_PATH"},
-		{"alternate stream", ws + `\a.txt:hidden`, "INVALID_PATH", "INVALID_PATH"},
-		{"stream on the outside", out + `\canary.txt::$DATA`, "INVALID_PATH", "INVALID_PATH"},
-		{"verbatim prefix", `\\?\` + ws + `\a.txt`, "INVALID_PATH", "INVALID_PATH"},
-		{"device prefix", `\\.\` + ws + `\a.txt`, "INVALID_PATH", "INVALID_PATH"},
-		{"verbatim UNC", `\\?\UNC\localhost\` + drive[:1] + `$` + rest + `\a.txt`, "INVALID_PATH", "INVALID_PATH"},
-		{"administrative share", `\\localhost\` + drive[:1] + `$` + rest + `\a.txt`, "INVALID_PATH", "INVALID_PATH"},
-		{"trailing dot", ws + `\a.txt.`, "INVALID_PATH", "INVALID_PATH"},
-		{"trailing space", ws + `\a.txt `, "INVALID_PATH", "INVALID_PATH"},
-		{"reserved name", ws + `\CON`, "INVALID_PATH", "INVALID_PATH"},
-		{"reserved name with extension", ws + `\nul.txt`, "INVALID_PATH", "INVALID_PATH"},
-		{"drive-relative", drive + rest[1:] + `\a.txt`, "INVALID_PATH", "INVALID_PATH"},
-		{"rooted without a drive", rest + `\a.txt`, "INVALID_PATH", "INVALID_PATH"},
-		{"relative", `a.txt`, "INVALID_PATH", "INVALID_PATH"},
+		{"default stream", ws + `\a.txt::$DATA`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"alternate stream", ws + `\a.txt:hidden`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"stream on the outside", out + `\canary.txt::$DATA`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"verbatim prefix", `\\?\` + ws + `\a.txt`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"device prefix", `\\.\` + ws + `\a.txt`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"verbatim UNC", `\\?\UNC\localhost\` + drive[:1] + `$` + rest + `\a.txt`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"administrative share", `\\localhost\` + drive[:1] + `$` + rest + `\a.txt`, "WORKSPACE_VIOLATION", "WORKSPACE_VIOLATION"},
+		{"trailing dot", ws + `\a.txt.`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"trailing space", ws + `\a.txt `, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"reserved name", ws + `\CON`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"reserved name with extension", ws + `\nul.txt`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"drive-relative", drive + rest[1:] + `\a.txt`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"rooted without a drive", rest + `\a.txt`, "INVALID_REQUEST", "INVALID_REQUEST"},
+		{"relative", `a.txt`, "INVALID_REQUEST", "INVALID_REQUEST"},
 	}
 }
 
@@ -223,7 +223,7 @@ func TestInstallRegistersInTheRegistry(t *testing.T) {
 		return string(out)
 	}
 	run(0, exe, "install", "--browser", "chrome", "--host-path", winPath(exe), "--extension-id", id)
-	t.Cleanup(func() { wineCmd(exe, "uninstall", "--browser", "chrome", "--host-path", winPath(exe)).Run() })
+	t.Cleanup(func() { wineCmd(exe, "uninstall", "--browser", "chrome").Run() })
 	q := run(0, "reg", "query", key, "/ve")
 	i := strings.Index(q, "REG_SZ")
 	if i < 0 {
@@ -246,7 +246,7 @@ func TestInstallRegistersInTheRegistry(t *testing.T) {
 	if out := run(0, exe, "doctor", "--browser", "chrome"); !strings.Contains(out, "ok   chrome") {
 		t.Fatalf("doctor after install:\n%s", out)
 	}
-	run(0, exe, "uninstall", "--browser", "chrome", "--host-path", winPath(exe))
+	run(0, exe, "uninstall", "--browser", "chrome")
 	run(1, "reg", "query", key, "/ve")
 	if _, err := os.Stat(unixPath(t, manifest)); !os.IsNotExist(err) {
 		t.Fatalf("manifest left after uninstall: %v", err)
