@@ -15,6 +15,10 @@ const (
 	// NoGit: the Wine prefix has no Git for Windows, and a Linux git
 	// cannot be started from a Windows program.
 	NoGit = "no Git for Windows in the Wine prefix"
+	// StartAfterKill: a process started right after Wine 8 terminated
+	// another (TerminateProcess) sometimes dies at start with "Failed to
+	// load ws2_32.dll: DLL initialization failed".
+	StartAfterKill = "Wine 8 sometimes fails to start a process right after killing another (ws2_32.dll initialization failed)"
 )
 
 // Running reports whether this Windows program runs under Wine (ntdll.dll
