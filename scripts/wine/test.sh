@@ -48,9 +48,13 @@ unit() {
     if (cd "$dir" && nice -n 10 "$WINE" "$bin" -test.v -test.count=1 -test.timeout=10m \
       ${WINE_RUN:+-test.run "$WINE_RUN"} >"$log" 2>&1); then
       echo "ok    $path $((SECONDS - start))s"
-      grep -B1 -- "--- SKIP:" "$log" | grep -v -e "^--$" -e "=== " || true
+      skips="$(grep -c -- "--- SKIP:" "$log" || true)"
+      if [ "$skips" -gt 0 ]; then # each Wine-only reason, with how many tests it skipped
+        echo "      $skips skipped; under Wine because:"
+        grep -o "skipped under Wine: .*" "$log" | sed "s/^skipped under Wine: //" | sort | uniq -c | sed "s/^/      /"
+      fi
     else
-      cat "$log"
+      grep -v -E '^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP))' "$log" || true
       echo "FAIL  $path $((SECONDS - start))s"
       failed+=("$path")
     fi
