@@ -19,6 +19,11 @@ set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$root"
 "$root/scripts/wine/setup.sh"
+# One wineserver for the whole run: by default it exits a few seconds after
+# its last client, and a program started just then dies with "wine client
+# error: recvmsg: Connection reset by peer". Stopped when the run ends.
+wineserver -p
+trap 'wineserver -k 2>/dev/null || true' EXIT
 overlay="$("$root/scripts/wine/overlay.sh")"
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 # internal/wine checks that it detects Wine: every Wine skip relies on it.
@@ -36,15 +41,30 @@ export DESKBRIDGE_TEST_BINARY="Z:${WINE_OUT//\//\\}\\deskbridge.exe"
 unit() {
   local out="$WINE_OUT/tests"
   rm -rf "$out" && mkdir -p "$out"
-  echo "== compiling the Windows test binaries"
-  if ! nice -n 10 "$GO" test -c -overlay "$overlay" -o "$out/" "${pkgs[@]}" >"$out/compile.log" 2>&1; then
-    cat "$out/compile.log"; echo "test-windows: compiling the tests failed" >&2; exit 1
-  fi
-  local path dir bin
+  # go test -c -o DIR names each binary after its package's last element,
+  # and refuses two packages of one name (internal/wine, e2e/wine): the
+  # n-th package of a name goes to group n, one go test -c per group.
+  local -A seen=() group=() group_of=()
+  local path dir name n
   while read -r path dir; do
-    bin="$out/${path##*/}.test.exe"
+    name="${path##*/}"
+    n="${seen[$name]:-0}"
+    seen[$name]=$((n + 1))
+    group[$n]+="$path "
+    group_of[$path]=$n
+  done < <("$GO" list -f '{{.ImportPath}} {{.Dir}}' "${pkgs[@]}")
+  echo "== compiling the Windows test binaries"
+  for n in "${!group[@]}"; do
+    # shellcheck disable=SC2086 # one word per package
+    if ! nice -n 10 "$GO" test -c -overlay "$overlay" -o "$out/$n/" ${group[$n]} >"$out/compile.log" 2>&1; then
+      cat "$out/compile.log"; echo "test-windows: compiling the tests failed" >&2; exit 1
+    fi
+  done
+  local bin log start skips
+  while read -r path dir; do
+    bin="$out/${group_of[$path]}/${path##*/}.test.exe"
     [ -f "$bin" ] || continue
-    local log="$out/${path##*/}.log" start=$SECONDS
+    log="${bin%.exe}.log" start=$SECONDS
     if (cd "$dir" && nice -n 10 "$WINE" "$bin" -test.v -test.count=1 -test.timeout=10m \
       ${WINE_RUN:+-test.run "$WINE_RUN"} >"$log" 2>&1); then
       echo "ok    $path $((SECONDS - start))s"
@@ -71,7 +91,6 @@ e2e() {
 
 [ -n "${WINE_SKIP_UNIT:-}" ] || unit
 [ -n "${WINE_SKIP_E2E:-}" ] || e2e
-wineserver -k 2>/dev/null || true
 if [ ${#failed[@]} -gt 0 ]; then
   echo "test-windows: FAIL under Wine: ${failed[*]}" >&2
   exit 1
