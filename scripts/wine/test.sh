@@ -71,7 +71,7 @@ unit() {
       skips="$(grep -c -- "--- SKIP:" "$log" || true)"
       if [ "$skips" -gt 0 ]; then # each Wine-only reason, with how many tests it skipped
         echo "      $skips skipped; under Wine because:"
-        grep -o "skipped under Wine: .*" "$log" | sed "s/^skipped under Wine: //" | sort | uniq -c | sed "s/^/      /"
+        { grep -o "skipped under Wine: .*" "$log" || true; } | sed "s/^skipped under Wine: //" | sort | uniq -c | sed "s/^/      /"
       fi
     else
       grep -v -E '^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP))' "$log" || true
