@@ -45,7 +45,7 @@ unit() {
   # and refuses two packages of one name (internal/wine, e2e/wine): the
   # n-th package of a name goes to group n, one go test -c per group.
   local -A seen=() group=() group_of=()
-  local path dir name n
+  local path dir name n start
   while read -r path dir; do
     name="${path##*/}"
     n="${seen[$name]:-0}"
@@ -54,13 +54,15 @@ unit() {
     group_of[$path]=$n
   done < <("$GO" list -f '{{.ImportPath}} {{.Dir}}' "${pkgs[@]}")
   echo "== compiling the Windows test binaries"
+  start=$SECONDS
   for n in "${!group[@]}"; do
     # shellcheck disable=SC2086 # one word per package
     if ! nice -n 10 "$GO" test -c -overlay "$overlay" -o "$out/$n/" ${group[$n]} >"$out/compile.log" 2>&1; then
       cat "$out/compile.log"; echo "test-windows: compiling the tests failed" >&2; exit 1
     fi
   done
-  local bin log start skips
+  echo "   compiled in $((SECONDS - start))s"
+  local bin log skips
   while read -r path dir; do
     bin="$out/${group_of[$path]}/${path##*/}.test.exe"
     [ -f "$bin" ] || continue
