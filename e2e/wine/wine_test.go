@@ -163,10 +163,11 @@ func checkOutside(t *testing.T, f *fixture) {
 	}
 }
 
-// TestWriteFileOverAnOpenFile: write_file replaces a file another process
-// holds open (without delete sharing, as most Windows programs open files)
-// either whole or not at all: the file holds the old or the new content,
-// never a mix, and no temporary file is left beside it.
+// TestWriteFileOverAnOpenFile: write_file over a file another process
+// holds open without delete sharing (as most Windows programs open files)
+// cannot replace it (MoveFileEx is refused), so it answers
+// PERMISSION_DENIED: the file keeps its old content whole and no temporary
+// file is left beside it.
 func TestWriteFileOverAnOpenFile(t *testing.T) {
 	f := newFixture(t, "")
 	h := f.start(t)
@@ -184,14 +185,12 @@ func TestWriteFileOverAnOpenFile(t *testing.T) {
 		t.Fatalf("dbtree hold: %q %v", line, err)
 	}
 	r, raw := h.call("write_file", map[string]any{"path": winPath(target), "content": "new content\n"})
-	got, _ := os.ReadFile(target)
-	switch {
-	case r.Success && string(got) != "new content\n":
-		t.Errorf("write_file answered ok, the file holds %q", got)
-	case !r.Success && string(got) != "old content\n":
-		t.Errorf("write_file failed (%s) and the file holds %q", raw, got)
+	if r.code() != "PERMISSION_DENIED" {
+		t.Errorf("write_file over an open file: %s, want PERMISSION_DENIED", raw)
 	}
-	t.Logf("write_file over an open file: %s", raw)
+	if got, _ := os.ReadFile(target); string(got) != "old content\n" {
+		t.Errorf("the held file holds %q, want its old content", got)
+	}
 	entries, _ := os.ReadDir(f.ws)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".deskbridge-") {
