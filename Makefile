@@ -4,15 +4,15 @@ BIN     ?= bin/deskbridge
 PKGS    := ./...
 FUZZTIME ?= 10s
 
-.PHONY: generate check-generated schema build test test-unit test-e2e lint cross policy-test fuzz bench clean
+.PHONY: generate check-generated schema build test test-unit test-e2e test-windows lint cross policy-test fuzz bench clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/deskbridge
 
 ## test: everything CI runs — format, vet, cross builds, unit tests with the
-## race detector, the policy tests through our own binary, and the browser
-## end-to-end suite.
-test: lint cross test-unit policy-test test-e2e
+## race detector, the policy tests through our own binary, the browser
+## end-to-end suite, and the Windows build's tests under Wine.
+test: lint cross test-unit policy-test test-e2e test-windows
 
 lint: check-generated
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -50,6 +50,12 @@ check-generated:
 
 test-e2e:
 	$(GO) test -tags e2e -count=1 ./e2e/
+
+## test-windows: every package's tests cross-compiled for Windows and run
+## under Wine, then deskbridge.exe driven under Wine by e2e/wine
+## (docs/windows.md). Needs Debian wine64 and gcc-mingw-w64-x86-64.
+test-windows:
+	GO=$(GO) scripts/wine/test.sh
 
 ## fuzz: a short run of every fuzz target (FUZZTIME each).
 fuzz:

@@ -5,9 +5,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 func TestImportSourcesCanonical(t *testing.T) {
+	wine.Skip(t, wine.NoSymlinks)
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {

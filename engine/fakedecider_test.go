@@ -44,7 +44,11 @@ func fakeHost(t *testing.T, d Decider) (*Host, string) {
 	}
 	env := &action.Env{Config: cfg, Roots: &sandbox.Roots{},
 		Paths: facts.NewResolver(cfg.Workspaces, nil, facts.NewClassifier(cfg.Sensitivity.Secret, cfg.Sensitivity.Executes))}
-	return &Host{env: env, decider: d, channel: ChannelCLI, originOK: true, hostLog: os.Stderr, now: time.Now}, ws
+	h := &Host{env: env, decider: d, channel: ChannelCLI, originOK: true, hostLog: os.Stderr, now: time.Now}
+	// Closed before the folders are removed: Windows removes no folder an
+	// open root handle holds.
+	t.Cleanup(func() { h.Close() })
+	return h, ws
 }
 
 // TestFakeDecider runs read_file through the pipeline with a decider

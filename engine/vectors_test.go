@@ -6,8 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 // vector is one protocol test vector (testdata/vectors/README.md).
@@ -48,9 +51,14 @@ func TestVectors(t *testing.T) {
 }
 
 func runVector(t *testing.T, v vector) {
+	for _, e := range v.Setup {
+		if e.Symlink != "" && (e.OS == "" || e.OS == runtime.GOOS) {
+			wine.Skip(t, wine.NoSymlinks)
+		}
+	}
 	th := newTestHost(t, nil)
 	th.setup(t, v.Setup)
-	r := th.handle(t, []byte(th.expand(string(v.Request))))
+	r := th.handle(t, []byte(th.expandJSON(string(v.Request))))
 	want := v.Want.Code
 	if v.Want.Success {
 		want = "ok"
@@ -59,7 +67,7 @@ func runVector(t *testing.T, v vector) {
 	if v.Want.DataSubset != nil {
 		var wantData any
 		b, _ := json.Marshal(v.Want.DataSubset)
-		json.Unmarshal([]byte(th.expand(string(b))), &wantData)
+		json.Unmarshal([]byte(th.expandJSON(string(b))), &wantData)
 		gotData := any(r.Data)
 		b, _ = json.Marshal(r.Data)
 		json.Unmarshal(b, &gotData)

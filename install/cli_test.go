@@ -2,20 +2,41 @@ package install
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 // TestRunCommands drives install, doctor and uninstall through their
 // command-line entry points with the home folder in a temporary directory.
+//
+// On Windows the manifests go to %LOCALAPPDATA% and the configuration to
+// %APPDATA%, both temporary, but the registry values are the user's own
+// (HKCU): so there it runs only in the throwaway Wine prefix of
+// scripts/wine/test.sh, where it checks install, doctor and uninstall
+// against a real registry.
 func TestRunCommands(t *testing.T) {
+	if runtime.GOOS == "windows" && !wine.Running() {
+		t.Skip("writes the user's registry (HKCU): on Windows it runs only in a throwaway Wine prefix")
+	}
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("APPDATA", filepath.Join(home, "AppData", "Roaming"))
+	t.Setenv("LOCALAPPDATA", filepath.Join(home, "AppData", "Local"))
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("DESKBRIDGE_CONFIG", "")
 	bin := filepath.Join(home, "deskbridge")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +62,20 @@ func TestRunCommands(t *testing.T) {
 			t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", s.name, got, s.want, &out, &errOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(home, ".config/chromium/NativeMessagingHosts", HostName+".json")); !os.IsNotExist(err) {
+	loc, err := Locations(runtime.GOOS, Chromium, User, EnvFromOS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(loc.Manifest, home) {
+		t.Fatalf("manifest %s is not in the test's home %s", loc.Manifest, home)
+	}
+	if _, err := os.Stat(loc.Manifest); !os.IsNotExist(err) {
 		t.Errorf("manifest left after uninstall: %v", err)
+	}
+	if loc.Registry != nil {
+		if v, err := platformRegistry().Default(*loc.Registry); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("registry %s left after uninstall: %q, %v", loc.Registry, v, err)
+		}
 	}
 }
 

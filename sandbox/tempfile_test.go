@@ -86,7 +86,7 @@ func TestSweepStaleRemovesOnlyOurOldTemporaries(t *testing.T) {
 		".deskbridge-0123456789abcdef.tmp":  true,
 		".deskbridge-fedcba9876543210.part": true,
 		".deskbridge-0123456789abcdef.txt":  false,
-		".deskbridge-0123456789ABCDEF.tmp":  false,
+		".deskbridge-ABCDEF0123456789.tmp":  false, // upper case; unlike any other name here even where names ignore case (Windows)
 		"deskbridge-0123456789abcdef.tmp":   false,
 		".deskbridge-0123456789abcde.tmp":   false,
 		"notes.tmp":                         false,

@@ -40,7 +40,7 @@ func TestPolicyCommands(t *testing.T) {
 	bad := t.TempDir()
 	os.WriteFile(filepath.Join(bad, "a.rego"), []byte("package deskbridge.main\n\ndecision := x if {\n\tx := foo(1)\n}\n"), 0o600)
 	inside := fmt.Sprintf(`{"path":%q}`, filepath.Join(ws, "a.txt"))
-	code, in := cli(t, "--config", cfg, "policy", "input", "read_file", `{"path":"/etc/hostname"}`)
+	code, in := cli(t, "--config", cfg, "policy", "input", "read_file", fmt.Sprintf(`{"path":%q}`, outsideFile(t)))
 	inputFile := filepath.Join(t.TempDir(), "in.json")
 	os.WriteFile(inputFile, []byte(in), 0o600)
 	if code != 0 || !strings.Contains(in, `"inside": false`) {
@@ -72,7 +72,7 @@ func TestPolicyCommands(t *testing.T) {
 
 func TestReplayCommandExitCodes(t *testing.T) {
 	cfg, ws, logFile := setup(t)
-	for _, p := range []string{filepath.Join(ws, "a.txt"), "/etc/hostname"} {
+	for _, p := range []string{filepath.Join(ws, "a.txt"), outsideFile(t)} {
 		cli(t, "--config", cfg, "call", "read_file", fmt.Sprintf(`{"path":%q}`, p))
 	}
 	if code, out := cli(t, "replay", "--log", logFile); code != 0 || !strings.Contains(out, "2 same") {
@@ -102,7 +102,7 @@ decision := {"allow": false, "denials": [{"code": "PERMISSION_DENIED", "rule": "
 // reports it as masked.
 func TestReplayOfAMaskedCommand(t *testing.T) {
 	cfg, ws, logFile := setup(t)
-	if code, out := cli(t, "--config", cfg, "call", "run_command", fmt.Sprintf(`{"argv":["ls"],"cwd":%q,"env":{"MY_TOKEN":"CANARY-s3cr3t"}}`, ws)); code != 0 {
+	if code, out := cli(t, "--config", cfg, "call", "run_command", withLs(fmt.Sprintf(`{"argv":["ls"],"cwd":%q,"env":{"MY_TOKEN":"CANARY-s3cr3t"}}`, ws))); code != 0 {
 		t.Fatalf("call: %d\n%s", code, out)
 	}
 	if b, err := os.ReadFile(logFile); err != nil || bytes.Contains(b, []byte("CANARY")) || !bytes.Contains(b, []byte(`"/input/request/arguments/env/MY_TOKEN"`)) {
@@ -159,7 +159,7 @@ func TestCommandArgumentSecretsStayOutOfTheLog(t *testing.T) {
 // the environment value masked, and the pointer listed.
 func TestPolicyInputLogged(t *testing.T) {
 	cfg, ws, _ := setup(t)
-	req := fmt.Sprintf(`{"argv":["ls"],"cwd":%q,"env":{"MY_TOKEN":"CANARY-s3cr3t"}}`, ws)
+	req := withLs(fmt.Sprintf(`{"argv":["ls"],"cwd":%q,"env":{"MY_TOKEN":"CANARY-s3cr3t"}}`, ws))
 	code, out := cli(t, "--config", cfg, "policy", "input", "--logged", "run_command", req)
 	if code != 0 || strings.Contains(out, "CANARY") || !strings.Contains(out, `"MY_TOKEN": "xxxxx"`) || !strings.Contains(out, `"/input/request/arguments/env/MY_TOKEN"`) {
 		t.Fatalf("policy input --logged: %d\n%s", code, out)

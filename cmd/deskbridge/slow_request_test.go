@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,9 +15,13 @@ import (
 // not after the slow one: the worker serving the slow request passes the
 // reading on (engine.port.serve lends it for lendAfter at most).
 func TestSlowRequestDoesNotHoldUpTheNext(t *testing.T) {
-	cfg, ws := writeConfig(t, `,"commands":{"allow":["sleep"]}`)
+	sleep := `["sleep","3"]`
+	if runtime.GOOS == "windows" { // no sleep.exe: ping waits a second between echoes
+		sleep = `["ping","-n","4","127.0.0.1"]`
+	}
+	cfg, ws := writeConfig(t, `,"commands":{"allow":["sleep","ping"]}`)
 	p := start(t, []string{"--config", cfg, origin})
-	p.send(frame([]byte(fmt.Sprintf(`{"version":1,"id":"slow","action":"run_command","arguments":{"argv":["sleep","3"],"cwd":%q}}`, ws))))
+	p.send(frame([]byte(fmt.Sprintf(`{"version":1,"id":"slow","action":"run_command","arguments":{"argv":%s,"cwd":%q}}`, sleep, ws))))
 	waitForChild(t, p.cmd.Process.Pid) // the slow request is being served, nothing else is buffered
 	p.send(frame([]byte(`{"version":1,"id":"quick","action":"get_status","arguments":{}}`)))
 	first := p.recv()

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -132,7 +133,10 @@ func producedLog(t testing.TB) string {
 		}
 		run := "no-such-run"
 		for i, r := range requests {
-			args := strings.NewReplacer("WS", ws, "OUT", out, "IMP", imp, "SRV", srv.URL, "RUN", run).Replace(r.args)
+			args := strings.NewReplacer("WS", jsonText(ws), "OUT", jsonText(out), "IMP", jsonText(imp), "SRV", srv.URL, "RUN", run).Replace(r.args)
+			if runtime.GOOS == "windows" { // no ls there; find.exe is in System32 and on the default whitelist
+				args = strings.ReplaceAll(args, `"argv":["ls"]`, `"argv":["find","."]`)
+			}
 			req := fmt.Sprintf(`{"version":1,"id":"r%d","action":%q,"arguments":%s}`, i, r.action, args)
 			if id := runID(h.Handle(context.Background(), []byte(req))); id != "" {
 				run = id
@@ -143,6 +147,13 @@ func producedLog(t testing.TB) string {
 		}
 	}
 	return logFile
+}
+
+// jsonText is s escaped for a JSON string: a Windows path's backslashes
+// would otherwise read as escapes.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
 }
 
 // runID returns the run_id of a web_agent_start response, if it is one.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 // gitRepo makes a repository with one commit of a.txt and a lightweight
@@ -41,6 +43,7 @@ func gitRepo(t *testing.T) (dir, commit, blob string) {
 // get the type of what they name, and commits are pinned to their ids in
 // what runs, so a ref moved after the check changes nothing.
 func TestGitObjectsResolveAndPin(t *testing.T) {
+	wine.Skip(t, wine.NoGit)
 	dir, commit, blob := gitRepo(t)
 	tests := []struct {
 		argv []string

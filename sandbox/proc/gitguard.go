@@ -100,6 +100,9 @@ func resolveGitDir(p string, fi fs.FileInfo, root string) (string, error) {
 			return "", &GitRefusal{File: p, Reason: "is a file that does not name a git folder"}
 		}
 		target = strings.TrimSpace(ref)
+		if rootedRelative(target) {
+			return "", &GitRefusal{File: p, Reason: "leads to a git folder outside the workspace"}
+		}
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(filepath.Dir(p), target)
 		}
@@ -125,6 +128,9 @@ func commonDir(gitDir, root string) (string, error) {
 		return "", err
 	}
 	c := strings.TrimSpace(string(b))
+	if rootedRelative(c) {
+		return "", &GitRefusal{File: p, Reason: "leads to a git folder outside the workspace"}
+	}
 	if !filepath.IsAbs(c) {
 		c = filepath.Join(gitDir, c)
 	}
@@ -245,6 +251,9 @@ func dangerous(o option, gitDir, root string) string {
 
 func worktreeReason(value, gitDir, root string) string {
 	wt := value
+	if rootedRelative(wt) {
+		return "moves the work tree outside the workspace"
+	}
 	if !filepath.IsAbs(wt) {
 		wt = filepath.Join(gitDir, wt)
 	}
@@ -253,6 +262,15 @@ func worktreeReason(value, gitDir, root string) string {
 		return "moves the work tree outside the workspace"
 	}
 	return ""
+}
+
+// rootedRelative reports a Windows path that is neither absolute nor
+// relative to the folder it is read in: rooted on the current drive ("/",
+// "\\x") or relative to a drive's current folder ("D:x"). Git takes the
+// first as absolute; both lead wherever the drive is, so neither is joined
+// to the git folder as if it were relative.
+func rootedRelative(p string) bool {
+	return p != "" && !filepath.IsAbs(p) && (filepath.VolumeName(p) != "" || os.IsPathSeparator(p[0]))
 }
 
 // within reports whether p is root or lies below it (both clean).

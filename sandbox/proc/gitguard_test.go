@@ -4,8 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 // guardRepo makes root/repo/.git holding config and returns root and repo.
@@ -84,6 +87,7 @@ func TestCheckGitRepoLinks(t *testing.T) {
 		}
 	})
 	t.Run("symlink out", func(t *testing.T) {
+		wine.Skip(t, wine.NoSymlinks)
 		root, repo := guardRepo(t, "")
 		os.RemoveAll(filepath.Join(repo, ".git"))
 		os.Symlink(outside, filepath.Join(repo, ".git"))
@@ -151,4 +155,37 @@ func FuzzGitConfig(f *testing.F) {
 			t.Fatalf("accepted %q", s)
 		}
 	})
+}
+
+// TestCheckGitRepoRootedPaths: on Windows a path rooted on the current
+// drive ("\x", "/x") or relative to a drive ("C:x") is not relative to the
+// git folder: git reads the first as absolute, so joining either to the
+// git folder would accept a work tree or git folder anywhere on the disk.
+func TestCheckGitRepoRootedPaths(t *testing.T) {
+	if runtime.GOOS != "windows" {
+		t.Skip("rooted and drive-relative paths are Windows forms")
+	}
+	for _, p := range []string{`\`, `/`, `\Windows`, `C:`, `C:Windows`} {
+		t.Run("worktree "+p, func(t *testing.T) {
+			root, repo := guardRepo(t, "[core]\n\tworktree = "+p+"\n")
+			if err := CheckGitRepo(repo, root); err == nil {
+				t.Fatalf("core.worktree = %s accepted", p)
+			}
+		})
+		t.Run("gitdir "+p, func(t *testing.T) {
+			root, repo := guardRepo(t, "")
+			os.RemoveAll(filepath.Join(repo, ".git"))
+			os.WriteFile(filepath.Join(repo, ".git"), []byte("gitdir: "+p+"\n"), 0o644)
+			if err := CheckGitRepo(repo, root); err == nil {
+				t.Fatalf("gitdir: %s accepted", p)
+			}
+		})
+		t.Run("commondir "+p, func(t *testing.T) {
+			root, repo := guardRepo(t, "")
+			os.WriteFile(filepath.Join(repo, ".git", "commondir"), []byte(p+"\n"), 0o644)
+			if err := CheckGitRepo(repo, root); err == nil {
+				t.Fatalf("commondir %s accepted", p)
+			}
+		})
+	}
 }

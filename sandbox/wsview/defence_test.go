@@ -4,11 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 // TestOpenRefusesLinks calls the openers directly, past resolve and the
 // walk, as if a link had been swapped in after those checks.
 func TestOpenRefusesLinks(t *testing.T) {
+	wine.Skip(t, wine.NoSymlinks)
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"secrets/a.txt": marker, ".env": marker})
 	symlink(t, ".env", filepath.Join(dir, "notes.txt"))

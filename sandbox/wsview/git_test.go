@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 // runGit runs the git CLI in dir with a clean, hook-free environment.
@@ -25,6 +27,7 @@ func runGit(t *testing.T, dir string, args ...string) string {
 var noSecrets = ClassifierFunc(func(string, bool) string { return "" })
 
 func TestSearchMatchesGitLsFiles(t *testing.T) {
+	wine.Skip(t, wine.NoGit)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is required (Debian package git)")
 	}

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 func TestInfoGitFacts(t *testing.T) {
+	wine.Skip(t, wine.NoGit)
 	dir := t.TempDir()
 	runGit(t, dir, "init", "-q", "-b", "trunk")
 	writeTree(t, dir, map[string]string{"main.go": "package main\n", "lib/a.go": "package lib\n", "README.md": "hi\n", ".env": "X=1\n"})

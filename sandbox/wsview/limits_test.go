@@ -169,6 +169,7 @@ func TestOverSizeHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Both files are over the limit, so both are searched by their head.
 	if len(s.Matches) != 2 || s.Matches[1].Line != 2 || s.HeadOnly != 2 || !cutBy(s.Cut, ByMaxFileBytes) {
 		t.Fatalf("search = %+v, want the head's two lines and head_only 2", s)
 	}

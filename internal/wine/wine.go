@@ -1,0 +1,34 @@
+// Package wine tells a test whether it runs under Wine, and skips, with a
+// named reason, a test that cannot pass there because of a gap in Wine
+// itself (never because of DeskBridge). It is imported only by tests;
+// docs/windows.md lists every reason and the tests that use it.
+package wine
+
+import "testing"
+
+// Reasons a test is skipped under Wine: each names the Wine gap.
+const (
+	// NoSymlinks: Wine 8's CreateSymbolicLinkW is a stub that returns
+	// success and creates nothing, so a test that plants a symbolic link
+	// would test a plain missing file.
+	NoSymlinks = "Wine 8 CreateSymbolicLinkW is a stub: os.Symlink succeeds and creates nothing"
+	// NoGit: the Wine prefix has no Git for Windows, and a Linux git
+	// cannot be started from a Windows program.
+	NoGit = "no Git for Windows in the Wine prefix"
+	// StartAfterKill: a process started right after Wine 8 terminated
+	// another (TerminateProcess) sometimes dies at start with "Failed to
+	// load ws2_32.dll: DLL initialization failed".
+	StartAfterKill = "Wine 8 sometimes fails to start a process right after killing another (ws2_32.dll initialization failed)"
+)
+
+// Running reports whether this Windows program runs under Wine (ntdll.dll
+// exports wine_get_version). It is false on every other platform.
+func Running() bool { return running() }
+
+// Skip skips t under Wine, saying why; elsewhere it does nothing.
+func Skip(t testing.TB, reason string) {
+	t.Helper()
+	if Running() {
+		t.Skip("skipped under Wine: " + reason)
+	}
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# make test-windows: runs DeskBridge's Windows build under Wine.
+#
+#  1. setup.sh: the ProcessPrng shim and a Wine prefix;
+#  2. every package's tests cross-compiled for windows/amd64 in one
+#     `go test -c` (with the Wine-only overlay of overlay.sh) and run under
+#     Wine one package at a time, from the package's folder;
+#  3. the binary-level tests of e2e/wine (build tag wine), run on Linux,
+#     driving deskbridge.exe under Wine.
+#
+# deskbridge.exe is built first, with the same overlay (a Wine test build,
+# never a release): cmd/deskbridge's tests run it (DESKBRIDGE_TEST_BINARY,
+# as there is no Go toolchain inside Wine) and so does e2e/wine.
+#
+# Arguments, all optional: package patterns for step 2 (default ./...).
+# WINE_RUN='regexp' narrows step 2 to matching tests, WINE_SKIP_UNIT=1 or
+# WINE_SKIP_E2E=1 leaves a step out. See docs/windows.md.
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+cd "$root"
+"$root/scripts/wine/setup.sh"
+# One wineserver for the whole run: by default it exits a few seconds after
+# its last client, and a program started just then dies with "wine client
+# error: recvmsg: Connection reset by peer". Stopped when the run ends.
+wineserver -p
+trap 'wineserver -k 2>/dev/null || true' EXIT
+overlay="$("$root/scripts/wine/overlay.sh")"
+export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
+# internal/wine checks that it detects Wine: every Wine skip relies on it.
+export DESKBRIDGE_EXPECT_WINE=1
+pkgs=("${@:-./...}")
+failed=()
+
+echo "== building deskbridge.exe"
+# Same flags as the test binaries (no -trimpath): the standard library the
+# overlay rebuilds is then built once, into the cache, for both.
+nice -n 10 "$GO" build -overlay "$overlay" -o "$WINE_OUT/deskbridge.exe" ./cmd/deskbridge
+# The Windows path of the same file (Wine maps / to drive Z:).
+export DESKBRIDGE_TEST_BINARY="Z:${WINE_OUT//\//\\}\\deskbridge.exe"
+
+unit() {
+  local out="$WINE_OUT/tests"
+  rm -rf "$out" && mkdir -p "$out"
+  # go test -c -o DIR names each binary after its package's last element,
+  # and refuses two packages of one name (internal/wine, e2e/wine): the
+  # n-th package of a name goes to group n, one go test -c per group.
+  local -A seen=() group=() group_of=()
+  local path dir name n start
+  while read -r path dir; do
+    name="${path##*/}"
+    n="${seen[$name]:-0}"
+    seen[$name]=$((n + 1))
+    group[$n]+="$path "
+    group_of[$path]=$n
+  done < <("$GO" list -f '{{.ImportPath}} {{.Dir}}' "${pkgs[@]}")
+  echo "== compiling the Windows test binaries"
+  start=$SECONDS
+  for n in "${!group[@]}"; do
+    # shellcheck disable=SC2086 # one word per package
+    if ! nice -n 10 "$GO" test -c -overlay "$overlay" -o "$out/$n/" ${group[$n]} >"$out/compile.log" 2>&1; then
+      cat "$out/compile.log"; echo "test-windows: compiling the tests failed" >&2; exit 1
+    fi
+  done
+  echo "   compiled in $((SECONDS - start))s"
+  local bin log skips
+  while read -r path dir; do
+    bin="$out/${group_of[$path]}/${path##*/}.test.exe"
+    [ -f "$bin" ] || continue
+    log="${bin%.exe}.log" start=$SECONDS
+    if (cd "$dir" && nice -n 10 "$WINE" "$bin" -test.v -test.count=1 -test.timeout=10m \
+      ${WINE_RUN:+-test.run "$WINE_RUN"} >"$log" 2>&1); then
+      echo "ok    $path $((SECONDS - start))s"
+      skips="$(grep -c -- "--- SKIP:" "$log" || true)"
+      if [ "$skips" -gt 0 ]; then # each Wine-only reason, with how many tests it skipped
+        echo "      $skips skipped; under Wine because:"
+        { grep -o "skipped under Wine: .*" "$log" || true; } | sed "s/^skipped under Wine: //" | sort | uniq -c | sed "s/^/      /"
+      fi
+    else
+      grep -v -E '^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP))' "$log" || true
+      echo "FAIL  $path $((SECONDS - start))s"
+      failed+=("$path")
+    fi
+  done < <("$GO" list -f '{{.ImportPath}} {{.Dir}}' "${pkgs[@]}")
+}
+
+e2e() {
+  echo "== e2e/wine: deskbridge.exe under Wine"
+  if ! GOOS= GOARCH= DESKBRIDGE_EXE="$WINE_OUT/deskbridge.exe" \
+    nice -n 10 "$GO" test -tags wine -count=1 ./e2e/wine/; then
+    failed+=("e2e/wine")
+  fi
+}
+
+[ -n "${WINE_SKIP_UNIT:-}" ] || unit
+[ -n "${WINE_SKIP_E2E:-}" ] || e2e
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "test-windows: FAIL under Wine: ${failed[*]}" >&2
+  exit 1
+fi
+echo "test-windows: ok"
