@@ -21,6 +21,13 @@ limits := object.union(
 			"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
 			"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
 			"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
+			# Images: max_bytes caps the file read, max_pixels the header's
+			# width × height (checked before any pixel is decoded),
+			# max_frames an animation's frames (counted without decoding).
+			"inspect_image": {"timeout_ms": 10000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+			"resize_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+			"compress_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+			"convert_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
 		},
 		input.request.action,
 		{"timeout_ms": 10000, "max_bytes": 1048576},

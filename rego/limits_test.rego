@@ -19,6 +19,10 @@ listed := {
 	"download_asset": {"timeout_ms": 60000, "max_bytes": 52428800},
 	"import_asset": {"timeout_ms": 30000, "max_bytes": 104857600},
 	"web_agent_context": {"timeout_ms": 20000, "max_bytes": 1048576},
+	"inspect_image": {"timeout_ms": 10000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+	"resize_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+	"compress_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+	"convert_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
 }
 
 # The v1 actions limits.rego does not list (protocol/actions.go).
@@ -29,7 +33,6 @@ unlisted := {
 	"get_clipboard", "set_clipboard",
 	"open_folder", "open_app", "open_project", "open_in_browser", "preview_web",
 	"capture_screen", "get_active_window",
-	"inspect_image", "resize_image", "compress_image", "convert_image",
 	"convert_document_to_markdown",
 	"web_agent_start", "web_agent_end",
 }
@@ -42,7 +45,7 @@ limits_of(a, cfg) := l if {
 with_limits(l) := object.union(f.config, {"limits": l})
 
 test_every_listed_action_has_its_limits if {
-	count(listed) == 8
+	count(listed) == 12
 	every a, want in listed {
 		limits_of(a, f.config) == want
 	}
@@ -60,6 +63,9 @@ test_listed_limits_in_numbers if {
 	limits_of("import_asset", f.config).timeout_ms == 30000
 	limits_of("import_asset", f.config).max_bytes == 104857600
 	limits_of("web_agent_context", f.config).timeout_ms == 20000
+	limits_of("inspect_image", f.config).max_pixels == 100000000
+	limits_of("resize_image", f.config).max_frames == 1000
+	limits_of("convert_image", f.config).timeout_ms == 60000
 }
 
 test_every_unlisted_action_gets_the_defaults if {

@@ -87,6 +87,8 @@ type SkillProfile struct {
 	// Wall is the operating-system confinement the skill's programs run
 	// under, for skills that run programs.
 	Wall *Wall `json:"wall,omitempty"`
+	// Formats are the image formats read and written (the images skill).
+	Formats *ImageFormats `json:"formats,omitempty"`
 }
 
 // Wall describes an operating-system confinement and whether it is up.
