@@ -101,13 +101,24 @@ func EXIF(o int, gps bool) []byte {
 	return b
 }
 
-// ICC is a stand-in ICC profile: a 128-byte header with the "acsp"
-// signature and a marker the tests look for in outputs.
+// ICC is a minimal well-formed ICC profile: the 128-byte header of a
+// version 4.3 RGB display profile, created by "DBIC" (a marker the tests
+// look for), and one tag: the D50 media white point.
 func ICC() []byte {
-	p := make([]byte, 132)
+	p := make([]byte, 164)
 	binary.BigEndian.PutUint32(p, uint32(len(p)))
+	binary.BigEndian.PutUint32(p[128:], 1)
+	copy(p[132:], "wtpt")
+	binary.BigEndian.PutUint32(p[136:], 144)
+	binary.BigEndian.PutUint32(p[140:], 20)
+	copy(p[144:], "XYZ ")
+	binary.BigEndian.PutUint32(p[152:], 0xf6d6) // X 0.9642
+	binary.BigEndian.PutUint32(p[156:], 0x10000)
+	binary.BigEndian.PutUint32(p[160:], 0xd32d)
+	binary.BigEndian.PutUint32(p[8:], 0x04300000)
+	copy(p[12:], "mntrRGB XYZ ")
 	copy(p[36:], "acsp")
-	copy(p[128:], "DBIC")
+	copy(p[80:], "DBIC")
 	return p
 }
 
