@@ -195,7 +195,7 @@ func TestPlanResize(t *testing.T) {
 		box     imaging.Box
 		want    imaging.Plan
 	}{
-		{6000, 4000, 1, imaging.Box{Width: 1600}, imaging.Plan{Src: image.Rect(0, 0, 6000, 4000), Width: 1600, Height: 1066, Inner: image.Rect(0, 0, 1600, 1066)}},
+		{6000, 4000, 1, imaging.Box{Width: 1600}, imaging.Plan{Src: image.Rect(0, 0, 6000, 4000), Width: 1600, Height: 1067, Inner: image.Rect(0, 0, 1600, 1067)}},
 		{6000, 4000, 6, imaging.Box{Width: 1600}, imaging.Plan{Src: image.Rect(0, 0, 6000, 4000), Width: 1600, Height: 2400, Inner: image.Rect(0, 0, 1600, 2400)}},
 		{400, 200, 1, imaging.Box{Width: 100, Height: 100}, imaging.Plan{Src: image.Rect(0, 0, 400, 200), Width: 100, Height: 50, Inner: image.Rect(0, 0, 100, 50)}},
 		{400, 200, 1, imaging.Box{Width: 100, Height: 100, Fit: imaging.Fill}, imaging.Plan{Src: image.Rect(0, 0, 400, 200), Width: 100, Height: 100, Inner: image.Rect(0, 0, 100, 100)}},

@@ -28,9 +28,14 @@ const (
 	Fill Fit = "fill"
 )
 
-// Scaler is the resampling filter of Resize: Catmull-Rom, chosen by
-// measurement (see docs/benchmarks.md, "Images").
-var Scaler xdraw.Interpolator = xdraw.CatmullRom
+// Scaler is the resampling filter of Resize after the box pre-shrink
+// (shrink.go): the bilinear kernel (a triangle, widened by the factor),
+// chosen by measurement on a 24-megapixel photo to 1600 px after a
+// 2× shrink: 39.3 dB PSNR against vipsthumbnail in 0.52 s, where
+// Catmull-Rom gave 39.9 dB in 0.86 s and Lanczos-3 39.8 dB in 1.2 s;
+// ApproxBiLinear, which reads 4 pixels whatever the factor, aliases
+// (docs/benchmarks.md, "Images").
+var Scaler xdraw.Interpolator = xdraw.BiLinear
 
 // ErrNoSize is Resize's error when neither width nor height is given.
 var ErrNoSize = errors.New("imaging: a width or a height is needed")
@@ -62,11 +67,9 @@ func PlanResize(w, h, o int, b Box) (Plan, error) {
 	case tw <= 0 && th <= 0:
 		return Plan{}, ErrNoSize
 	case th <= 0:
-		th = max(1, int(int64(dh)*int64(tw)/int64(dw)))
-		return whole(w, h, tw, th), nil
+		return whole(w, h, tw, ratio(dh, tw, dw)), nil
 	case tw <= 0:
-		tw = max(1, int(int64(dw)*int64(th)/int64(dh)))
-		return whole(w, h, tw, th), nil
+		return whole(w, h, ratio(dw, th, dh), th), nil
 	}
 	switch b.Fit {
 	case Fill:
@@ -91,9 +94,15 @@ func whole(w, h, tw, th int) Plan {
 // inside returns the largest size of aspect dw:dh within tw×th.
 func inside(dw, dh, tw, th int) (int, int) {
 	if int64(dw)*int64(th) > int64(dh)*int64(tw) {
-		return tw, max(1, int(int64(dh)*int64(tw)/int64(dw)))
+		return tw, min(th, ratio(dh, tw, dw))
 	}
-	return max(1, int(int64(dw)*int64(th)/int64(dh))), th
+	return min(tw, ratio(dw, th, dh)), th
+}
+
+// ratio returns a×b/c rounded to the nearest integer, at least 1 (the
+// side that follows from the other, as libvips rounds it).
+func ratio(a, b, c int) int {
+	return max(1, int((int64(a)*int64(b)+int64(c)/2)/int64(c)))
 }
 
 // cover crops the displayed dw×dh image around its centre to the aspect
