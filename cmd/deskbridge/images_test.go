@@ -383,6 +383,30 @@ func TestImagesWorkspaceRules(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("the outside folder holds %d entries", len(entries))
 	}
+	secret := f.put(t, "id_rsa", imagetest.PNG(imagetest.Photo(8, 8)))
+	linked := filepath.Join(f.ws, "linked.png")
+	if err := os.Link(src, linked); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(f.ws, ".git", "hooks"), 0o755)
+	hook := filepath.Join(f.ws, ".git", "hooks", "post-checkout")
+	for _, c := range []struct {
+		action string
+		args   map[string]any
+	}{
+		{"inspect_image", map[string]any{"path": secret}},
+		{"inspect_image", map[string]any{"path": linked}},
+		{"convert_image", map[string]any{"path": secret, "format": "png", "destination": filepath.Join(f.ws, "key.png")}},
+		{"convert_image", map[string]any{"path": src, "format": "png", "destination": hook}},
+		{"resize_image", map[string]any{"path": src, "width": 4, "destination": filepath.Join(f.ws, ".env")}},
+	} {
+		if r, _ := f.image(t, c.action, c.args); r.code() != "PERMISSION_DENIED" {
+			t.Errorf("%s %v: %+v", c.action, c.args, r)
+		}
+	}
+	for _, p := range []string{hook, filepath.Join(f.ws, "key.png"), filepath.Join(f.ws, ".env")} {
+		mustNotExist(t, p)
+	}
 }
 
 // TestImagesCompressMeetsMaxBytes: the best quality that meets max_bytes
