@@ -38,6 +38,10 @@ func validArguments(th *testHost) map[string]map[string]any {
 		"web_agent_start":   {"mode": "page-only"},
 		"web_agent_context": {"run_id": "R", "requests": []any{map[string]any{"type": "read_file", "path": "a.txt", "max_lines": 1}}},
 		"web_agent_end":     {"run_id": "R"},
+		"inspect_image":     {"path": ws("a.txt")},
+		"resize_image":      {"path": ws("a.txt"), "width": 10, "height": 10, "fit": "cover", "format": "png", "quality": 80, "destination": ws("r.png")},
+		"compress_image":    {"path": ws("a.txt"), "quality": 80, "max_bytes": 1000, "destination": ws("c.png")},
+		"convert_image":     {"path": ws("a.txt"), "destination": ws("c.gif"), "format": "gif", "quality": 80},
 	}
 }
 
