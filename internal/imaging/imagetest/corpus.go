@@ -232,3 +232,42 @@ var (
 	AVIFHeader = []byte("\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf")
 	HEICHeader = []byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
 )
+
+// IDATBombPNG is a w×h 8-bit grey PNG whose one IDAT inflates to its
+// rows and then extra more bytes of zeros (a zip bomb in the pixel data:
+// about extra/1000 bytes on disk).
+func IDATBombPNG(w, h uint32, extra int) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, w)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
+	ihdr = append(ihdr, 8, 0, 0, 0, 0)
+	b := []byte("\x89PNG\r\n\x1a\n")
+	b = append(b, Chunk("IHDR", ihdr)...)
+	b = append(b, Chunk("IDAT", Zlib(make([]byte, int(w+1)*int(h)+extra)))...)
+	return append(b, Chunk("IEND", nil)...)
+}
+
+// DeflateBombTIFF is a w×h 8-bit grey TIFF of one Deflate strip that
+// inflates to n bytes of zeros, far more than the strip holds.
+func DeflateBombTIFF(w, h uint16, n int) []byte {
+	le := binary.LittleEndian
+	data := Zlib(make([]byte, n))
+	type entry struct {
+		tag, typ uint16
+		value    uint32
+	}
+	const entries = 9
+	stripAt := uint32(8 + 2 + entries*12 + 4)
+	b := []byte("II*\x00\x08\x00\x00\x00")
+	b = le.AppendUint16(b, entries)
+	for _, e := range []entry{
+		{256, 3, uint32(w)}, {257, 3, uint32(h)}, {258, 3, 8}, {259, 3, 8}, {262, 3, 1},
+		{273, 4, stripAt}, {277, 3, 1}, {278, 3, uint32(h)}, {279, 4, uint32(len(data))},
+	} {
+		b = le.AppendUint16(b, e.tag)
+		b = le.AppendUint16(b, e.typ)
+		b = le.AppendUint32(b, 1)
+		b = le.AppendUint32(b, e.value)
+	}
+	b = le.AppendUint32(b, 0)
+	return append(b, data...)
+}
