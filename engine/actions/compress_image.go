@@ -54,6 +54,10 @@ func init() {
 // scales the image down until it does.
 func compressImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[compressImageArgs](c)
+	if perr := holdPixels(ctx); perr != nil {
+		return nil, perr
+	}
+	defer func() { <-pixelSlot }()
 	img, in, perr := decodeImage(ctx, env, c)
 	if perr != nil {
 		return nil, perr

@@ -44,6 +44,10 @@ func init() {
 // but a JPEG's or PNG's colour profile.
 func convertImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[convertImageArgs](c)
+	if perr := holdPixels(ctx); perr != nil {
+		return nil, perr
+	}
+	defer func() { <-pixelSlot }()
 	if f := imaging.Format(a.Format); f == imaging.AVIF || f == imaging.HEIC {
 		return nil, errmapUnsupportedWrite(f)
 	}

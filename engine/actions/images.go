@@ -90,8 +90,26 @@ func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
 	return b, nil
 }
 
+// pixelSlot lets one request of the host hold decoded pixels at a time:
+// the host serves up to 8 requests at once, and 8 images of max_pixels
+// decoded together would take 8 times the memory one does. A request
+// waits for the slot within its timeout.
+var pixelSlot = make(chan struct{}, 1)
+
+// holdPixels waits for pixelSlot (IMAGE_PROCESSING_FAILED when the
+// request's time runs out first); release it with <-pixelSlot.
+func holdPixels(ctx context.Context) *protocol.Error {
+	select {
+	case pixelSlot <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return imageTimedOut()
+	}
+}
+
 // decodeImage reads and decodes the target, checking the deadline after
-// the read (a decode, bounded by max_pixels, is not interrupted).
+// the read (a decode, bounded by max_pixels, is not interrupted). The
+// caller holds pixelSlot.
 func decodeImage(ctx context.Context, env *action.Env, c *action.Call) (image.Image, imaging.Info, *protocol.Error) {
 	b, perr := readImage(env, c)
 	if perr != nil {

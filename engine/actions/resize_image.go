@@ -61,6 +61,10 @@ func sizeName(n int) string {
 // its displayed orientation, and writes it without its metadata.
 func resizeImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[resizeImageArgs](c)
+	if perr := holdPixels(ctx); perr != nil {
+		return nil, perr
+	}
+	defer func() { <-pixelSlot }()
 	dst := c.Paths["destination"]
 	img, in, perr := decodeImage(ctx, env, c)
 	if perr != nil {
