@@ -2,9 +2,11 @@ package imaging_test
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"image"
 	"image/color"
+	"io"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
@@ -221,5 +223,19 @@ func TestShrinkMatchesKernel(t *testing.T) {
 	slow := imaging.ResizeWithoutShrink(src, plan)
 	if p := psnr(fast, slow); p < 35 {
 		t.Fatalf("PSNR %.1f dB", p)
+	}
+}
+
+// TestZlibZeros: the hand-made zero stream inflates to exactly n zeros.
+func TestZlibZeros(t *testing.T) {
+	for _, n := range []int{0, 1, 257, 258, 259, 1000, 70000} {
+		r, err := zlib.NewReader(bytes.NewReader(imagetest.ZlibZeros(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		if err != nil || len(b) != n || bytes.ContainsFunc(b, func(r rune) bool { return r != 0 }) {
+			t.Fatalf("%d zeros: %d bytes, %v", n, len(b), err)
+		}
 	}
 }

@@ -167,6 +167,64 @@ func Zlib(b []byte) []byte {
 	return z.Bytes()
 }
 
+// ZlibZeros is a zlib stream of n zero bytes, written directly rather
+// than by compress/zlib (which takes a minute for 256 MiB under the race
+// detector): one fixed-Huffman deflate block of a literal 0, then copies
+// of 258 bytes at distance 1 (13 bits each), the rest as literals.
+func ZlibZeros(n int) []byte {
+	var w bitWriter
+	w.out = []byte{0x78, 0x01}
+	w.bits(1, 1) // BFINAL
+	w.bits(1, 2) // BTYPE 01: fixed Huffman codes
+	left := n
+	if left > 0 {
+		w.code(0x30, 8) // literal 0
+		left--
+	}
+	for ; left >= 258; left -= 258 {
+		w.code(0xc5, 8) // length 258 (code 285)
+		w.code(0, 5)    // distance 1 (code 0)
+	}
+	for ; left > 0; left-- {
+		w.code(0x30, 8)
+	}
+	w.code(0, 7) // end of block (code 256)
+	w.flush()
+	return binary.BigEndian.AppendUint32(w.out, uint32(n%65521)<<16|1) // Adler-32 of zeros
+}
+
+// bitWriter writes deflate's bit stream: values least significant bit
+// first, Huffman codes most significant bit first.
+type bitWriter struct {
+	out  []byte
+	acc  uint64
+	nacc uint
+}
+
+func (w *bitWriter) bits(v uint64, n uint) {
+	w.acc |= v << w.nacc
+	w.nacc += n
+	for w.nacc >= 8 {
+		w.out = append(w.out, byte(w.acc))
+		w.acc >>= 8
+		w.nacc -= 8
+	}
+}
+
+func (w *bitWriter) code(c uint64, n uint) {
+	var r uint64
+	for i := uint(0); i < n; i++ {
+		r = r<<1 | (c>>i)&1
+	}
+	w.bits(r, n)
+}
+
+func (w *bitWriter) flush() {
+	if w.nacc > 0 {
+		w.bits(0, 8-w.nacc)
+	}
+}
+
 // ClaimingPNG is a PNG whose header claims w×h pixels (8-bit grey) and
 // whose one IDAT is a deflate stream of zero rows covering only the
 // first rows: refused before decoding by the pixel limit, or, under it,
@@ -183,10 +241,10 @@ func ClaimingPNG(w, h uint32) []byte {
 }
 
 // ICCBombPNG is a small valid PNG carrying an iCCP chunk whose profile
-// inflates to n bytes of zeros (a zip bomb in a chunk: about n/1000
-// bytes on disk).
+// inflates to n bytes of zeros (a zip bomb in a chunk: about n/160 bytes
+// on disk).
 func ICCBombPNG(n int) []byte {
-	return WithPNGChunks(PNG(Photo(8, 8)), []byte("iCCP"), append([]byte("bomb\x00\x00"), Zlib(make([]byte, n))...))
+	return WithPNGChunks(PNG(Photo(8, 8)), []byte("iCCP"), append([]byte("bomb\x00\x00"), ZlibZeros(n)...))
 }
 
 // ManyFramesGIF is a 1×1 GIF of n frames, each a one-pixel image with its
@@ -235,14 +293,14 @@ var (
 
 // IDATBombPNG is a w×h 8-bit grey PNG whose one IDAT inflates to its
 // rows and then extra more bytes of zeros (a zip bomb in the pixel data:
-// about extra/1000 bytes on disk).
+// about extra/160 bytes on disk).
 func IDATBombPNG(w, h uint32, extra int) []byte {
 	ihdr := binary.BigEndian.AppendUint32(nil, w)
 	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
 	ihdr = append(ihdr, 8, 0, 0, 0, 0)
 	b := []byte("\x89PNG\r\n\x1a\n")
 	b = append(b, Chunk("IHDR", ihdr)...)
-	b = append(b, Chunk("IDAT", Zlib(make([]byte, int(w+1)*int(h)+extra)))...)
+	b = append(b, Chunk("IDAT", ZlibZeros(int(w+1)*int(h)+extra))...)
 	return append(b, Chunk("IEND", nil)...)
 }
 
@@ -250,7 +308,7 @@ func IDATBombPNG(w, h uint32, extra int) []byte {
 // inflates to n bytes of zeros, far more than the strip holds.
 func DeflateBombTIFF(w, h uint16, n int) []byte {
 	le := binary.LittleEndian
-	data := Zlib(make([]byte, n))
+	data := ZlibZeros(n)
 	type entry struct {
 		tag, typ uint16
 		value    uint32
