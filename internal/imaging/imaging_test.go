@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
@@ -64,6 +65,7 @@ func TestHostileCorpus(t *testing.T) {
 		{"PNG claiming 4 GP in one row", imagetest.ClaimingPNG(1<<31-1, 2), &pixels},
 		{"PNG under the limit with its rows missing", imagetest.ClaimingPNG(2000, 2000), &broken},
 		{"GIF of 10,000 frames", imagetest.ManyFramesGIF(10_000), &frames},
+
 		{"truncated JPEG", jpg[:len(jpg)/2], &broken},
 		{"JPEG cut in its header", jpg[:40], &broken},
 		{"GIF/JavaScript polyglot", imagetest.GIFScript, &broken},
@@ -76,6 +78,19 @@ func TestHostileCorpus(t *testing.T) {
 		if err == nil || !errors.As(err, c.want) {
 			t.Errorf("%s: Decode = %v, want %T", c.name, err, c.want)
 		}
+	}
+}
+
+// TestScanLimit: a JPEG of 100,000 scans is refused by counting them,
+// before the decoder revisits the image for each.
+func TestScanLimit(t *testing.T) {
+	_, _, err := imaging.Decode(imagetest.ManyScansJPEG(100_000), lim)
+	var broken *imaging.CorruptError
+	if !errors.As(err, &broken) || !strings.Contains(err.Error(), "100001 scans") {
+		t.Fatalf("Decode = %v", err)
+	}
+	if _, _, err := imaging.Decode(imagetest.ManyScansJPEG(10), lim); err != nil && strings.Contains(err.Error(), "scans") {
+		t.Fatalf("10 scans: %v", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"io"
 )
@@ -22,6 +23,13 @@ type meta struct {
 	// EXIFBlock is the EXIF block (a TIFF structure) as found.
 	EXIFBlock []byte
 }
+
+// maxScans caps a JPEG's scans (start-of-scan markers, which the
+// entropy-coded data cannot hold: a 0xff byte in it is followed by 0x00).
+// A progressive JPEG has about ten; each scan may revisit every block,
+// so a file of many tiny scans costs a decoder time out of all
+// proportion to its size.
+const maxScans = 1000
 
 // maxProfile caps an ICC profile kept from a JPEG or PNG: an inflated
 // iCCP chunk is read no further (a deflate bomb in a chunk stops here).
@@ -65,6 +73,9 @@ func jpegMeta(b []byte) (meta, error) {
 		case marker == 0xda || marker == 0xd9: // start of scan, end of image
 			m.Profile = joinICC(icc)
 			m.ICC = m.Profile != nil
+			if n := bytes.Count(b[i:], []byte{0xff, 0xda}); n > maxScans {
+				return m, fmt.Errorf("%d scans, more than the %d a JPEG is decoded with", n, maxScans)
+			}
 			return m, nil
 		case marker == 0xe1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")):
 			m.fromEXIF(seg[6:])

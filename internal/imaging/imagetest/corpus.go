@@ -329,3 +329,12 @@ func DeflateBombTIFF(w, h uint16, n int) []byte {
 	b = le.AppendUint32(b, 0)
 	return append(b, data...)
 }
+
+// ManyScansJPEG is a JPEG with n empty scans appended after its first
+// scan's data (before its end), each a start-of-scan segment that a
+// progressive decoder would process over the whole image.
+func ManyScansJPEG(n int) []byte {
+	j := JPEG(Photo(16, 16))
+	sos := []byte{0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00}
+	return append(append(j[:len(j)-2:len(j)-2], bytes.Repeat(sos, n)...), 0xff, 0xd9)
+}
