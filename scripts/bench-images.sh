@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 
 need=()
-for pkg in libvips-tools imagemagick time python3; do
+for pkg in libvips-tools imagemagick time bc python3; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -43,21 +43,24 @@ with open(out, "wb") as f:
         f.write(struct.pack("<I", len(p)) + p)
 PY
 
-# measure NAME CMD...: RUNS runs; prints the median wall time and peak RSS.
+# measure NAME CMD...: RUNS runs; prints the median CPU time (user +
+# system), wall time and peak RSS. On a shared machine quote CPU times and
+# ratios: wall times wait for the processor.
 measure() {
 	local name=$1
 	shift
-	local walls=() rsss=()
+	local cpus=() walls=() rsss=()
 	for _ in $(seq "$runs"); do
 		/usr/bin/time -v -o "$tmp/time.txt" "$@" >/dev/null 2>>"$tmp/stderr.txt"
+		cpus+=("$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' "$tmp/time.txt")")
 		walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time.txt")")
 		rsss+=("$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time.txt")")
 	done
-	local w r
-	w=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-	r=$(printf '%s\n' "${rsss[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-	printf '%-44s wall %6.3f s   peak RSS %7.1f MiB   (runs: %s s)\n' "$name" "$w" "$(echo "$r/1024" | bc -l)" "${walls[*]}"
+	printf '%-44s cpu %6.3f s   wall %6.3f s   peak RSS %7.1f MiB\n' "$name" \
+		"$(median "${cpus[@]}")" "$(median "${walls[@]}")" "$(echo "$(median "${rsss[@]}")/1024" | bc -l)"
 }
+
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "== resize a 24-megapixel JPEG (6000×4000) to 1600 px wide, JPEG quality 85"
 measure "deskbridge resize_image" "$tmp/deskbridge" --config "$tmp/config.json" call resize_image \
