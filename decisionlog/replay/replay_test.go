@@ -58,6 +58,14 @@ var requests = []struct{ action, args string }{
 	{"run_command", `{"argv":["ls"],"cwd":"WS"}`},
 	{"run_command", `{"argv":["ls"],"cwd":"WS","env":{"TOKEN":"t0k"}}`}, // masked in the log
 	{"run_command", `{"argv":["sh","-c","true"],"cwd":"WS"}`},
+	{"inspect_image", `{"path":"WS/a.txt"}`},
+	{"inspect_image", `{"path":"OUT/secret.txt"}`},
+	{"resize_image", `{"path":"WS/a.txt","width":10}`},
+	{"resize_image", `{"path":"OUT/secret.txt","width":10}`},
+	{"compress_image", `{"path":"WS/a.txt","max_bytes":1000}`},
+	{"compress_image", `{"path":"WS/a.txt","destination":"OUT/c.jpg"}`},
+	{"convert_image", `{"path":"WS/a.txt","destination":"WS/a.png","format":"png"}`},
+	{"convert_image", `{"path":"WS/a.txt","destination":"OUT/a.png","format":"png"}`},
 }
 
 // png is the smallest bytes that sniff as image/png.
