@@ -343,7 +343,15 @@ func TestImagesHostileCorpus(t *testing.T) {
 // TestImagesPixelLimitFromPolicy: the decision's max_pixels (here from
 // the configuration's limits) refuses an image over it before decoding.
 func TestImagesPixelLimitFromPolicy(t *testing.T) {
-	f := imageFixture(t, map[string]int64{"max_pixels": 1000, "max_frames": 3})
+	f := imageFixture(t, map[string]int64{"max_pixels": 1000, "max_frames": 3, "max_bytes": 4000})
+	bmp, err := imaging.Encode(imagetest.Photo(40, 40), imaging.Output{Format: imaging.BMP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := f.put(t, "big.bmp", bmp) // 4,854 bytes
+	if r, _ := f.image(t, "inspect_image", map[string]any{"path": big}); r.code() != "INVALID_REQUEST" || !strings.Contains(r.Error.Message, "limit of 4000 bytes") {
+		t.Fatalf("a file over max_bytes: %+v", r)
+	}
 	src := f.put(t, "a.png", imagetest.PNG(imagetest.Photo(40, 40)))
 	r, _ := f.image(t, "resize_image", map[string]any{"path": src, "width": 10})
 	if r.code() != "IMAGE_PROCESSING_FAILED" || !strings.Contains(r.Error.Message, "1000 pixels") {

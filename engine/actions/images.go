@@ -69,7 +69,9 @@ func imageLimits(c *action.Call) imaging.Limits {
 }
 
 // readImage reads the target image through the workspace's root handle,
-// refusing a file over the decision's max_bytes without reading it.
+// refusing a file over the decision's max_bytes without reading it (its
+// size is read first; a file that grew in between is read no further than
+// max_bytes, and refused).
 func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
 	p := c.Paths["target"]
 	root, perr := env.Root(p)
@@ -77,12 +79,16 @@ func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
 		return nil, perr
 	}
 	max := c.Limit("max_bytes", imageMaxBytes)
-	b, size, err := sandbox.ReadAt(root, p.Rel(), 0, max)
+	_, size, err := sandbox.ReadAt(root, p.Rel(), 0, 0)
+	var b []byte
+	if err == nil && size <= max {
+		b, size, err = sandbox.ReadAt(root, p.Rel(), 0, max)
+	}
 	if err != nil {
 		return nil, errmap.File(err)
 	}
 	if size > max {
-		return nil, protocol.Errorf(protocol.InvalidRequest, "The image file is %d bytes, over this action's limit of %d bytes.", size, max)
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The image file is %d bytes, over this action's limit of %d bytes (limits.max_bytes).", size, max)
 	}
 	if int64(len(b)) != size {
 		return nil, protocol.Errorf(protocol.ImageProcessingFailed, "The image file changed while it was read; try again.")
