@@ -24,8 +24,6 @@ type compressImageArgs struct {
 	Overwrite     bool  `json:"overwrite"`
 }
 
-func (a *compressImageArgs) Validate() error { return nil }
-
 // minQuality is the lowest JPEG quality the search tries before it
 // makes the image smaller instead.
 const minQuality = 30

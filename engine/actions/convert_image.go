@@ -17,6 +17,8 @@ type convertImageArgs struct {
 	Overwrite   bool   `json:"overwrite"`
 }
 
+// Validate requires a format the host names (avif and heic are refused
+// by the run, by name).
 func (a *convertImageArgs) Validate() error {
 	if a.Format == "" {
 		return envelope.ArgumentError("The argument format is required: png, jpeg, gif, webp, bmp or tiff.")

@@ -21,6 +21,7 @@ type resizeImageArgs struct {
 	Overwrite   bool   `json:"overwrite"`
 }
 
+// Validate requires a width or a height.
 func (a *resizeImageArgs) Validate() error {
 	if a.Width <= 0 && a.Height <= 0 {
 		return envelope.ArgumentError("Give a width, a height or both.")
