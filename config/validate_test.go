@@ -20,6 +20,7 @@ func TestSkillsAndLimitsValidation(t *testing.T) {
 		{"skill in capitals", `{"skills":{"Files":false}}`, "not a skill"},
 		{"control off", `{"skills":{"control":false}}`, "control cannot be switched off"},
 		{"limits set", `{"limits":{"write_file":{"max_bytes":1024},"run_command":{"timeout_ms":600000},"list_folder":{"max_entries":100},"web_agent_context":{"max_rounds":5}}}`, ""},
+		{"image limits set", `{"limits":{"resize_image":{"max_pixels":50000000,"max_frames":100}}}`, ""},
 		{"limit at its bound", `{"limits":{"run_command":{"timeout_ms":3600000}}}`, ""},
 		{"zero cap", `{"limits":{"write_file":{"max_bytes":0}}}`, "between 1 and"},
 		{"negative timeout", `{"limits":{"run_command":{"timeout_ms":-1}}}`, "between 1 and"},

@@ -13,4 +13,6 @@ var LimitBounds = map[string]int64{
 	"max_results":     10_000_000,
 	"max_total_chars": 1 << 30,
 	"max_rounds":      10_000,
+	"max_pixels":      1 << 31, // 2 GP: 8 GiB decoded as RGBA
+	"max_frames":      1_000_000,
 }

@@ -30,6 +30,13 @@ limits := object.union(
 			# in a large repository takes longer than a file write.
 			"update_project": {"timeout_ms": 30000, "max_bytes": 8388608},
 			"create_project": {"timeout_ms": 30000},
+			# Images: max_bytes caps the file read, max_pixels the header's
+			# width × height (checked before any pixel is decoded),
+			# max_frames an animation's frames (counted without decoding).
+			"inspect_image": {"timeout_ms": 10000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+			"resize_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+			"compress_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+			"convert_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
 		},
 		input.request.action,
 		{"timeout_ms": 10000},

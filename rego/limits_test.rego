@@ -21,6 +21,10 @@ listed := {
 	"convert_document_to_markdown": {"timeout_ms": 120000, "max_bytes": 104857600, "max_file_bytes": 33554432},
 	"update_project": {"timeout_ms": 30000, "max_bytes": 8388608},
 	"create_project": {"timeout_ms": 30000},
+	"inspect_image": {"timeout_ms": 10000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+	"resize_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+	"compress_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
+	"convert_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
 }
 
 # The v1 actions limits.rego does not list (protocol/actions.go).
@@ -30,7 +34,6 @@ unlisted := {
 	"get_clipboard", "set_clipboard",
 	"open_folder", "open_app", "open_project", "open_in_browser", "preview_web",
 	"capture_screen", "get_active_window",
-	"inspect_image", "resize_image", "compress_image", "convert_image",
 	"web_agent_start", "web_agent_end",
 }
 
@@ -42,7 +45,7 @@ limits_of(a, cfg) := l if {
 with_limits(l) := object.union(f.config, {"limits": l})
 
 test_every_listed_action_has_its_limits if {
-	count(listed) == 11
+	count(listed) == 15
 	every a, want in listed {
 		limits_of(a, f.config) == want
 	}
@@ -60,6 +63,9 @@ test_listed_limits_in_numbers if {
 	limits_of("import_asset", f.config).timeout_ms == 30000
 	limits_of("import_asset", f.config).max_bytes == 104857600
 	limits_of("web_agent_context", f.config).timeout_ms == 20000
+	limits_of("inspect_image", f.config).max_pixels == 100000000
+	limits_of("resize_image", f.config).max_frames == 1000
+	limits_of("convert_image", f.config).timeout_ms == 60000
 }
 
 test_every_unlisted_action_gets_the_defaults if {

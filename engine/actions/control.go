@@ -93,6 +93,9 @@ type SkillProfile struct {
 	// Desktop describes the desktop session, for the skills that use it.
 	Desktop *DesktopProfile `json:"desktop,omitempty"`
 
+	// Formats are the image formats read and written (the images skill).
+	Formats *ImageFormats `json:"formats,omitempty"`
+
 	runtimeMissing bool // a runtime check (profileDetails) found it missing
 }
 

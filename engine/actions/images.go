@@ -1,0 +1,257 @@
+package actions
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"image"
+	"path/filepath"
+	"strings"
+
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/envelope"
+	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/protocol"
+	"github.com/deskbridge/deskbridge/sandbox"
+)
+
+// Fallbacks when the decision carries no limits for an image action
+// (rego/limits.rego gives the same).
+const (
+	imageMaxBytes  = 100 << 20
+	imageMaxPixels = 100_000_000
+	imageMaxFrames = 1000
+)
+
+// imageOut is the data of the actions that write an image.
+type imageOut struct {
+	Path    string `json:"path"`
+	Width   int    `json:"width"`
+	Height  int    `json:"height"`
+	Format  string `json:"format"`
+	Size    int    `json:"size"`
+	Created bool   `json:"created"`
+	// Quality is the JPEG quality written; 0 for the formats without
+	// one (PNG, GIF, lossless WebP, BMP, TIFF).
+	Quality int `json:"quality"`
+}
+
+// imageLimitNames are the decision's limits every image action enforces:
+// the file's bytes, the header's pixels and an animation's frames.
+var imageLimitNames = []string{"max_bytes", "max_pixels", "max_frames"}
+
+func init() {
+	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
+		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
+			Unsupported: map[string]string{
+				"avif": "no maintained pure-Go (or cgo-free) AVIF codec whose start-up cost suits a host started per message (docs/protocol.md, Images)",
+				"heic": "likewise for HEIC/HEIF",
+			}}
+	}
+}
+
+// ImageFormats is the images skill's formats in get_skill_profile.
+type ImageFormats struct {
+	Read        []string          `json:"read"`
+	Write       []string          `json:"write"`
+	Unsupported map[string]string `json:"unsupported"`
+}
+
+func formatNames(fs []imaging.Format) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(f)
+	}
+	return out
+}
+
+// imageLimits are the decision's limits of an image action.
+func imageLimits(c *action.Call) imaging.Limits {
+	return imaging.Limits{MaxPixels: c.Limit("max_pixels", imageMaxPixels), MaxFrames: int(c.Limit("max_frames", imageMaxFrames))}
+}
+
+// readImage reads the target image through the workspace's root handle,
+// refusing a file over the decision's max_bytes without reading it (its
+// size is read first; a file that grew in between is read no further than
+// max_bytes, and refused).
+func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
+	p := c.Paths["target"]
+	root, perr := env.Root(p)
+	if perr != nil {
+		return nil, perr
+	}
+	max := c.Limit("max_bytes", imageMaxBytes)
+	_, size, err := sandbox.ReadAt(root, p.Rel(), 0, 0)
+	var b []byte
+	if err == nil && size <= max {
+		b, size, err = sandbox.ReadAt(root, p.Rel(), 0, max)
+	}
+	if err != nil {
+		return nil, errmap.File(err)
+	}
+	if size > max {
+		return nil, protocol.Errorf(protocol.InvalidRequest, "The image file is %d bytes, over this action's limit of %d bytes (limits.max_bytes).", size, max)
+	}
+	if int64(len(b)) != size {
+		return nil, protocol.Errorf(protocol.ImageProcessingFailed, "The image file changed while it was read; try again.")
+	}
+	return b, nil
+}
+
+// pixelSlot lets one request of the host hold decoded pixels at a time:
+// the host serves up to 8 requests at once, and 8 images of max_pixels
+// decoded together would take 8 times the memory one does. A request
+// waits for the slot within its timeout.
+var pixelSlot = make(chan struct{}, 1)
+
+// holdPixels waits for pixelSlot (IMAGE_PROCESSING_FAILED when the
+// request's time runs out first); release it with <-pixelSlot.
+func holdPixels(ctx context.Context) *protocol.Error {
+	select {
+	case pixelSlot <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return imageTimedOut()
+	}
+}
+
+// decodeImage reads and decodes the target, checking the deadline after
+// the read (a decode, bounded by max_pixels, is not interrupted). The
+// caller holds pixelSlot.
+func decodeImage(ctx context.Context, env *action.Env, c *action.Call) (image.Image, imaging.Info, *protocol.Error) {
+	b, perr := readImage(env, c)
+	if perr != nil {
+		return nil, imaging.Info{}, perr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, imaging.Info{}, imageTimedOut()
+	}
+	img, in, err := imaging.Decode(b, imageLimits(c))
+	if err != nil {
+		return nil, in, errmap.Image(err)
+	}
+	return img, in, nil
+}
+
+// imageTimedOut is the error of an image action past its timeout_ms.
+func imageTimedOut() *protocol.Error {
+	return protocol.Errorf(protocol.ImageProcessingFailed, "The image was not processed within this action's timeout; use a smaller image or raise limits.timeout_ms.")
+}
+
+// writeImage writes the encoded image to the destination path fact,
+// atomically, never over an existing file unless overwrite.
+func writeImage(env *action.Env, c *action.Call, data []byte, overwrite bool) (bool, *protocol.Error) {
+	p := c.Paths["destination"]
+	root, perr := env.WritableRoot(p)
+	if perr != nil {
+		return false, perr
+	}
+	created, err := sandbox.WriteAtomic(root, p.Rel(), data, sandbox.WriteOptions{Exclusive: !overwrite})
+	if err != nil {
+		return false, errmap.ImageWrite(err)
+	}
+	return created, nil
+}
+
+// imageDestination records the destination path fact of an image action
+// and input.write. The result's name is the source's stem + suffix + ext
+// (ext "" keeps the source's extension): with a destination argument that
+// is an existing folder, that name in the folder; without one, a new
+// sibling of the source that does not exist yet (stem + suffix, then
+// stem + suffix + "-2" … "-99").
+func imageDestination(env *action.Env, c *action.Call, raw, suffix, ext string) *protocol.Error {
+	src := c.Paths["target"].Canonical
+	stem := strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))
+	if ext == "" {
+		ext = filepath.Ext(src)
+	}
+	if raw != "" {
+		if perr := destination(env, c, raw, stem+suffix+ext); perr != nil {
+			return perr
+		}
+		writeFacts(c, c.Paths["destination"].Canonical, nil)
+		return nil
+	}
+	for n := 1; n < 100; n++ {
+		name := stem + suffix + ext
+		if n > 1 {
+			name = fmt.Sprintf("%s%s-%d%s", stem, suffix, n, ext)
+		}
+		p, perr := c.Path(env, "destination", filepath.Join(filepath.Dir(src), name))
+		if perr != nil {
+			return perr
+		}
+		if !p.Exists {
+			writeFacts(c, p.Canonical, nil)
+			return nil
+		}
+	}
+	return protocol.Errorf(protocol.FileAlreadyExists, "Every name %s%s…%s beside the image is taken; give a destination.", stem, suffix, ext)
+}
+
+// outputFormat is the format an image is written in: the format
+// argument, else the one the destination's extension names, else def.
+// A format argument and a destination extension of another image format
+// disagree, which is refused.
+func outputFormat(format, dest string, def imaging.Format) (imaging.Format, *protocol.Error) {
+	byExt := imaging.ByExtension(filepath.Ext(dest))
+	switch {
+	case format == "":
+		if byExt != "" {
+			return byExt, nil
+		}
+		return def, nil
+	case byExt != "" && byExt != imaging.Format(format):
+		return "", protocol.Errorf(protocol.InvalidRequest, "The destination's extension %s names %s, not the format %s; change one of them.", filepath.Ext(dest), byExt, format)
+	}
+	return imaging.Format(format), nil
+}
+
+// formatExt is the extension of a result named after its source: the
+// format argument's, or "" for the source's own.
+func formatExt(format string) string {
+	if format != "" {
+		return imaging.Extension(imaging.Format(format))
+	}
+	return ""
+}
+
+// encodeImage encodes img for the destination and reports a format the
+// host cannot write.
+func encodeImage(img image.Image, o imaging.Output) ([]byte, *protocol.Error) {
+	b, err := imaging.Encode(img, o)
+	if err != nil {
+		return nil, errmap.Image(err)
+	}
+	return b, nil
+}
+
+// sum is the lower-case hex SHA-256 of b.
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// imageFormatEnum is the formats an image action writes, as a schema enum.
+const imageFormatEnum = "png|jpeg|gif|webp|bmp|tiff"
+
+// validFormat checks a format argument.
+func validFormat(f string) error {
+	if f == "" || strings.Contains("|"+imageFormatEnum+"|", "|"+f+"|") {
+		return nil
+	}
+	if f == string(imaging.AVIF) || f == string(imaging.HEIC) {
+		return nil // answered UNSUPPORTED_IMAGE_FORMAT by the run
+	}
+	return envelope.ArgumentError("The argument format must be one of png, jpeg, gif, webp, bmp, tiff.")
+}
+
+// imageLike is what finishImage writes.
+type imageLike = image.Image
+
+// errmapUnsupportedWrite is the refusal to write format f.
+func errmapUnsupportedWrite(f imaging.Format) *protocol.Error {
+	return errmap.Image(&imaging.UnsupportedError{Format: f, Op: "write"})
+}

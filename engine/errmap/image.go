@@ -1,0 +1,43 @@
+package errmap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/protocol"
+)
+
+// Image maps an error of package imaging to its protocol error.
+func Image(err error) *protocol.Error {
+	var (
+		ue *imaging.UnsupportedError
+		pe *imaging.PixelsError
+		fe *imaging.FramesError
+		ce *imaging.CorruptError
+	)
+	switch {
+	case errors.As(err, &ue) && ue.Format == "":
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF); its content decides, not its name.")
+	case errors.As(err, &ue) && (ue.Format == imaging.AVIF || ue.Format == imaging.HEIC):
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s %s images (no cgo-free codec fits a host started per message); convert it with another program first.", ue.Op, ue.Format))
+	case errors.As(err, &ue):
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s %s images.", ue.Op, ue.Format))
+	case errors.As(err, &pe):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The image is %d×%d pixels, over this action's limit of %d pixels (limits.max_pixels); it was not decoded.", pe.Width, pe.Height, pe.Limit))
+	case errors.As(err, &fe):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation has more than %d frames (limits.max_frames); it was not decoded.", fe.Limit))
+	case errors.As(err, &ce):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The %s image could not be decoded or encoded: it is damaged or truncated (%v).", ce.Format, ce.Err))
+	}
+	return protocol.Wrap(protocol.ImageProcessingFailed, err, "The image could not be processed.")
+}
+
+// ImageWrite maps a failed write of an image action's output.
+func ImageWrite(err error) *protocol.Error {
+	if errors.Is(err, fs.ErrExist) {
+		return protocol.Wrap(protocol.FileAlreadyExists, err, "The destination file already exists; choose another name or pass \"overwrite\": true.")
+	}
+	return File(err)
+}

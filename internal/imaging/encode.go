@@ -1,0 +1,133 @@
+package imaging
+
+import (
+	"bytes"
+	"encoding/binary"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+
+	"github.com/HugoSmits86/nativewebp"
+	"golang.org/x/image/bmp"
+	"golang.org/x/image/tiff"
+)
+
+// DefaultQuality is the JPEG quality when none is given.
+const DefaultQuality = 85
+
+// Output says how Encode writes an image.
+type Output struct {
+	Format Format
+	// Quality is the JPEG quality, 1 to 100 (0: DefaultQuality); the
+	// other formats are lossless (WebP is written lossless, VP8L) or
+	// palette-reduced (GIF) and ignore it.
+	Quality int
+	// Profile is an ICC profile to embed (JPEG and PNG only).
+	Profile []byte
+	// EXIF is an EXIF block (a TIFF structure) to embed, for a caller
+	// that keeps metadata (JPEG and PNG only); nil strips it.
+	EXIF []byte
+}
+
+// Lossy reports whether f's size depends on Output.Quality.
+func Lossy(f Format) bool { return f == JPEG }
+
+// Encode writes img in o's format. Nothing of the source's metadata is
+// written but what o carries.
+func Encode(img image.Image, o Output) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	switch o.Format {
+	case JPEG:
+		q := o.Quality
+		if q <= 0 {
+			q = DefaultQuality
+		}
+		err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: min(q, 100)})
+	case PNG:
+		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img)
+	case GIF:
+		err = gif.Encode(&buf, img, &gif.Options{NumColors: 256})
+	case WebP:
+		err = nativewebp.Encode(&buf, img, nil)
+	case BMP:
+		err = bmp.Encode(&buf, img)
+	case TIFF:
+		err = tiff.Encode(&buf, img, &tiff.Options{Compression: tiff.Deflate, Predictor: true})
+	default:
+		return nil, &UnsupportedError{Format: o.Format, Op: "write"}
+	}
+	if err != nil {
+		return nil, corrupt(o.Format, err)
+	}
+	return embed(buf.Bytes(), o), nil
+}
+
+// embed adds o's ICC profile and EXIF block to an encoded JPEG (APP1 and
+// APP2 segments after SOI) or PNG (iCCP and eXIf chunks after IHDR).
+func embed(b []byte, o Output) []byte {
+	if len(o.Profile) == 0 && len(o.EXIF) == 0 {
+		return b
+	}
+	switch o.Format {
+	case JPEG:
+		var segs []byte
+		if len(o.EXIF) > 0 && len(o.EXIF)+8 <= 0xffff {
+			segs = appendSegment(segs, 0xe1, append([]byte("Exif\x00\x00"), o.EXIF...))
+		}
+		segs = appendICC(segs, o.Profile)
+		return join(b[:2], segs, b[2:])
+	case PNG:
+		const afterIHDR = 8 + 25
+		var chunks []byte
+		if len(o.Profile) > 0 {
+			chunks = append(chunks, pngChunk("iCCP", iccpData(o.Profile))...)
+		}
+		if len(o.EXIF) > 0 {
+			chunks = append(chunks, pngChunk("eXIf", o.EXIF)...)
+		}
+		return join(b[:afterIHDR], chunks, b[afterIHDR:])
+	}
+	return b
+}
+
+// appendICC appends a profile as APP2 "ICC_PROFILE" segments.
+func appendICC(dst, p []byte) []byte {
+	const chunk = 0xffff - 2 - 14
+	n := (len(p) + chunk - 1) / chunk
+	if n > 255 {
+		return dst
+	}
+	for i := 0; i < n; i++ {
+		part := p[i*chunk : min(len(p), (i+1)*chunk)]
+		seg := append([]byte("ICC_PROFILE\x00"), byte(i+1), byte(n))
+		dst = appendSegment(dst, 0xe2, append(seg, part...))
+	}
+	return dst
+}
+
+// appendSegment appends a JPEG marker segment.
+func appendSegment(dst []byte, marker byte, data []byte) []byte {
+	dst = append(dst, 0xff, marker)
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(data)+2))
+	return append(dst, data...)
+}
+
+// iccpData is an iCCP chunk's data: a profile name, NUL, the method (0)
+// and the zlib-compressed profile.
+func iccpData(p []byte) []byte {
+	var z bytes.Buffer
+	z.WriteString("icc\x00\x00")
+	w := newZlib(&z)
+	w.Write(p)
+	w.Close()
+	return z.Bytes()
+}
+
+func join(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+// Bounds returns an image's size as a rectangle at the origin.
+func Bounds(img image.Image) image.Rectangle {
+	return image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy())
+}

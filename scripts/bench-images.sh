@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Image benchmarks, side by side with libvips (vipsthumbnail, vips) and
+# ImageMagick, each command run RUNS times (default 3) under
+# /usr/bin/time -v for its wall time and peak memory; prints the median of
+# each figure. Installs libvips-tools, imagemagick and time from Debian
+# when they are missing. Not part of make test.
+# Usage: scripts/bench-images.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+
+need=()
+for pkg in libvips-tools imagemagick time bc python3; do
+	dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+im=/usr/bin/convert
+[ -x "$im" ] || im=$(command -v magick)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ws="$tmp/ws"
+mkdir -p "$ws"
+go build -trimpath -o "$tmp/deskbridge" ./cmd/deskbridge
+go run ./internal/imaging/imagetest/benchgen "$ws"
+origin="chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+cat >"$tmp/config.json" <<JSON
+{"workspaces":[{"name":"ws","path":"$ws"}],"allowed_origins":["$origin"],
+ "decision_log":{"path":"$tmp/decisions.jsonl"},"state_dir":"$tmp/state"}
+JSON
+db() { "$tmp/deskbridge" --config "$tmp/config.json" call "$@" >"$tmp/last.json"; }
+
+# 1,000 inspect_image requests framed for one host process (stdin).
+python3 - "$ws/many" "$tmp/inspect.frames" <<'PY'
+import json, os, struct, sys
+d, out = sys.argv[1], sys.argv[2]
+with open(out, "wb") as f:
+    for i, n in enumerate(sorted(os.listdir(d))):
+        p = json.dumps({"version": 1, "id": str(i), "action": "inspect_image",
+                        "arguments": {"path": os.path.join(d, n)}}).encode()
+        f.write(struct.pack("<I", len(p)) + p)
+PY
+
+# measure NAME CMD...: RUNS runs; prints the median CPU time (user +
+# system), wall time and peak RSS. On a shared machine quote CPU times and
+# ratios: wall times wait for the processor.
+measure() {
+	local name=$1
+	shift
+	local cpus=() walls=() rsss=()
+	for _ in $(seq "$runs"); do
+		/usr/bin/time -v -o "$tmp/time.txt" "$@" >/dev/null 2>>"$tmp/stderr.txt"
+		cpus+=("$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' "$tmp/time.txt")")
+		walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time.txt")")
+		rsss+=("$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time.txt")")
+	done
+	printf '%-44s cpu %6.3f s   wall %6.3f s   peak RSS %7.1f MiB\n' "$name" \
+		"$(median "${cpus[@]}")" "$(median "${walls[@]}")" "$(echo "$(median "${rsss[@]}")/1024" | bc -l)"
+}
+
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo "== resize a 24-megapixel JPEG (6000×4000) to 1600 px wide, JPEG quality 85"
+measure "deskbridge resize_image" "$tmp/deskbridge" --config "$tmp/config.json" call resize_image \
+	"{\"path\":\"$ws/photo-24mp.jpg\",\"width\":1600,\"destination\":\"$ws/ours-1600.jpg\",\"overwrite\":true}"
+measure "vipsthumbnail" vipsthumbnail "$ws/photo-24mp.jpg" --size 1600x -o "$ws/vips-1600.jpg[Q=85]"
+measure "ImageMagick convert -resize" "$im" "$ws/photo-24mp.jpg" -resize 1600x -quality 85 "$ws/im-1600.jpg"
+printf '%-44s %s dB\n' "PSNR deskbridge vs vipsthumbnail" "$(compare -metric PSNR "$ws/ours-1600.jpg" "$ws/vips-1600.jpg" null: 2>&1 || true)"
+printf '%-44s %s dB\n' "PSNR ImageMagick vs vipsthumbnail" "$(compare -metric PSNR "$ws/im-1600.jpg" "$ws/vips-1600.jpg" null: 2>&1 || true)"
+
+echo "== convert a 12-megapixel PNG (4240×2830) to lossless WebP"
+measure "deskbridge convert_image" "$tmp/deskbridge" --config "$tmp/config.json" call convert_image \
+	"{\"path\":\"$ws/photo-12mp.png\",\"destination\":\"$ws/ours.webp\",\"format\":\"webp\",\"overwrite\":true}"
+measure "vips copy (lossless WebP)" vips copy "$ws/photo-12mp.png" "$ws/vips.webp[lossless]"
+measure "ImageMagick convert (lossless WebP)" "$im" "$ws/photo-12mp.png" -define webp:lossless=true "$ws/im.webp"
+ls -l "$ws/ours.webp" "$ws/vips.webp" "$ws/im.webp" | awk '{printf "%-44s %d bytes\n", $9, $5}' | sed "s|$ws/||"
+
+echo "== inspect 1,000 images (6 formats, headers and metadata)"
+measure "deskbridge: 1,000 inspect_image, one host" sh -c "exec \"$tmp/deskbridge\" --config \"$tmp/config.json\" \"$origin\" <\"$tmp/inspect.frames\""
+measure "vipsheader, one process" sh -c "exec vipsheader \"$ws\"/many/*"
+measure "ImageMagick identify -ping, one process" sh -c "exec identify -ping \"$ws\"/many/*"
