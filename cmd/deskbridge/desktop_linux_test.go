@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/image/webp"
+
 	"github.com/deskbridge/deskbridge/internal/xvfb"
 )
 
@@ -338,8 +340,15 @@ func TestCaptureScreenPixels(t *testing.T) {
 	if r := d.call(t, "capture_screen", map[string]any{"region": map[string]int{"x": 790, "y": 0, "width": 20, "height": 5}}); r.code() != "INVALID_REQUEST" {
 		t.Errorf("region off the screen: %s", r.code())
 	}
-	if r := d.call(t, "capture_screen", map[string]any{"format": "webp"}); r.code() != "SKILL_RUNTIME_UNAVAILABLE" || !strings.Contains(r.Error.Message, "WebP") {
-		t.Errorf("webp: %s %s", r.code(), r.Error.Message)
+	var lossless shot
+	webpDest := filepath.Join(d.ws, "screen.webp")
+	d.must(t, &lossless, "capture_screen", map[string]any{"format": "webp", "destination": webpDest})
+	if f, err := os.Open(webpDest); err != nil {
+		t.Fatal(err)
+	} else if img, err := webp.Decode(f); err != nil || img.Bounds().Dx() != xvfb.Width {
+		t.Errorf("saved webp: %v", err)
+	} else if r, g, b, _ := img.At(10, 10).RGBA(); [3]uint32{r >> 8, g >> 8, b >> 8} != [3]uint32{0x33, 0x66, 0xcc} {
+		t.Errorf("webp pixel = %x %x %x", r>>8, g>>8, b>>8)
 	}
 }
 

@@ -7,13 +7,14 @@ import (
 	"image/png"
 	"math"
 
+	"github.com/HugoSmits86/nativewebp"
 	"golang.org/x/image/draw"
 )
 
 // Encoded is an image encoded for a response or a file.
 type Encoded struct {
 	Data          []byte
-	Format        string // "png" or "jpeg"
+	Format        string // "png", "jpeg" or "webp"
 	Width, Height int
 	// Scale is Width over the source's width (1 when not scaled).
 	Scale float64
@@ -22,15 +23,12 @@ type Encoded struct {
 // jpegQuality is the quality JPEG images are encoded at.
 const jpegQuality = 85
 
-// Encode encodes img as format ("png" or "jpeg"), scaled down to at most
-// maxWidth pixels wide (0: no bound) and then, while the encoding is
-// longer than budget bytes (0: no budget), scaled down further, up to 8
-// times. An image that cannot be made to fit is ErrTooLarge. WebP has no
-// encoder among DeskBridge's libraries: asking for it is ErrUnavailable.
+// Encode encodes img as format ("png", "jpeg", or "webp", which is
+// lossless), scaled down to at most maxWidth pixels wide (0: no bound) and
+// then, while the encoding is longer than budget bytes (0: no budget),
+// scaled down further, up to 8 times. An image that cannot be made to fit
+// is ErrTooLarge.
 func Encode(img image.Image, format string, maxWidth, budget int) (Encoded, error) {
-	if format == "webp" {
-		return Encoded{}, unavailable("no WebP encoder is built into DeskBridge (Go's image libraries decode WebP only); ask for png or jpeg")
-	}
 	src := img.Bounds().Dx()
 	if maxWidth > 0 && src > maxWidth {
 		img = scale(img, float64(maxWidth)/float64(src))
@@ -57,9 +55,12 @@ func Encode(img image.Image, format string, maxWidth, budget int) (Encoded, erro
 func encode(img image.Image, format string) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
-	if format == "jpeg" {
+	switch format {
+	case "jpeg":
 		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: jpegQuality})
-	} else {
+	case "webp":
+		err = nativewebp.Encode(&buf, img, nil) // the same encoder as the images skill's
+	default:
 		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
 	}
 	return buf.Bytes(), err

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/image/webp"
 )
 
 func TestWaylandThroughHelpers(t *testing.T) {
@@ -145,8 +148,10 @@ func TestEncodeFitsBudget(t *testing.T) {
 	if _, err := Encode(img, "png", 0, 10); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("impossible budget: %v", err)
 	}
-	if _, err := Encode(img, "webp", 0, 0); !errors.Is(err, ErrUnavailable) {
-		t.Errorf("webp: %v", err)
+	if w, err := Encode(img, "webp", 0, 0); err != nil || w.Format != "webp" {
+		t.Errorf("webp: %+v, %v", w.Format, err)
+	} else if cfg, err := webp.DecodeConfig(bytes.NewReader(w.Data)); err != nil || cfg.Width != img.Bounds().Dx() {
+		t.Errorf("webp reads back as %+v, %v", cfg, err)
 	}
 	_ = color.RGBA{}
 }
