@@ -12,7 +12,7 @@ build:
 ## test: everything CI runs — format, vet, cross builds, unit tests with the
 ## race detector, the policy tests through our own binary, the browser
 ## end-to-end suite, and the Windows build's tests under Wine.
-test: lint cross test-unit policy-test test-e2e
+test: lint cross test-unit policy-test test-e2e test-windows
 
 lint: check-generated
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -8,10 +10,11 @@ import (
 // TestDesktopValidation: an app or editor name that could be a path, and
 // an editor that names no program or a relative one, are refused at load.
 func TestDesktopValidation(t *testing.T) {
+	idea := strconv.Quote(filepath.Join(t.TempDir(), "idea", "bin", "idea.sh")) // absolute on every OS
 	tests := []struct {
 		name, doc, wantErr string
 	}{
-		{"apps and editors", `{"apps":{"allow":["org.gnome.TextEditor","gimp"]},"editors":{"code":{"command":["code","--new-window"]},"idea":{"command":["/opt/idea/bin/idea.sh"]}}}`, ""},
+		{"apps and editors", `{"apps":{"allow":["org.gnome.TextEditor","gimp"]},"editors":{"code":{"command":["code","--new-window"]},"idea":{"command":[` + idea + `]}}}`, ""},
 		{"app with a path", `{"apps":{"allow":["../../bin/sh"]}}`, "not an application name"},
 		{"app hidden name", `{"apps":{"allow":[".hidden"]}}`, "not an application name"},
 		{"editor without program", `{"editors":{"code":{"command":[]}}}`, "names no program"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -13,6 +14,7 @@ import (
 // the line and column, in words.
 func TestLoadNamesWhereTheConfigurationIsWrong(t *testing.T) {
 	dir := t.TempDir()
+	missing := strconv.Quote(filepath.Join(dir, "nonexistent-deskbridge")) // absolute on every OS
 	tests := []struct {
 		name, doc    string
 		member       string
@@ -23,7 +25,7 @@ func TestLoadNamesWhereTheConfigurationIsWrong(t *testing.T) {
 		{"typo", "{\n  \"workspace\": []\n}", "/workspace", 2, 3, `unknown member "workspace": did you mean "workspaces"? The members allowed here are`},
 		{"nested typo", `{"decision_log":{"pth":"x"}}`, "/decision_log/pth", 1, 18, `unknown member "pth": did you mean "path"? The members allowed here are "disabled", "keep"`},
 		{"wrong kind", `{"workspaces":"/tmp"}`, "/workspaces", 1, 15, "must be a list (JSON array), not a string"},
-		{"no such folder", `{"workspaces":[{"name":"w","path":"/nonexistent-deskbridge"}]}`, "/workspaces/0/path", 0, 0, "does not exist"},
+		{"no such folder", `{"workspaces":[{"name":"w","path":` + missing + `}]}`, "/workspaces/0/path", 0, 0, "does not exist"},
 		{"bad origin", `{"allowed_origins":["chrome-extension://x/"]}`, "/allowed_origins/0", 0, 0, "not of the form"},
 		{"keep", `{"decision_log":{"keep":-1}}`, "/decision_log/keep", 0, 0, "between 0 and"},
 		{"not an object", `[]`, "", 1, 1, "must be an object, not a list"},

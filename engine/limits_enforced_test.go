@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,22 @@ import (
 // limitCase proves that one action enforces one limit: a host configured
 // with the limit set low runs a request that passes it and checks the
 // effect. Each case fails when the action ignores its limit.
+// The run_command cases' programs: on Windows, System32's ping (there is
+// no echo.exe or sleep.exe); elsewhere echo and sleep.
+var (
+	chattyArgv      = onWindows([]string{"ping", "-n", "1", "127.0.0.1"}, []string{"echo", strings.Repeat("y", 100)})
+	sleepyArgv      = onWindows([]string{"ping", "-n", "30", "127.0.0.1"}, []string{"sleep", "30"}) // ping: about 29 s
+	commandsAllowed = onWindows([]string{"ping"}, []string{"sleep"})
+)
+
+// onWindows is windows on Windows, else other.
+func onWindows(windows, other []string) []string {
+	if runtime.GOOS == "windows" {
+		return windows
+	}
+	return other
+}
+
 type limitCase struct {
 	action, limit string
 	value         int64
@@ -70,15 +87,16 @@ var limitCases = []limitCase{
 		}
 	}},
 	{"run_command", "max_bytes", 10, func(t *testing.T, f *netFixture) {
-		r := f.call(t, "run_command", map[string]any{"argv": []string{"echo", strings.Repeat("y", 100)}, "cwd": f.ws})
+		r := f.call(t, "run_command", map[string]any{"argv": chattyArgv, "cwd": f.ws})
 		r.wantOK(t)
 		// The kept bytes are followed by a marker that says how many there were.
-		if out := r.data["stdout"].(string); strings.Contains(out, strings.Repeat("y", 11)) || r.data["truncated"] != true {
+		out := r.data["stdout"].(string)
+		if kept, _, _ := strings.Cut(out, "\n[deskbridge: output truncated"); len(kept) > 10 || r.data["truncated"] != true {
 			t.Fatalf("stdout %q (truncated %v) under max_bytes 10", out, r.data["truncated"])
 		}
 	}},
 	{"run_command", "timeout_ms", 300, func(t *testing.T, f *netFixture) {
-		f.call(t, "run_command", map[string]any{"argv": []string{"sleep", "30"}, "cwd": f.ws}).want(t, protocol.CommandTimeout)
+		f.call(t, "run_command", map[string]any{"argv": sleepyArgv, "cwd": f.ws}).want(t, protocol.CommandTimeout)
 	}},
 	{"download_asset", "max_bytes", 1 << 20, func(t *testing.T, f *netFixture) {
 		srv := assetServer(t)
@@ -148,7 +166,7 @@ func TestLimitsEnforced(t *testing.T) {
 	for _, c := range limitCases {
 		t.Run(c.action+"/"+c.limit, func(t *testing.T) {
 			limits := map[string]any{c.action: map[string]int64{c.limit: c.value}}
-			f := newNetFixtureWith(t, allow127, nil, map[string]any{"limits": limits, "commands": map[string]any{"allow": []string{"sleep"}}})
+			f := newNetFixtureWith(t, allow127, nil, map[string]any{"limits": limits, "commands": map[string]any{"allow": commandsAllowed}})
 			c.check(t, f)
 		})
 	}

@@ -33,10 +33,7 @@ func TestRunCommands(t *testing.T) {
 	t.Setenv("LOCALAPPDATA", filepath.Join(home, "AppData", "Local"))
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("DESKBRIDGE_CONFIG", "")
-	bin := filepath.Join(home, "deskbridge")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
+	bin := installedBin(home)
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +80,19 @@ func TestRunCommands(t *testing.T) {
 // cmd/deskbridge, where it also loads the configuration as the host does).
 func doctor(_ []string, out, _ *bytes.Buffer) int {
 	in := NewInstaller(out)
-	in.Self = os.Getenv("HOME") + "/deskbridge" // the binary TestRunCommands installs
+	in.Self = installedBin(os.Getenv("HOME"))
 	if !doctorOK(in, Browsers) {
 		return 1
 	}
 	return 0
+}
+
+// installedBin is the binary TestRunCommands installs from home.
+func installedBin(home string) string {
+	if runtime.GOOS == "windows" {
+		return filepath.Join(home, "deskbridge.exe")
+	}
+	return filepath.Join(home, "deskbridge")
 }
 
 func wrap(run func([]string, io.Writer, io.Writer) int) func([]string, *bytes.Buffer, *bytes.Buffer) int {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,10 @@ func TestCallSaysWhereItLogs(t *testing.T) {
 	state := t.TempDir()
 	env := []string{"XDG_STATE_HOME=" + state, "DESKBRIDGE_CONFIG="}
 	want := filepath.Join(state, "deskbridge", "decisions.jsonl")
+	if runtime.GOOS == "windows" { // the state folder is %LOCALAPPDATA%\DeskBridge\state
+		env = []string{"LOCALAPPDATA=" + state, "DESKBRIDGE_CONFIG="}
+		want = filepath.Join(state, "DeskBridge", "state", "decisions.jsonl")
+	}
 	_, errOut, code := runBin(t, "", env, "call", "get_status")
 	if code != 0 || !strings.Contains(errOut, "decisions are logged to "+want) {
 		t.Fatalf("first call: exit %d, stderr %q; want it to name %s", code, errOut, want)

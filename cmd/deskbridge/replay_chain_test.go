@@ -14,8 +14,8 @@ func loggedDecisions(t *testing.T) string {
 	cfg, ws := writeConfig(t, "")
 	for _, c := range [][]string{
 		{"get_status", "{}"},
-		{"read_file", `{"path":"/etc/passwd"}`},
-		{"list_folder", `{"path":"` + ws + `"}`},
+		{"read_file", `{"path":` + quoteJSON(filepath.Join(t.TempDir(), "outside.txt")) + `}`},
+		{"list_folder", `{"path":` + quoteJSON(ws) + `}`},
 	} {
 		runBin(t, ws, nil, "--config", cfg, "call", c[0], c[1])
 	}

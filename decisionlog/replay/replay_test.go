@@ -181,8 +181,9 @@ func testConfig(t testing.TB, ws, imp, logFile string) *config.Config {
 	b := fmt.Sprintf(`{"workspaces":[{"name":"ws","path":%q}],"allowed_origins":[%q],"decision_log":{"path":%q},
 		"import_sources":[%q],"network":{"allow_private":["127.0.0.1/32"],"open_localhost":true},"state_dir":%q,
 		"skills":{"clipboard":true,"windows":true},"apps":{"allow":["deskbridge-test-missing"]},
-		"editors":{"none":{"command":["/nonexistent/deskbridge-test-editor"]}}}`,
-		ws, origin, logFile, imp, filepath.Join(filepath.Dir(logFile), "state"))
+		"editors":{"none":{"command":[%q]}}}`,
+		ws, origin, logFile, imp, filepath.Join(filepath.Dir(logFile), "state"),
+		filepath.Join(filepath.Dir(logFile), "nonexistent", "deskbridge-test-editor"))
 	cfg, err := config.Parse([]byte(b))
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,11 @@ const (
 	// another (TerminateProcess) sometimes dies at start with "Failed to
 	// load ws2_32.dll: DLL initialization failed".
 	StartAfterKill = "Wine 8 sometimes fails to start a process right after killing another (ws2_32.dll initialization failed)"
+	// StartInternalError: under load Wine 8's CreateProcess sometimes
+	// fails with ERROR_INTERNAL_ERROR ("Internal error") and starts
+	// nothing; the cmd/deskbridge tests start the program again (never a
+	// skip).
+	StartInternalError = "Wine 8 CreateProcess sometimes fails with ERROR_INTERNAL_ERROR and starts nothing"
 )
 
 // Running reports whether this Windows program runs under Wine (ntdll.dll
