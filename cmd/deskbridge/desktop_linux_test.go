@@ -171,6 +171,25 @@ func (d desk) x(t *testing.T, stdin []byte, name string, args ...string) []byte 
 	return out
 }
 
+// xclipIn has xclip own the clipboard with b, and waits until the
+// clipboard answers b: xclip's serving child takes the selection after its
+// parent has exited, so a read sent at once could still reach the previous
+// owner, or none.
+func (d desk) xclipIn(t *testing.T, b []byte) {
+	t.Helper()
+	d.x(t, b, "xclip", "-i", "-selection", "clipboard")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		cmd := exec.Command("xclip", "-o", "-selection", "clipboard")
+		cmd.Env = append(os.Environ(), d.env()[2:]...)
+		if out, err := cmd.Output(); err == nil && bytes.Equal(out, b) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("xclip did not take the clipboard within 10 s")
+		}
+	}
+}
+
 // logHolds reports whether the decision log holds s.
 func (d desk) logHolds(t *testing.T, s string) bool {
 	t.Helper()
@@ -214,7 +233,7 @@ func TestSetClipboardOutlivesTheHost(t *testing.T) {
 func TestGetClipboardReadsWhatXclipSet(t *testing.T) {
 	d := newDesk(t, clipboardOn)
 	secretish := "from xclip " + strconv.FormatInt(time.Now().UnixNano(), 36)
-	d.x(t, []byte(secretish), "xclip", "-i", "-selection", "clipboard")
+	d.xclipIn(t, []byte(secretish))
 	var got struct {
 		Format  string `json:"format"`
 		Content string `json:"content"`
@@ -243,7 +262,7 @@ func TestGetClipboardReadsWhatXclipSet(t *testing.T) {
 func TestGetClipboardContentCheck(t *testing.T) {
 	d := newDesk(t, clipboardOn)
 	secret := "AKIA" + fakeToken(7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
-	d.x(t, []byte("aws_access_key_id = "+secret+"\n"), "xclip", "-i", "-selection", "clipboard")
+	d.xclipIn(t, []byte("aws_access_key_id = "+secret+"\n"))
 	r := d.call(t, "get_clipboard", map[string]any{})
 	if bytes.Contains(r.Data, []byte(secret)) || strings.Contains(r.Error.Message, secret) {
 		t.Fatalf("the secret left the host: %s", r.Data)

@@ -72,10 +72,23 @@ func TestReadLargeContentIncrementally(t *testing.T) {
 	}
 }
 
-// xclipServe has xclip own the clipboard with b as target.
+// xclipServe has xclip own the clipboard with b as target. xclip's
+// serving child takes the selection after its parent has exited, so it
+// waits until the clipboard answers b: a read sent before would reach the
+// previous owner as it gives the selection up.
 func xclipServe(t *testing.T, b []byte, target string) {
 	t.Helper()
 	xtool(t, b, "xclip", "-i", "-selection", "clipboard", "-t", target)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		cmd := exec.Command("xclip", "-o", "-selection", "clipboard", "-t", target)
+		cmd.Env = append(os.Environ(), "DISPLAY="+display)
+		if out, err := cmd.Output(); err == nil && bytes.Equal(out, b) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("xclip did not take the clipboard within 10 s")
+		}
+	}
 }
 
 // TestOwnerEndsWhenTheSelectionIsTaken: the detached owner exits once
