@@ -3,7 +3,6 @@
 package browser
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // OpenWait bounds how long an opener is waited for. xdg-open and open
@@ -42,7 +43,7 @@ func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	if path == "" {
 		return &NotFoundError{Program: c.program, Err: fmt.Errorf("not in %s: %w", strings.Join(c.dirs, ", "), fs.ErrNotExist)}
 	}
-	stderr := &capped{max: maxStderr}
+	stderr := proc.NewCapped(maxStderr)
 	cmd := exec.Command(path, url)
 	cmd.Env = withPath(os.Environ(), strings.Join(c.dirs, string(os.PathListSeparator)))
 	cmd.Stderr = stderr
@@ -79,42 +80,13 @@ func exitError(program string, err error, stderr string) error {
 	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
 		return nil
 	}
-	fe := &FailedError{Program: program, Code: -1, Stderr: firstLine(stderr)}
+	fe := &FailedError{Program: program, Code: -1, Stderr: proc.FirstLine(stderr)}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		fe.Code = ee.ExitCode()
 	}
 	return fe
 }
-
-// firstLine is the first line of s that is not blank, trimmed and cut to
-// 200 bytes.
-func firstLine(s string) string {
-	for line := range strings.Lines(s) {
-		if line = strings.TrimSpace(line); line != "" {
-			if len(line) > 200 {
-				line = strings.ToValidUTF8(line[:200], "")
-			}
-			return line
-		}
-	}
-	return ""
-}
-
-// capped is a buffer that keeps the first max bytes written to it.
-type capped struct {
-	buf bytes.Buffer
-	max int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *capped) String() string { return c.buf.String() }
 
 // find returns the program's path in the first of c.dirs that holds it as
 // an executable regular file, or "".

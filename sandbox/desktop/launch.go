@@ -1,13 +1,14 @@
 package desktop
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // LaunchWait bounds how long a launcher is waited for. A file manager or
@@ -58,42 +59,13 @@ func exitError(program string, err error, stderr string) error {
 	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
 		return nil
 	}
-	fe := &FailedError{Program: program, Code: -1, Stderr: firstLine(stderr)}
+	fe := &FailedError{Program: program, Code: -1, Stderr: proc.FirstLine(stderr)}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		fe.Code = ee.ExitCode()
 	}
 	return fe
 }
-
-// firstLine is the first line of s that is not blank, trimmed and cut to
-// 200 bytes.
-func firstLine(s string) string {
-	for line := range strings.Lines(s) {
-		if line = strings.TrimSpace(line); line != "" {
-			if len(line) > 200 {
-				line = strings.ToValidUTF8(line[:200], "")
-			}
-			return line
-		}
-	}
-	return ""
-}
-
-// capped is a buffer that keeps the first max bytes written to it.
-type capped struct {
-	buf bytes.Buffer
-	max int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *capped) String() string { return c.buf.String() }
 
 // withPath returns env with PATH set to path.
 func withPath(env []string, path string) []string {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // Launch runs argv (argv[0] found by Find in dirs, never through a shell;
@@ -28,7 +30,7 @@ func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duratio
 	if err != nil {
 		return err
 	}
-	stderr := &capped{max: maxStderr}
+	stderr := proc.NewCapped(maxStderr)
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Env = withPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
 	cmd.Stderr = stderr
@@ -67,7 +69,7 @@ func runHelper(ctx context.Context, dirs []string, stdin []byte, max int, argv .
 	}
 	ctx, cancel := context.WithTimeout(ctx, helperWait)
 	defer cancel()
-	stdout, stderr := &capped{max: max + 1}, &capped{max: maxStderr}
+	stdout, stderr := proc.NewCapped(max+1), proc.NewCapped(maxStderr)
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
 	cmd.Env = withPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
 	if stdin != nil {
@@ -82,10 +84,10 @@ func runHelper(ctx context.Context, dirs []string, stdin []byte, max int, argv .
 	if err := exitError(argv[0], err, stderr.String()); err != nil {
 		return nil, err
 	}
-	if stdout.buf.Len() > max {
+	if stdout.Len() > max {
 		return nil, ErrTooLarge
 	}
-	return stdout.buf.Bytes(), nil
+	return stdout.Bytes(), nil
 }
 
 // helperWait bounds a helper program's run.

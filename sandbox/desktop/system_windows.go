@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/sys/windows"
 	"golang.org/x/sys/windows/registry"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 var (
@@ -172,7 +174,7 @@ func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duratio
 	if err != nil {
 		return err
 	}
-	stderr := &capped{max: maxStderr}
+	stderr := proc.NewCapped(maxStderr)
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.DETACHED_PROCESS}
