@@ -1,7 +1,9 @@
 package desktop
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,6 +53,30 @@ func Find(program string, dirs []string) (string, error) {
 func executable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && (fi.Mode().Perm()&0o111 != 0 || filepath.Ext(p) != "" && os.PathSeparator == '\\')
+}
+
+// startAndWait starts a launcher and waits up to wait (LaunchWait when 0)
+// for it to exit: an exit within the wait is its verdict (exitError, with
+// the first line of stderr); one still running then has launched.
+func startAndWait(ctx context.Context, cmd *exec.Cmd, program string, stderr *proc.Capped, wait time.Duration) error {
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if wait <= 0 {
+		wait = LaunchWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return exitError(program, err, stderr.String())
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // exitError is nil for a program that exited with status 0 (err nil, or

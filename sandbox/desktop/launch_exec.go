@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,24 +38,7 @@ func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duratio
 	// A program the launcher starts may keep its standard error open; the
 	// launcher's exit status is what counts.
 	cmd.WaitDelay = 100 * time.Millisecond
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%w: %w", ErrStart, err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	if wait <= 0 {
-		wait = LaunchWait
-	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case err := <-done:
-		return exitError(filepath.Base(argv[0]), err, stderr.String())
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return startAndWait(ctx, cmd, filepath.Base(argv[0]), stderr, wait)
 }
 
 // runHelper runs a helper program (wl-copy, pbpaste …) found in dirs with

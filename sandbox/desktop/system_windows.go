@@ -178,24 +178,7 @@ func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duratio
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.DETACHED_PROCESS}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%w: %w", ErrStart, err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	if wait <= 0 {
-		wait = LaunchWait
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case err := <-done:
-		return exitError(filepath.Base(argv[0]), err, stderr.String())
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return startAndWait(ctx, cmd, filepath.Base(argv[0]), stderr, wait)
 }
 
 // MaybeRunOwner does nothing on Windows, whose clipboard keeps what is
