@@ -457,6 +457,10 @@ func assetServer(t *testing.T) *httptest.Server {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
+	// Close waits for every handler; under Wine a handler whose client has
+	// gone can stay blocked in Write (/big.bin after a refused declared
+	// size) until its connection is closed here.
+	t.Cleanup(srv.CloseClientConnections)
 	t.Cleanup(func() { close(stop) }) // runs first
 	return srv
 }
