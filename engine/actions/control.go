@@ -70,7 +70,8 @@ func getStatus(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	for _, w := range env.Config.Workspaces {
 		s.Workspaces = append(s.Workspaces, Workspace{Name: w.Name, Path: w.Path})
 	}
-	for _, p := range Profiles(env) {
+	for _, sk := range skillNames() {
+		p := profile(env, sk, true)
 		s.Skills[p.Name] = p.Usable()
 	}
 	return s, nil
@@ -97,6 +98,10 @@ type SkillProfile struct {
 	Formats *ImageFormats `json:"formats,omitempty"`
 
 	runtimeMissing bool // a runtime check (profileDetails) found it missing
+	// usableOnly is set for get_status, which reads only Usable: a detail
+	// that describes the runtime without deciding whether it is there
+	// (tesseract's languages, which run tesseract) leaves its member out.
+	usableOnly bool
 }
 
 // Usable reports whether a request of the skill can succeed at all: it is
@@ -133,13 +138,15 @@ func getSkillProfile(_ context.Context, env *action.Env, _ *action.Call) (any, *
 func Profiles(env *action.Env) []SkillProfile {
 	var out []SkillProfile
 	for _, sk := range skillNames() {
-		out = append(out, profile(env, sk))
+		out = append(out, profile(env, sk, false))
 	}
 	return out
 }
 
-func profile(env *action.Env, sk protocol.Skill) SkillProfile {
-	p := SkillProfile{Name: string(sk), Enabled: skillEnabled(env, sk), Actions: []string{}}
+// profile is one skill's profile; usableOnly leaves out what Usable does
+// not read (SkillProfile.usableOnly).
+func profile(env *action.Env, sk protocol.Skill, usableOnly bool) SkillProfile {
+	p := SkillProfile{Name: string(sk), Enabled: skillEnabled(env, sk), Actions: []string{}, usableOnly: usableOnly}
 	for _, a := range protocol.Actions {
 		if a.Skill != sk {
 			continue

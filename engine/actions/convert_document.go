@@ -220,13 +220,22 @@ type OCRProfile struct {
 	Note     string `json:"note"`
 }
 
+// ocrLanguages runs tesseract for its languages (about 20 ms), which
+// get_status answers without (SkillProfile.usableOnly); a test counts its
+// runs.
+var ocrLanguages = func(tesseract string) []string {
+	return docconv.Languages(context.Background(), tesseract)
+}
+
 func documentsProfile(env *action.Env, p *SkillProfile) {
 	t := docconv.FindTools()
 	o := &OCRProfile{Enabled: env.Config == nil || !env.Config.Documents.OCROff(), Path: t.Tesseract, Renderer: t.Pdftoppm, Languages: []string{}}
 	if t.Tesseract != "" {
 		o.Runtime = "tesseract"
-		if l := docconv.Languages(context.Background(), t.Tesseract); l != nil {
-			o.Languages = l
+		if !p.usableOnly {
+			if l := ocrLanguages(t.Tesseract); l != nil {
+				o.Languages = l
+			}
 		}
 	}
 	switch {

@@ -69,7 +69,7 @@ func panelSpec(env *action.Env) panel.Spec {
 		s.Workspaces = append(s.Workspaces, panel.Workspace{Name: w.Name, Path: w.Path})
 	}
 	for _, sk := range skillNames() {
-		p := profile(env, sk)
+		p := profile(env, sk, true) // the panel shows no runtime details
 		why := p.Reason
 		if why == "" {
 			why = "on: not switched off in the configuration"

@@ -1,0 +1,41 @@
+package actions
+
+import (
+	"context"
+	"testing"
+
+	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/sandbox/docconv"
+)
+
+// get_status is the first request of most host starts: it answers from
+// what decides whether a skill is usable, without running tesseract for
+// its languages (about 20 ms, most of a start), which get_skill_profile
+// still lists.
+func TestStatusRunsNoProgram(t *testing.T) {
+	if docconv.FindTools().Tesseract == "" {
+		t.Skip("no tesseract: .ci/run installs tesseract-ocr")
+	}
+	runs := 0
+	saved := ocrLanguages
+	t.Cleanup(func() { ocrLanguages = saved })
+	ocrLanguages = func(string) []string { runs++; return []string{"eng"} }
+	env := &action.Env{Config: &config.Config{}}
+	s, perr := getStatus(context.Background(), env, &action.Call{})
+	if perr != nil || !s.(Status).Skills["documents"] {
+		t.Fatalf("get_status = %+v, %v; want documents usable", s, perr)
+	}
+	if runs != 0 {
+		t.Fatalf("get_status ran tesseract %d times", runs)
+	}
+	got, _ := getSkillProfile(context.Background(), env, &action.Call{})
+	for _, p := range got.(map[string]any)["skills"].([]SkillProfile) {
+		if p.Name == "documents" && (p.OCR == nil || len(p.OCR.Languages) != 1) {
+			t.Fatalf("get_skill_profile's documents OCR = %+v; want tesseract's languages", p.OCR)
+		}
+	}
+	if runs != 1 {
+		t.Fatalf("get_skill_profile ran tesseract %d times; want 1", runs)
+	}
+}
