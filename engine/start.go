@@ -19,6 +19,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/redact"
+	"github.com/deskbridge/deskbridge/internal/warm"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
@@ -47,6 +48,8 @@ type Options struct {
 	// and binary: the command line passes the browsers' manifest folders
 	// (install.ManifestDirs).
 	ProtectedPaths []string
+	// Warm says the host is a warm process's (get_status's warm).
+	Warm bool
 }
 
 // Start assembles a Host: it compiles the policy, opens the decision log
@@ -93,7 +96,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		Self:   o.Self,
 		Runs:   sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(cfg.StateFolder()) }),
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
-			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source},
+			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source, Warm: o.Warm},
 	}
 	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog,
 		originOK: originAllowed(o.Channel, o.Origin, cfg.AllowedOrigins), now: time.Now}
@@ -297,7 +300,9 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	}
 	if exe, err := os.Executable(); err == nil {
 		add(exe)
+		add(filepath.Join(filepath.Dir(exe), "deskbridge-host"))
 	}
+	add(warm.Folder()) // the warm processes' sockets
 	for _, p := range extra {
 		add(p)
 	}

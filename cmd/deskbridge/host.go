@@ -37,7 +37,7 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 			status = s
 		}
 	}()
-	h, cfg, err := startHost(ctx, configPath, origin)
+	h, cfg, err := startHost(ctx, configPath, origin, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return serveFailure(ctx, err, cfg, origin, stdin, stdout)
@@ -57,14 +57,15 @@ func serveHost(configPath, origin string, stdin io.Reader, stdout, stderr io.Wri
 	return 0
 }
 
-// startHost loads the configuration and starts the host; cfg is set when
-// the configuration loaded, whether the host started or not.
-func startHost(ctx context.Context, configPath, origin string) (h *engine.Host, cfg *config.Config, err error) {
+// startHost loads the configuration and starts the host (a warm
+// process's when warm); cfg is set when the configuration loaded, whether
+// the host started or not.
+func startHost(ctx context.Context, configPath, origin string, warm bool) (h *engine.Host, cfg *config.Config, err error) {
 	cfg, _, err = config.Load(configPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err = engine.Start(ctx, engine.Options{Config: cfg, Origin: origin, Channel: engine.ChannelNative, ProtectedPaths: install.ManifestDirs()})
+	h, err = engine.Start(ctx, engine.Options{Config: cfg, Origin: origin, Channel: engine.ChannelNative, ProtectedPaths: install.ManifestDirs(), Warm: warm})
 	return h, cfg, err
 }
 

@@ -108,7 +108,13 @@ type hostProc struct {
 // start runs the host as Chrome does; env adds variables.
 func start(t *testing.T, args []string, env ...string) *hostProc {
 	t.Helper()
-	cmd := exec.Command(binaryPath, args...)
+	return startProgram(t, binaryPath, args, env...)
+}
+
+// startProgram runs bin (the host, or deskbridge-host) as Chrome does.
+func startProgram(t *testing.T, bin string, args []string, env ...string) *hostProc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	in, err := cmd.StdinPipe()
 	if err != nil {

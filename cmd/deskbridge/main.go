@@ -92,6 +92,9 @@ var commands = map[string]command{
 	// the host itself (engine.Options.Self), not by a person.
 	"panel-serve":   func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return panelServe(a, o, e) },
 	"preview-serve": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return previewServe(a, o, e) },
+	// The warm process deskbridge-host starts and hands the browser's
+	// ports to (warm.go).
+	"warm-serve": func(cfg string, a []string, _ io.Reader, _, e io.Writer) int { return warmServe(cfg, a, e) },
 }
 
 // withConfig passes a leading --config on to a subcommand that takes

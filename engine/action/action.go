@@ -95,6 +95,9 @@ type Info struct {
 	PolicyHash     string
 	ConfigHash     string
 	ConfigSource   string
+	// Warm is set in a warm process (cmd/deskbridge-host), which serves
+	// many ports from one start.
+	Warm bool
 }
 
 // Call is one request on its way through the pipeline.

@@ -29,6 +29,9 @@ type Status struct {
 	Actions         []string         `json:"actions"`
 	Limits          map[string]int64 `json:"limits"`
 	Channel         string           `json:"channel"`
+	// Warm is true when a warm process answers (deskbridge-host handed it
+	// the port), false when the host started for this port.
+	Warm bool `json:"warm"`
 }
 
 // Platform names the OS and architecture.
@@ -66,6 +69,7 @@ func getStatus(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 		Actions:    action.Built(),
 		Limits:     map[string]int64{"max_message_bytes": wire.MaxPayload},
 		Channel:    c.Channel,
+		Warm:       env.Info.Warm,
 	}
 	for _, w := range env.Config.Workspaces {
 		s.Workspaces = append(s.Workspaces, Workspace{Name: w.Name, Path: w.Path})

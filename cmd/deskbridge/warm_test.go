@@ -1,0 +1,229 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// warmHostPath is deskbridge-host, built beside binaryPath on first use:
+// it runs the deskbridge beside it.
+var warmHostPath = sync.OnceValues(func() (string, error) {
+	p := filepath.Join(filepath.Dir(binaryPath), "deskbridge-host")
+	out, err := exec.Command("go", "build", "-o", p, "../deskbridge-host").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build deskbridge-host: %v\n%s", err, out)
+	}
+	return p, nil
+})
+
+// warmEnv is an environment of the test's own for deskbridge-host: its
+// socket folder in a temporary folder, and an idle time.
+type warmEnv struct {
+	runtime string // XDG_RUNTIME_DIR
+	idle    string
+}
+
+func newWarmEnv(t *testing.T, idle string) warmEnv {
+	t.Helper()
+	dir, err := os.MkdirTemp("/tmp", "dbw-") // short: a socket path has at most 104 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stopWarm(dir)
+		os.RemoveAll(dir)
+	})
+	return warmEnv{runtime: dir, idle: idle}
+}
+
+func (w warmEnv) env() []string {
+	return []string{"XDG_RUNTIME_DIR=" + w.runtime, "DESKBRIDGE_WARM_IDLE=" + w.idle}
+}
+
+// sockets are the warm sockets in w's folder.
+func (w warmEnv) sockets() []string {
+	m, _ := filepath.Glob(filepath.Join(w.runtime, "deskbridge", "*.sock"))
+	return m
+}
+
+// waitSocket waits for a warm process to listen in w's folder.
+func (w warmEnv) waitSocket(t *testing.T) {
+	t.Helper()
+	for range 300 {
+		if len(w.sockets()) > 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no warm process listens in %s", w.runtime)
+}
+
+// stopWarm ends the warm processes whose sockets are in dir.
+func stopWarm(dir string) {
+	out, _ := exec.Command("pkill", "-f", "warm-serve --socket "+dir).CombinedOutput()
+	_ = out
+}
+
+// status is get_status's data, as far as these tests read it.
+type status struct {
+	Warm       bool `json:"warm"`
+	Workspaces []struct {
+		Name string `json:"name"`
+	} `json:"workspaces"`
+}
+
+// callWarm sends one request through deskbridge-host, as a one-shot
+// message, and returns the answer once the program has ended.
+func callWarm(t *testing.T, w warmEnv, config, action string, args map[string]any) response {
+	t.Helper()
+	bin, err := warmHostPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startProgram(t, bin, []string{"--config", config, origin}, w.env()...)
+	if args == nil {
+		args = map[string]any{}
+	}
+	a, _ := json.Marshal(args)
+	req, _ := json.Marshal(map[string]any{"version": 1, "id": "1", "action": action, "arguments": json.RawMessage(a)})
+	p.send(frame(req))
+	r := p.recv()
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("deskbridge-host: %v\nstderr: %s", err, p.stderr)
+	}
+	return r
+}
+
+func statusOf(t *testing.T, r response) status {
+	t.Helper()
+	var s status
+	if !r.Success {
+		t.Fatalf("get_status: %s", r.code())
+	}
+	if err := json.Unmarshal(r.Data, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// waitWarmStatus calls get_status until a warm process answers.
+func waitWarmStatus(t *testing.T, w warmEnv, config string) status {
+	t.Helper()
+	for range 100 {
+		if s := statusOf(t, callWarm(t, w, config, "get_status", nil)); s.Warm {
+			return s
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("no warm process answered")
+	return status{}
+}
+
+// The first message through deskbridge-host is served by deskbridge
+// itself and leaves a warm process, which serves the next ones as a host
+// would, with their decisions in the same decision log, and ends when it
+// has been idle.
+func TestWarmProcessServesTheNextMessages(t *testing.T) {
+	w := newWarmEnv(t, "3s")
+	cfg, ws := writeConfig(t, "")
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("warm hello\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s := statusOf(t, callWarm(t, w, cfg, "get_status", nil)); s.Warm {
+		t.Fatal("the first message was answered warm; no warm process should exist yet")
+	}
+	w.waitSocket(t)
+	waitWarmStatus(t, w, cfg)
+	r := callWarm(t, w, cfg, "read_file", map[string]any{"path": filepath.Join(ws, "a.txt")})
+	if !r.Success || !strings.Contains(string(r.Data), "warm hello") {
+		t.Fatalf("read_file through the warm process = %s %s", r.code(), r.Data)
+	}
+	log, err := os.ReadFile(filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl"))
+	if err != nil || !strings.Contains(string(log), `"read_file"`) {
+		t.Fatalf("the warm process's read_file is not in the decision log: %v", err)
+	}
+	for range 200 { // idle 3 s
+		if len(w.sockets()) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the warm process did not end after being idle")
+}
+
+// A changed configuration takes effect on the next message: the warm
+// process started from the old one refuses the hello and ends, the
+// message is served by a host started from the new one, and so are those
+// after it.
+func TestWarmProcessSeesAChangedConfiguration(t *testing.T) {
+	w := newWarmEnv(t, "30s")
+	cfg, ws := writeConfig(t, "")
+	callWarm(t, w, cfg, "get_status", nil)
+	w.waitSocket(t)
+	if s := waitWarmStatus(t, w, cfg); len(s.Workspaces) != 1 {
+		t.Fatalf("workspaces = %+v", s.Workspaces)
+	}
+	second := filepath.Join(filepath.Dir(ws), "second")
+	if err := os.Mkdir(second, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(cfg)
+	changed := strings.Replace(string(b), `"workspaces":[`, fmt.Sprintf(`"workspaces":[{"name":"Second","path":%q},`, second), 1)
+	if err := os.WriteFile(cfg, []byte(changed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s := statusOf(t, callWarm(t, w, cfg, "get_status", nil)); len(s.Workspaces) != 2 {
+		t.Fatalf("the message after the change saw %d workspaces; want 2", len(s.Workspaces))
+	}
+	if s := waitWarmStatus(t, w, cfg); len(s.Workspaces) != 2 {
+		t.Fatalf("the new warm process sees %d workspaces; want 2", len(s.Workspaces))
+	}
+}
+
+// A socket folder another user could have made or can enter (in a shared
+// /tmp) is never used: every message is served by deskbridge itself.
+func TestWarmFolderMustBePrivate(t *testing.T) {
+	for name, plant := range map[string]func(t *testing.T, folder string){
+		"open to others": func(t *testing.T, folder string) {
+			if err := os.Mkdir(folder, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(folder, 0o777)
+		},
+		"a link": func(t *testing.T, folder string) {
+			target := filepath.Join(filepath.Dir(folder), "elsewhere")
+			if err := os.Mkdir(target, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, folder); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := newWarmEnv(t, "30s")
+			plant(t, filepath.Join(w.runtime, "deskbridge"))
+			cfg, _ := writeConfig(t, "")
+			for range 3 {
+				if s := statusOf(t, callWarm(t, w, cfg, "get_status", nil)); s.Warm {
+					t.Fatal("a warm process answered from a folder that is not private")
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			found, _ := filepath.Glob(filepath.Join(w.runtime, "*", "*.sock*"))
+			if len(found) > 0 {
+				t.Fatalf("deskbridge-host wrote %v", found)
+			}
+		})
+	}
+}

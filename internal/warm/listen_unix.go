@@ -1,0 +1,167 @@
+//go:build linux || darwin
+
+package warm
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Listener is a warm process's socket, held with its lock: one warm
+// process per socket.
+type Listener struct {
+	*net.UnixListener
+	lock *os.File
+	path string
+}
+
+// ErrTaken means another warm process holds the socket.
+var ErrTaken = errors.New("warm: another process serves this socket")
+
+// Listen takes socket's lock and listens on it, replacing a socket a
+// process that ended left behind. Its folder must be Private. Only this
+// user can connect (mode 0600), and Accept checks each peer anyway.
+func Listen(socket string) (*Listener, error) {
+	if err := Private(filepath.Dir(socket)); err != nil {
+		return nil, err
+	}
+	lock, err := os.OpenFile(socket+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		lock.Close()
+		return nil, ErrTaken
+	}
+	os.Remove(socket) // the lock is ours: whoever made it has ended
+	old := syscall.Umask(0o177)
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: socket, Net: "unix"})
+	syscall.Umask(old)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	l.SetUnlinkOnClose(true)
+	return &Listener{UnixListener: l, lock: lock, path: socket}, nil
+}
+
+// Accept waits at most idle for the next connection from this user; a
+// connection from anyone else is closed and not returned. It returns an
+// error wrapping os.ErrDeadlineExceeded when idle passed.
+func (l *Listener) Accept(idle time.Duration) (*net.UnixConn, error) {
+	for {
+		if err := l.SetDeadline(time.Now().Add(idle)); err != nil {
+			return nil, err
+		}
+		c, err := l.AcceptUnix()
+		if err != nil {
+			return nil, err
+		}
+		if err := peerIsSelf(c); err != nil {
+			c.Close()
+			continue
+		}
+		return c, nil
+	}
+}
+
+// Close stops listening, removes the socket and lets its lock go.
+func (l *Listener) Close() error {
+	err := l.UnixListener.Close()
+	l.lock.Close()
+	return err
+}
+
+// peerIsSelf checks that c's peer runs as this user.
+func peerIsSelf(c *net.UnixConn) error {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var uid int
+	var perr error
+	if err := raw.Control(func(fd uintptr) { uid, perr = peerUID(int(fd)) }); err != nil {
+		return err
+	}
+	if perr != nil {
+		return perr
+	}
+	if uid != os.Getuid() {
+		return fmt.Errorf("warm: a connection from user %d", uid)
+	}
+	return nil
+}
+
+// Dial connects to socket, says hello for origin and returns the
+// connection once the warm process has answered OK.
+func Dial(socket, origin string) (*net.UnixConn, error) {
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: socket, Net: "unix"})
+	if err != nil {
+		return nil, err
+	}
+	var r Reply
+	err = WriteFrame(c, Hello{Version: Version, Origin: origin})
+	if err == nil {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		err = ReadFrame(c, &r)
+		c.SetReadDeadline(time.Time{})
+	}
+	if err == nil && !r.OK {
+		err = fmt.Errorf("warm: %s", r.Why)
+	}
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// SendFiles hands files (their descriptors) to the process at c's other
+// end.
+func SendFiles(c *net.UnixConn, files ...*os.File) error {
+	fds := make([]int, len(files))
+	for i, f := range files {
+		fds[i] = int(f.Fd())
+	}
+	_, _, err := c.WriteMsgUnix([]byte{0}, unix.UnixRights(fds...), nil)
+	return err
+}
+
+// ReceiveFiles takes exactly n descriptors sent with SendFiles; anything
+// else is an error and what came is closed.
+func ReceiveFiles(c *net.UnixConn, n int) ([]*os.File, error) {
+	oob := make([]byte, unix.CmsgSpace(4*(n+1)))
+	_, oobn, flags, _, err := c.ReadMsgUnix(make([]byte, 1), oob)
+	if err != nil {
+		return nil, err
+	}
+	var fds []int
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	for _, m := range msgs {
+		got, perr := unix.ParseUnixRights(&m)
+		err = errors.Join(err, perr)
+		fds = append(fds, got...)
+	}
+	if err == nil && (len(fds) != n || flags&unix.MSG_CTRUNC != 0) {
+		err = fmt.Errorf("warm: %d descriptors sent, %d expected", len(fds), n)
+	}
+	if err != nil {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return nil, err
+	}
+	files := make([]*os.File, n)
+	for i, fd := range fds {
+		unix.CloseOnExec(fd)
+		files[i] = os.NewFile(uintptr(fd), []string{"stdin", "stdout", "stderr"}[min(i, 2)])
+	}
+	return files, nil
+}

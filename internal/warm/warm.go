@@ -1,0 +1,119 @@
+// Package warm is the meeting point of deskbridge-host, the small program
+// a browser starts for every message, and a warm deskbridge process that
+// keeps the compiled policy, the decision log and the path resolver
+// between messages: the per-user folder of its socket, the socket's name,
+// and the hello each connection starts with.
+//
+// The name is a hash of everything the warm process's answers depend on
+// and a new process could see differently: the deskbridge binary (path,
+// size, modification time), the --config argument, the working folder and
+// the whole environment. A process started under other conditions meets
+// another socket; the warm process itself checks, on each connection,
+// that its configuration and policy files have not changed.
+//
+// It uses only the standard library and x/sys, so that deskbridge-host
+// stays small and starts about as fast as an empty program.
+package warm
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Version is the hello's version: a deskbridge-host and a warm process of
+// different versions do not talk.
+const Version = 1
+
+// Hello is the first frame of a connection, from deskbridge-host.
+type Hello struct {
+	Version int `json:"warm"`
+	// Origin is the caller's origin, as the browser passed it.
+	Origin string `json:"origin"`
+}
+
+// Reply answers a Hello: OK, or why not (the warm process is stale or
+// refuses); on anything but OK deskbridge-host serves the message itself.
+// After OK, deskbridge-host hands over its standard input, output and
+// error (SendFiles), and the warm process serves them as a host started
+// by the browser would.
+type Reply struct {
+	OK  bool   `json:"ok"`
+	Why string `json:"why,omitempty"`
+}
+
+// Done is the last frame of a connection: the warm process has finished
+// with the port, and Status is the exit status a host that served it
+// itself would have had.
+type Done struct {
+	Status int `json:"status"`
+}
+
+// maxFrame caps a hello or reply frame.
+const maxFrame = 4 << 10
+
+// Key names the warm process for the deskbridge binary full, the
+// --config argument config ("" when none) and this process's working
+// folder and environment.
+func Key(full, config string) (string, error) {
+	fi, err := os.Stat(full)
+	if err != nil {
+		return "", err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	env := slices.Clone(os.Environ())
+	slices.Sort(env)
+	fmt.Fprintf(h, "deskbridge-warm %d\x00%s\x00%d\x00%d\x00%s\x00%s\x00%d\x00", Version, full, fi.Size(), fi.ModTime().UnixNano(), config, cwd, len(env))
+	for _, e := range env {
+		fmt.Fprintf(h, "%s\x00", e)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24], nil
+}
+
+// SocketPath is the socket of key in dir (Dir).
+func SocketPath(dir, key string) string {
+	return filepath.Join(dir, "db-"+key+".sock")
+}
+
+// WriteFrame writes v as one frame: a 4-byte little-endian length, then
+// its JSON, as the native messaging port frames messages.
+func WriteFrame(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	buf := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(b)), uint32(len(b)))
+	_, err = w.Write(append(buf, b...))
+	return err
+}
+
+// ReadFrame reads one frame of at most 4 KiB into v.
+func ReadFrame(r io.Reader, v any) error {
+	var n [4]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return err
+	}
+	size := binary.LittleEndian.Uint32(n[:])
+	if size > maxFrame {
+		return fmt.Errorf("warm: a frame of %d bytes (at most %d)", size, maxFrame)
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// ErrUnsupported is returned where this platform has no warm process.
+var ErrUnsupported = errors.New("warm: not supported on this platform")
