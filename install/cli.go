@@ -67,13 +67,18 @@ func (c *common) scope() Scope {
 	return User
 }
 
-const installUsage = `usage: deskbridge [--config FILE] install --extension-id ID [--browser LIST] [--system] [--host-path PATH]
+const installUsage = `usage: deskbridge [--config FILE] install --extension-id ID [--browser LIST] [--system] [--host-path PATH] [--direct]
 
 Register this binary as the native messaging host com.deskbridge.host with
 the Chromium-family browsers (Chrome, Chromium, Edge, Brave, Vivaldi) for
 the extension ID, and write a starter configuration (no workspaces; the
 extension's origin allowed) when none exists. Firefox is not supported
 yet (docs/firefox.md). Then run deskbridge doctor.
+
+On Linux and macOS, when deskbridge-host sits beside this binary, that is
+what is registered: it hands each message to a warm deskbridge process
+(docs/warm.md). --direct registers this binary itself, which then starts
+for every message.
 `
 
 const uninstallUsage = `usage: deskbridge uninstall [--browser LIST] [--system]
@@ -91,7 +96,8 @@ func RunInstall(args []string, stdout, stderr io.Writer) int {
 	fset := cmd.Flags
 	c.register(fset, true)
 	fset.Var(&chromeIDs, "extension-id", "Chromium-family extension `ID` (32 letters a-p); repeatable")
-	hostPath := fset.String("host-path", "", "absolute `PATH` of the deskbridge binary (default: this binary)")
+	hostPath := fset.String("host-path", "", "absolute `PATH` of the program the browser starts (default: deskbridge-host beside this binary, else this binary)")
+	direct := fset.Bool("direct", false, "register this binary, not deskbridge-host: no warm process")
 	configPath := fset.String("config", "", "configuration `FILE` to write the starter configuration to (default $DESKBRIDGE_CONFIG, else the user configuration folder)")
 	if code, ok := cmd.Parse(args); !ok {
 		return code
@@ -100,7 +106,7 @@ func RunInstall(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	in := NewInstaller(stdout)
-	o, err := c.options(in, *hostPath, *configPath)
+	o, err := c.options(in, *hostPath, *configPath, !*direct)
 	if err == nil && slices.Contains(o.Browsers, Firefox) {
 		err = errors.New("Firefox is not supported yet (docs/firefox.md): name Chromium-family browsers with --browser")
 	}
@@ -111,7 +117,9 @@ func RunInstall(args []string, stdout, stderr io.Writer) int {
 	return exit(stderr, "install", err)
 }
 
-func (c *common) options(in *Installer, hostPath, configPath string) (Options, error) {
+// options are the install's options; warm registers deskbridge-host
+// beside this binary when hostPath is not given and it is there.
+func (c *common) options(in *Installer, hostPath, configPath string, warm bool) (Options, error) {
 	browsers, err := ParseBrowsers(c.browsers)
 	if err != nil {
 		return Options{}, err
@@ -121,6 +129,7 @@ func (c *common) options(in *Installer, hostPath, configPath string) (Options, e
 	}
 	if hostPath == "" {
 		hostPath, err = selfPath()
+		hostPath = registered(hostPath, warm)
 	}
 	o := Options{Browsers: browsers, Scope: c.scope(), HostPath: hostPath}
 	o.ConfigPath = ConfigPath(in.OS, configPath, os.Getenv("DESKBRIDGE_CONFIG"), in.Env)

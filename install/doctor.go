@@ -118,7 +118,7 @@ func (in *Installer) checkManifest(c *check, b Browser, manifest string, data []
 	}
 	c.origins = checkIDs(c, b, manifest, doc)
 	in.checkBinary(c, doc.Path)
-	if in.Self != "" && !in.samePath(doc.Path, in.Self) && isAbs(doc.Path) {
+	if in.Self != "" && !in.startsSelf(doc.Path, in.Self) && isAbs(doc.Path) {
 		c.fail("%s starts %s, not this binary %s, so the browser runs another DeskBridge than the one checked here: run this binary's install, or that binary's doctor", manifest, doc.Path, in.Self)
 	}
 	in.checkNotWritable(c, manifest, "manifest")

@@ -103,7 +103,7 @@ func regNote(loc Location) string {
 // Uninstall removes the manifest and registry value of every browser in
 // browsers for scope s, when they are DeskBridge's: a manifest only when
 // its name is HostName and it starts hostPath or another DeskBridge binary
-// (a file named deskbridge or deskbridge.exe), and a registry value only
+// (a file named deskbridge, deskbridge.exe or deskbridge-host), and a registry value only
 // when it names the manifest's place. Anything else found there is left,
 // and Out says what and why; Out names only what was removed. The
 // configuration is kept.
@@ -183,7 +183,7 @@ func (in *Installer) isDeskBridge(p, hostPath string) bool {
 	if in.OS == "windows" {
 		return strings.EqualFold(p, hostPath) || strings.EqualFold(base, "deskbridge.exe")
 	}
-	return p == hostPath || base == "deskbridge"
+	return p == hostPath || base == "deskbridge" || base == WarmHostName
 }
 
 // deleteRegistry deletes loc's registry value when it names loc's
