@@ -6,8 +6,11 @@ FUZZTIME ?= 10s
 
 .PHONY: generate check-generated schema build test test-unit test-e2e test-windows lint cross policy-test fuzz bench clean
 
+## build: deskbridge, and beside it deskbridge-host, the small program
+## install registers on Linux and macOS (docs/warm.md).
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/deskbridge
+	$(GO) build -trimpath -o $(dir $(BIN))deskbridge-host ./cmd/deskbridge-host
 
 ## test: everything CI runs — format, vet, cross builds, unit tests with the
 ## race detector, the policy tests through our own binary, the browser

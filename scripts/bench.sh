@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -trimpath -o "$tmp/deskbridge" ./cmd/deskbridge
+go build -trimpath -o "$tmp/deskbridge-host" ./cmd/deskbridge-host
 go build -trimpath -o "$tmp/echohost" ./testdata/echohost
 mcp=""
 if command -v node >/dev/null && command -v npm >/dev/null; then
@@ -14,4 +15,4 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
 		mcp="$tmp/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 	fi
 fi
-go run ./cmd/benchhost -host "$tmp/deskbridge" -echo "$tmp/echohost" ${mcp:+-mcp "$mcp"} "$@"
+go run ./cmd/benchhost -host "$tmp/deskbridge" -echo "$tmp/echohost" -warm "$tmp/deskbridge-host" ${mcp:+-mcp "$mcp"} "$@"

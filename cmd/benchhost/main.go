@@ -2,7 +2,7 @@
 // uses it, next to a trivial framed-echo floor and, when given, the
 // reference MCP filesystem server:
 //
-//	benchhost -host BIN -echo BIN [-mcp DIST/index.js] [-runs 50] [-n 5000]
+//	benchhost -host BIN -echo BIN [-warm BIN] [-mcp DIST/index.js] [-runs 50] [-n 5000]
 //
 // It makes a temporary workspace (a 1 KiB file, a 1 MiB and a 3 MB file,
 // a folder of 1,000 files), starts each server on it, and prints spawn →
@@ -11,6 +11,9 @@
 // paging where the server pages) and listing the 1,000-entry folder, then
 // the ratios. DeskBridge is also started with its decision log disabled,
 // and the two are compared on 1 KiB reads in alternating rounds (-logrounds).
+// With -warm (deskbridge-host, beside the -host binary), DeskBridge is also
+// measured as `deskbridge install` registers it: through deskbridge-host
+// and a warm process, started once before the timed starts.
 // scripts/bench.sh builds the binaries and runs it.
 package main
 
@@ -27,12 +30,13 @@ import (
 func main() {
 	host := flag.String("host", "", "the deskbridge binary")
 	echoBin := flag.String("echo", "", "the framed-echo floor binary (testdata/echohost)")
+	warmBin := flag.String("warm", "", "deskbridge-host, beside the -host binary (optional)")
 	mcp := flag.String("mcp", "", "dist/index.js of @modelcontextprotocol/server-filesystem (optional)")
 	runs := flag.Int("runs", 50, "process starts to time")
 	n := flag.Int("n", 5000, "requests per throughput run")
 	logRounds := flag.Int("logrounds", 6, "alternating rounds of deskbridge with the decision log on and off (0 skips)")
 	flag.Parse()
-	if err := run(*host, *echoBin, *mcp, *runs, *n, *logRounds); err != nil {
+	if err := run(*host, *echoBin, *warmBin, *mcp, *runs, *n, *logRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhost:", err)
 		os.Exit(1)
 	}
@@ -41,7 +45,7 @@ func main() {
 // origin is the extension origin the benchmark configuration allows.
 const origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 
-func run(host, echoBin, mcp string, runs, n, logRounds int) error {
+func run(host, echoBin, warmBin, mcp string, runs, n, logRounds int) error {
 	if host == "" {
 		return fmt.Errorf("-host is required")
 	}
@@ -58,6 +62,13 @@ func run(host, echoBin, mcp string, runs, n, logRounds int) error {
 		return fmt.Errorf("deskbridge: %w", err)
 	}
 	all = append(all, r)
+	if warmBin != "" {
+		r, err := measureWarm(deskbridge{bin: warmBin, config: ws.config, origin: origin, label: "deskbridge-host, warm"}, ws, runs, n)
+		if err != nil {
+			return fmt.Errorf("deskbridge-host: %w", err)
+		}
+		all = append(all, r)
+	}
 	var cost *logCost
 	if logRounds > 0 {
 		off := deskbridge{bin: host, config: ws.configNoLog, origin: origin, label: "deskbridge (decision log off)"}
@@ -128,6 +139,23 @@ func measure(s server, ws *workspace, runs, n int, files bool) (result, error) {
 		return r, nil
 	}
 	return r, measureFiles(s, p, ws, &r)
+}
+
+// measureWarm measures s through deskbridge-host once a first start has
+// left a warm process: the server's CPU per request is the warm process's,
+// not the measured child's, and is left out.
+func measureWarm(s server, ws *workspace, runs, n int) (result, error) {
+	p, err := started(s, ws.root)
+	if err != nil {
+		return result{}, err
+	}
+	if err := p.close(); err != nil {
+		return result{}, err
+	}
+	time.Sleep(500 * time.Millisecond) // the warm process compiles and listens
+	r, err := measure(s, ws, runs, n, false)
+	r.seqCPU = 0
+	return r, err
 }
 
 func measureFiles(s server, p *proc, ws *workspace, r *result) error {
