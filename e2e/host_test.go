@@ -24,13 +24,15 @@ type host struct {
 	path string
 	env  []string
 	echo bool // the echo host reflects action, arguments and origin
+	// warm is set for deskbridge-host once a warm process answers.
+	warm bool
 	// workspace is the real host's one configured workspace.
 	workspace string
 }
 
 var (
 	buildDir  string
-	buildOnce = map[string]*sync.Once{"echo": {}, "deskbridge": {}}
+	buildOnce = map[string]*sync.Once{"echo": {}, "deskbridge": {}, "deskbridge-host": {}}
 	buildErr  = map[string]error{}
 )
 
@@ -86,6 +88,47 @@ func realHost(t testing.TB) host {
 		t.Fatalf("deskbridge does not answer get_status: %v", err)
 	}
 	return h
+}
+
+// warmHost is deskbridge-host beside ./cmd/deskbridge, as install
+// registers it on Linux, with the real host's configuration and a socket
+// folder of the test's own; it returns once a warm process answers, so
+// that the browser's messages are served warm.
+func warmHost(t testing.TB) host {
+	build(t, "deskbridge", "./cmd/deskbridge") // deskbridge-host runs the deskbridge beside it
+	bin := build(t, "deskbridge-host", "./cmd/deskbridge-host")
+	cfg, ws := writeConfig(t)
+	sockets, err := os.MkdirTemp("/tmp", "dbe-") // short: a socket path has at most 104 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		exec.Command("pkill", "-f", "warm-serve --socket "+sockets).Run()
+		os.RemoveAll(sockets)
+	})
+	h := host{name: "deskbridge-host", path: bin, workspace: ws, warm: true,
+		env: []string{"DESKBRIDGE_CONFIG=" + cfg, "XDG_RUNTIME_DIR=" + sockets, "DESKBRIDGE_WARM_IDLE=2m"}}
+	if !waitFor(20*time.Second, func() bool { return probeWarm(h) == nil }) {
+		t.Fatalf("no warm process answers get_status through deskbridge-host: %v", probeWarm(h))
+	}
+	return h
+}
+
+// probeWarm is probe, and checks that a warm process answered.
+func probeWarm(h host) error {
+	frames, err := exchange(h, map[string]any{"version": 1, "id": "probe-1", "action": "get_status", "arguments": map[string]any{}})
+	if err != nil {
+		return err
+	}
+	var resp struct {
+		Data struct {
+			Warm bool `json:"warm"`
+		} `json:"data"`
+	}
+	if err := checkStatusFrame(frames[0]); err != nil || json.Unmarshal(frames[0], &resp) != nil || !resp.Data.Warm {
+		return fmt.Errorf("not answered warm: %s", frames[0])
+	}
+	return nil
 }
 
 // workspaceParent is where the workspace lives: a tmpfs, because the
@@ -206,8 +249,10 @@ func checkStatusFrame(b []byte) error {
 	return nil
 }
 
-// forEachHost runs f against the echo host and the real host.
+// forEachHost runs f against the echo host and the real host, started
+// for each port and warm through deskbridge-host.
 func forEachHost(t *testing.T, f func(t *testing.T, h host)) {
 	t.Run("echo", func(t *testing.T) { f(t, echoHost(t)) })
 	t.Run("deskbridge", func(t *testing.T) { f(t, realHost(t)) })
+	t.Run("deskbridge-host", func(t *testing.T) { f(t, warmHost(t)) })
 }
