@@ -1,12 +1,12 @@
 // Command deskbridge-host is the program a browser starts for DeskBridge
 // where `deskbridge install` registers it (Linux and macOS): a small
 // program that hands the browser's port (its standard input and output)
-// to a warm deskbridge process,
-// which keeps the compiled policy, the decision log and the path resolver
-// between messages, so that a one-shot message does not pay for starting
-// a host. It decides nothing and reads nothing of the messages: the warm
-// process serves the port exactly as `deskbridge chrome-extension://…/`
-// would (internal/warm says how the two meet).
+// to a warm deskbridge process, which keeps the compiled policy, the
+// decision log and the path resolver between messages, so that a one-shot
+// message does not pay for starting a host. It decides nothing and reads
+// nothing of the messages: the warm process serves the port exactly as
+// `deskbridge chrome-extension://…/` would (internal/warm says how the two
+// meet; docs/warm.md why it is safe).
 //
 // When no warm process answers, it starts one, detached, for the next
 // message and serves this one by becoming `deskbridge` itself (the

@@ -152,9 +152,8 @@ func (w *warmHost) serveConn(ctx context.Context, conn *net.UnixConn) {
 	}
 	conn.SetReadDeadline(time.Time{})
 	stdin, stdout, stderr := files[0], files[1], files[2]
-	defer stdin.Close()
-	defer stdout.Close()
-	defer stderr.Close()
+	closeAll := sync.OnceFunc(func() { stdin.Close(); stdout.Close(); stderr.Close() })
+	defer closeAll()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -169,6 +168,7 @@ func (w *warmHost) serveConn(ctx context.Context, conn *net.UnixConn) {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		status = 1
 	}
+	closeAll() // the port is the browser's again before deskbridge-host exits
 	warm.WriteFrame(conn, warm.Done{Status: status})
 }
 
