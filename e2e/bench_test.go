@@ -78,7 +78,7 @@ func benchHosts(b *testing.B, f func(b *testing.B, br *browser, h host)) {
 
 // waitWarmInBrowser sends one-shot get_status messages until a warm
 // process answers: the browser's environment names another one than the
-// probe's (testOneShot).
+// probe's (testOneShot), which the first message starts.
 func waitWarmInBrowser(b *testing.B, br *browser) {
 	var r response
 	for range 100 {

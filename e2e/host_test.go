@@ -102,8 +102,10 @@ func warmHost(t testing.TB) host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		exec.Command("pkill", "-f", "warm-serve --socket "+sockets).Run()
+	t.Cleanup(func() { // before the configuration's folder goes: the warm process writes there
+		pattern := "warm-serve --socket " + sockets
+		exec.Command("pkill", "-f", pattern).Run()
+		waitFor(10*time.Second, func() bool { return exec.Command("pgrep", "-f", pattern).Run() != nil })
 		os.RemoveAll(sockets)
 	})
 	h := host{name: "deskbridge-host", path: bin, workspace: ws, warm: true,

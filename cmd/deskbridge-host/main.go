@@ -8,10 +8,10 @@
 // `deskbridge chrome-extension://…/` would (internal/warm says how the two
 // meet; docs/warm.md why it is safe).
 //
-// When no warm process answers, it starts one, detached, for the next
-// message and serves this one by becoming `deskbridge` itself (the
-// program beside it) with the same arguments; where warm processes are
-// not supported, it always does that.
+// When no warm process answers, it starts one, detached, and hands it the
+// port once it is ready; when none becomes ready, or where warm processes
+// are not supported, it serves the message by becoming `deskbridge`
+// itself (the program beside it) with the same arguments.
 //
 //	deskbridge-host [--config FILE] chrome-extension://<id>/ [--parent-window=<n>]
 package main
@@ -38,11 +38,11 @@ func run(args []string) int {
 	config, origin := hostArgs(args)
 	if origin != "" {
 		conn, socket, err := connect(full, config, origin)
+		if err != nil && socket != "" && startWarm(full, config, socket) {
+			conn, err = warm.Dial(socket, origin)
+		}
 		if err == nil {
 			return handOver(conn)
-		}
-		if socket != "" {
-			startWarm(full, config, socket)
 		}
 	}
 	return direct(full, args)

@@ -9,7 +9,7 @@ import (
 )
 
 // startWarm does nothing: this platform has no warm process yet.
-func startWarm(_, _, _ string) {}
+func startWarm(_, _, _ string) bool { return false }
 
 // direct runs deskbridge with the same arguments on this program's
 // standard streams and returns its exit status.

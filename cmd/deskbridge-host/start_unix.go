@@ -5,35 +5,53 @@ package main
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
-// startWarm starts `deskbridge [--config FILE] warm-serve --socket S`
-// detached: in a session of its own, with none of the browser's pipes
-// (the browser waits for them to close), its own messages in S.log.
-// Failing to start it costs the next message a host start, nothing else.
-func startWarm(full, config, socket string) {
+// readyWait is how long deskbridge-host waits for a warm process it
+// started before it serves the message by becoming deskbridge.
+const readyWait = 10 * time.Second
+
+// startWarm starts `deskbridge [--config FILE] warm-serve --socket S
+// --ready-fd 3` detached: in a session of its own, with none of the
+// browser's pipes (the browser waits for them to close), its own messages
+// in S.log. It reports whether the process said it listens, its policy
+// compiled, within readyWait: then the message goes to it, and a host
+// does not compile the same policy beside it. Failing costs this message
+// a host start, nothing else.
+func startWarm(full, config, socket string) bool {
 	null, err := os.Open(os.DevNull)
 	if err != nil {
-		return
+		return false
 	}
 	defer null.Close()
 	logf, err := os.OpenFile(socket+".log", os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return
+		return false
 	}
 	defer logf.Close()
+	ready, said, err := os.Pipe()
+	if err != nil {
+		return false
+	}
+	defer ready.Close()
 	argv := []string{full}
 	if config != "" {
 		argv = append(argv, "--config", config)
 	}
-	argv = append(argv, "warm-serve", "--socket", socket)
+	argv = append(argv, "warm-serve", "--socket", socket, "--ready-fd", "3")
 	p, err := os.StartProcess(full, argv, &os.ProcAttr{
-		Files: []*os.File{null, logf, logf},
+		Files: []*os.File{null, logf, logf, said},
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	})
-	if err == nil {
-		p.Release()
+	said.Close()
+	if err != nil {
+		return false
 	}
+	p.Release()
+	ready.SetReadDeadline(time.Now().Add(readyWait))
+	n, _ := ready.Read(make([]byte, 1)) // one byte when ready; EOF when it ended
+	return n == 1
 }
 
 // direct becomes deskbridge with the same arguments: it serves the port

@@ -31,8 +31,9 @@ const warmIdle = 5 * time.Minute
 // at a stop signal, or when a hello finds its configuration or policy
 // changed (the next deskbridge-host starts a fresh one).
 func warmServe(configPath string, args []string, stderr io.Writer) int {
-	c := cliflag.New("warm-serve", "usage: deskbridge [--config FILE] warm-serve --socket PATH\n\nServe deskbridge-host's connections on PATH (started by deskbridge-host, not by a person).\n", io.Discard, stderr)
+	c := cliflag.New("warm-serve", "usage: deskbridge [--config FILE] warm-serve --socket PATH [--ready-fd N]\n\nServe deskbridge-host's connections on PATH (started by deskbridge-host, not by a person).\n", io.Discard, stderr)
 	socket := c.Flags.String("socket", "", "the socket `PATH` (internal/warm.SocketPath)")
+	readyFD := c.Flags.Int("ready-fd", -1, "a descriptor `N` to write one byte to once serving, then close")
 	if code, ok := c.Parse(args); !ok {
 		return code
 	}
@@ -40,6 +41,8 @@ func warmServe(configPath string, args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "deskbridge: warm-serve: --socket is required")
 		return 2
 	}
+	ready := readyFile(*readyFD)
+	defer ready.Close() // EOF to whoever waits, if not told ready
 	idle, err := idleTime()
 	if err != nil {
 		fmt.Fprintln(stderr, "deskbridge: warm-serve:", err)
@@ -65,11 +68,22 @@ func warmServe(configPath string, args []string, stderr io.Writer) int {
 		return 1
 	}
 	w := &warmHost{h: h, configPath: configPath, started: fingerprint(configPath, cfg), stderr: stderr, l: l}
+	ready.Write([]byte{1})
+	ready.Close()
 	w.serve(ctx, idle)
 	if err := h.Close(); err != nil {
 		fmt.Fprintf(stderr, "deskbridge: warm-serve: closing: %v\n", err)
 	}
 	return 0
+}
+
+// readyFile is descriptor fd as a file, or a file that takes nothing
+// when fd is -1 (nil *os.File methods return ErrInvalid).
+func readyFile(fd int) *os.File {
+	if fd < 0 {
+		return nil
+	}
+	return os.NewFile(uintptr(fd), "ready")
 }
 
 // idleTime is warmIdle or DESKBRIDGE_WARM_IDLE.

@@ -11,10 +11,9 @@ import (
 // cancels the port's work as a stopped host does: a running command is
 // killed with its process tree.
 func TestWarmProcessCancelsWhenDeskbridgeHostEnds(t *testing.T) {
-	w := newWarmEnv(t, "30s")
 	f := newFixture(t, nil)
-	callWarm(t, w, f.config, "get_status", nil)
-	w.waitSocket(t)
+	// after the configuration: its cleanup, which waits for the warm process, runs first
+	w := newWarmEnv(t, "30s")
 	waitWarmStatus(t, w, f.config)
 	pidFile := filepath.Join(f.ws, "self.pid")
 	f.write(t, "self.js", "require('fs').writeFileSync('"+pidFile+"', String(process.pid));\nsetInterval(() => {}, 1000);\n", 0o644)

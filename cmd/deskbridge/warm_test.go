@@ -55,22 +55,17 @@ func (w warmEnv) sockets() []string {
 	return m
 }
 
-// waitSocket waits for a warm process to listen in w's folder.
-func (w warmEnv) waitSocket(t *testing.T) {
-	t.Helper()
-	for range 300 {
-		if len(w.sockets()) > 0 {
+// stopWarm ends the warm processes whose sockets are in dir, and waits
+// for them: they write in the test's configuration folder until they end.
+func stopWarm(dir string) {
+	pattern := "warm-serve --socket " + dir
+	exec.Command("pkill", "-f", pattern).Run()
+	for range 200 {
+		if exec.Command("pgrep", "-f", pattern).Run() != nil {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("no warm process listens in %s", w.runtime)
-}
-
-// stopWarm ends the warm processes whose sockets are in dir.
-func stopWarm(dir string) {
-	out, _ := exec.Command("pkill", "-f", "warm-serve --socket "+dir).CombinedOutput()
-	_ = out
 }
 
 // status is get_status's data, as far as these tests read it.
@@ -129,21 +124,23 @@ func waitWarmStatus(t *testing.T, w warmEnv, config string) status {
 	return status{}
 }
 
-// The first message through deskbridge-host is served by deskbridge
-// itself and leaves a warm process, which serves the next ones as a host
-// would, with their decisions in the same decision log, and ends when it
-// has been idle.
-func TestWarmProcessServesTheNextMessages(t *testing.T) {
-	w := newWarmEnv(t, "3s")
+// The first message through deskbridge-host starts a warm process and is
+// handed to it once it is ready; the warm process serves the next ones as
+// a host would, with their decisions in the same decision log, and ends
+// when it has been idle.
+func TestWarmProcessServesTheMessages(t *testing.T) {
 	cfg, ws := writeConfig(t, "")
+	// after the configuration: its cleanup, which waits for the warm process, runs first
+	w := newWarmEnv(t, "3s")
 	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("warm hello\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if s := statusOf(t, callWarm(t, w, cfg, "get_status", nil)); s.Warm {
-		t.Fatal("the first message was answered warm; no warm process should exist yet")
+	if s := statusOf(t, callWarm(t, w, cfg, "get_status", nil)); !s.Warm {
+		t.Fatal("the first message was not handed to the warm process it started")
 	}
-	w.waitSocket(t)
-	waitWarmStatus(t, w, cfg)
+	if got := w.sockets(); len(got) != 1 {
+		t.Fatalf("warm sockets after the first message: %v; want one", got)
+	}
 	r := callWarm(t, w, cfg, "read_file", map[string]any{"path": filepath.Join(ws, "a.txt")})
 	if !r.Success || !strings.Contains(string(r.Data), "warm hello") {
 		t.Fatalf("read_file through the warm process = %s %s", r.code(), r.Data)
@@ -161,15 +158,34 @@ func TestWarmProcessServesTheNextMessages(t *testing.T) {
 	t.Fatal("the warm process did not end after being idle")
 }
 
+// A warm process that cannot start (here: a configuration that does not
+// load) leaves the message to deskbridge itself, which answers as a host
+// that cannot start does, and leaves no socket behind.
+func TestWarmFallsBackToTheHost(t *testing.T) {
+	cfg, _ := writeConfig(t, "")
+	// after the configuration: its cleanup, which waits for the warm process, runs first
+	w := newWarmEnv(t, "30s")
+	if err := os.WriteFile(cfg, []byte(`{"workspaces": [`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := callWarm(t, w, cfg, "get_status", nil)
+	if r.Success || r.Error == nil || !strings.Contains(r.Error.Message, "doctor") {
+		t.Fatalf("get_status with a broken configuration = %s %+v; want the host's refusal naming doctor", r.code(), r.Error)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if got := w.sockets(); len(got) != 0 {
+		t.Fatalf("a warm process that could not start left %v", got)
+	}
+}
+
 // A changed configuration takes effect on the next message: the warm
 // process started from the old one refuses the hello and ends, the
 // message is served by a host started from the new one, and so are those
 // after it.
 func TestWarmProcessSeesAChangedConfiguration(t *testing.T) {
-	w := newWarmEnv(t, "30s")
 	cfg, ws := writeConfig(t, "")
-	callWarm(t, w, cfg, "get_status", nil)
-	w.waitSocket(t)
+	// after the configuration: its cleanup, which waits for the warm process, runs first
+	w := newWarmEnv(t, "30s")
 	if s := waitWarmStatus(t, w, cfg); len(s.Workspaces) != 1 {
 		t.Fatalf("workspaces = %+v", s.Workspaces)
 	}
