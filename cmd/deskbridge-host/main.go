@@ -82,7 +82,7 @@ func hostArgs(args []string) (config, origin string) {
 // connect finds the warm process for full, config and this environment
 // and says hello; socket is where it should be ("" when this platform or
 // folder cannot have one).
-func connect(full, config, origin string) (conn *net.UnixConn, socket string, err error) {
+func connect(full, config, origin string) (conn net.Conn, socket string, err error) {
 	dir, err := warm.Dir()
 	if err != nil {
 		return nil, "", err
@@ -100,7 +100,7 @@ func connect(full, config, origin string) (conn *net.UnixConn, socket string, er
 // and error, the browser's port, and waits until it has served them; the
 // exit status is the one it reports. Should this program be stopped, the
 // warm process cancels the port's work as a stopped host would.
-func handOver(conn *net.UnixConn) int {
+func handOver(conn net.Conn) int {
 	defer conn.Close()
 	if err := warm.SendFiles(conn, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "deskbridge-host:", err)

@@ -2,28 +2,5 @@
 
 package main
 
-import (
-	"errors"
-	"os"
-	"os/exec"
-)
-
 // startWarm does nothing: this platform has no warm process yet.
 func startWarm(_, _, _ string) bool { return false }
-
-// direct runs deskbridge with the same arguments on this program's
-// standard streams and returns its exit status.
-func direct(full string, args []string) int {
-	cmd := exec.Command(full, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &exit):
-		return exit.ExitCode()
-	}
-	os.Stderr.WriteString("deskbridge-host: " + err.Error() + "\n")
-	return 1
-}

@@ -144,7 +144,7 @@ func (w *warmHost) stopListening() { w.closeOnce.Do(func() { w.l.Close() }) }
 // streams and serves them as a newly started host would, until the port
 // closes or deskbridge-host goes away (then its work is cancelled, as a
 // stopped host's is).
-func (w *warmHost) serveConn(ctx context.Context, conn *net.UnixConn) {
+func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 	var hello warm.Hello
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))

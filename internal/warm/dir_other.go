@@ -2,12 +2,11 @@
 
 package warm
 
-// Dir reports ErrUnsupported: a warm process needs Unix sockets and a
-// peer-credential check, which this platform's build does not have yet.
+// Dir reports ErrUnsupported: this platform's build has no warm process.
 func Dir() (string, error) { return "", ErrUnsupported }
 
-// Private reports ErrUnsupported (Dir).
-func Private(string) error { return ErrUnsupported }
+// SocketPath is "": this platform has no warm sockets.
+func SocketPath(string, string) string { return "" }
 
 // Folder is "": this platform has no warm sockets.
 func Folder() string { return "" }

@@ -31,6 +31,11 @@ func Folder() string {
 	return filepath.Join(os.TempDir(), "deskbridge-"+strconv.Itoa(os.Getuid()))
 }
 
+// SocketPath is the socket of key in dir (Dir).
+func SocketPath(dir, key string) string {
+	return filepath.Join(dir, "db-"+key+".sock")
+}
+
 // Private checks that path is a folder (not a link to one) owned by this
 // user with no access for anyone else.
 func Private(path string) error {

@@ -18,19 +18,15 @@ var ErrTaken = ErrUnsupported
 func Listen(string) (*Listener, error) { return nil, ErrUnsupported }
 
 // Accept reports ErrUnsupported.
-func (*Listener) Accept(time.Duration) (*net.UnixConn, error) { return nil, ErrUnsupported }
+func (*Listener) Accept(time.Duration) (net.Conn, error) { return nil, ErrUnsupported }
 
 // Close does nothing.
 func (*Listener) Close() error { return nil }
 
-// Dial reports ErrUnsupported.
-func Dial(string, string) (*net.UnixConn, error) { return nil, ErrUnsupported }
-
-// SetDeadline reports ErrUnsupported.
-func (*Listener) SetDeadline(time.Time) error { return ErrUnsupported }
+func dial(string) (net.Conn, error) { return nil, ErrUnsupported }
 
 // SendFiles reports ErrUnsupported.
-func SendFiles(*net.UnixConn, ...*os.File) error { return ErrUnsupported }
+func SendFiles(net.Conn, ...*os.File) error { return ErrUnsupported }
 
 // ReceiveFiles reports ErrUnsupported.
-func ReceiveFiles(*net.UnixConn, int) ([]*os.File, error) { return nil, ErrUnsupported }
+func ReceiveFiles(net.Conn, int) ([]*os.File, error) { return nil, ErrUnsupported }

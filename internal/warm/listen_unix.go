@@ -17,9 +17,8 @@ import (
 // Listener is a warm process's socket, held with its lock: one warm
 // process per socket.
 type Listener struct {
-	*net.UnixListener
+	l    *net.UnixListener
 	lock *os.File
-	path string
 }
 
 // ErrTaken means another warm process holds the socket.
@@ -49,18 +48,18 @@ func Listen(socket string) (*Listener, error) {
 		return nil, err
 	}
 	l.SetUnlinkOnClose(true)
-	return &Listener{UnixListener: l, lock: lock, path: socket}, nil
+	return &Listener{l: l, lock: lock}, nil
 }
 
 // Accept waits at most idle for the next connection from this user; a
 // connection from anyone else is closed and not returned. It returns an
 // error wrapping os.ErrDeadlineExceeded when idle passed.
-func (l *Listener) Accept(idle time.Duration) (*net.UnixConn, error) {
+func (l *Listener) Accept(idle time.Duration) (net.Conn, error) {
 	for {
-		if err := l.SetDeadline(time.Now().Add(idle)); err != nil {
+		if err := l.l.SetDeadline(time.Now().Add(idle)); err != nil {
 			return nil, err
 		}
-		c, err := l.AcceptUnix()
+		c, err := l.l.AcceptUnix()
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +73,7 @@ func (l *Listener) Accept(idle time.Duration) (*net.UnixConn, error) {
 
 // Close stops listening, removes the socket and lets its lock go.
 func (l *Listener) Close() error {
-	err := l.UnixListener.Close()
+	err := l.l.Close()
 	l.lock.Close()
 	return err
 }
@@ -99,33 +98,19 @@ func peerIsSelf(c *net.UnixConn) error {
 	return nil
 }
 
-// Dial connects to socket, says hello for origin and returns the
-// connection once the warm process has answered OK.
-func Dial(socket, origin string) (*net.UnixConn, error) {
-	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: socket, Net: "unix"})
-	if err != nil {
-		return nil, err
-	}
-	var r Reply
-	err = WriteFrame(c, Hello{Version: Version, Origin: origin})
-	if err == nil {
-		c.SetReadDeadline(time.Now().Add(5 * time.Second))
-		err = ReadFrame(c, &r)
-		c.SetReadDeadline(time.Time{})
-	}
-	if err == nil && !r.OK {
-		err = fmt.Errorf("warm: %s", r.Why)
-	}
-	if err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
+// dial connects to socket; only this user's processes can listen in
+// its Private folder.
+func dial(socket string) (net.Conn, error) {
+	return net.DialUnix("unix", nil, &net.UnixAddr{Name: socket, Net: "unix"})
 }
 
 // SendFiles hands files (their descriptors) to the process at c's other
 // end.
-func SendFiles(c *net.UnixConn, files ...*os.File) error {
+func SendFiles(conn net.Conn, files ...*os.File) error {
+	c, ok := conn.(*net.UnixConn)
+	if !ok {
+		return fmt.Errorf("warm: %T is not a Unix socket", conn)
+	}
 	fds := make([]int, len(files))
 	for i, f := range files {
 		fds[i] = int(f.Fd())
@@ -136,7 +121,11 @@ func SendFiles(c *net.UnixConn, files ...*os.File) error {
 
 // ReceiveFiles takes exactly n descriptors sent with SendFiles; anything
 // else is an error and what came is closed.
-func ReceiveFiles(c *net.UnixConn, n int) ([]*os.File, error) {
+func ReceiveFiles(conn net.Conn, n int) ([]*os.File, error) {
+	c, ok := conn.(*net.UnixConn)
+	if !ok {
+		return nil, fmt.Errorf("warm: %T is not a Unix socket", conn)
+	}
 	oob := make([]byte, unix.CmsgSpace(4*(n+1)))
 	_, oobn, flags, _, err := c.ReadMsgUnix(make([]byte, 1), oob)
 	if err != nil {

@@ -23,9 +23,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
-	"path/filepath"
 	"slices"
+	"time"
 )
 
 // Version is the hello's version: a deskbridge-host and a warm process of
@@ -81,11 +82,6 @@ func Key(full, config string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:24], nil
 }
 
-// SocketPath is the socket of key in dir (Dir).
-func SocketPath(dir, key string) string {
-	return filepath.Join(dir, "db-"+key+".sock")
-}
-
 // WriteFrame writes v as one frame: a 4-byte little-endian length, then
 // its JSON, as the native messaging port frames messages.
 func WriteFrame(w io.Writer, v any) error {
@@ -117,3 +113,34 @@ func ReadFrame(r io.Reader, v any) error {
 
 // ErrUnsupported is returned where this platform has no warm process.
 var ErrUnsupported = errors.New("warm: not supported on this platform")
+
+// hello says hello for origin on a new connection c and returns c once
+// the warm process has answered OK; c is closed otherwise.
+func hello(c net.Conn, origin string) (net.Conn, error) {
+	var r Reply
+	err := WriteFrame(c, Hello{Version: Version, Origin: origin})
+	if err == nil {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		err = ReadFrame(c, &r)
+		c.SetReadDeadline(time.Time{})
+	}
+	if err == nil && !r.OK {
+		err = fmt.Errorf("warm: %s", r.Why)
+	}
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Dial connects to the warm process at socket, checks that it runs as
+// this user, says hello for origin and returns the connection once the
+// warm process has answered OK.
+func Dial(socket, origin string) (net.Conn, error) {
+	c, err := dial(socket)
+	if err != nil {
+		return nil, err
+	}
+	return hello(c, origin)
+}

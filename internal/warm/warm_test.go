@@ -146,7 +146,7 @@ func TestAcceptRefusesOtherUsers(t *testing.T) {
 	defer l.Close()
 	os.Chmod(dir, 0o755) // the folder and socket let anyone in: only the credential check is left
 	os.Chmod(socket, 0o777)
-	accepted := make(chan *net.UnixConn, 2)
+	accepted := make(chan net.Conn, 2)
 	go func() {
 		for {
 			c, err := l.Accept(30 * time.Second)
