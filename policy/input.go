@@ -285,7 +285,7 @@ var (
 // directly; the arguments and the other facts through their JSON
 // encoding, read token by token into OPA's value (inputjson.go).
 func (in *Input) Document() (InputDocument, error) {
-	args, err := argumentsValue(&in.Request)
+	args, err := argumentsTerm(&in.Request)
 	if err != nil {
 		return InputDocument{}, err
 	}
@@ -294,7 +294,7 @@ func (in *Input) Document() (InputDocument, error) {
 		[2]*ast.Term{keyVersion, ast.InternedTerm(in.Version)},
 		[2]*ast.Term{keyTimeNS, ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))},
 		[2]*ast.Term{keyRequest, ast.NewTerm(requestValue(&in.Request, args))},
-		[2]*ast.Term{keyPaths, ast.NewTerm(pathsValue(in.Paths))},
+		[2]*ast.Term{keyPaths, pathsTerm(in.Paths)},
 	)
 	if in.Command != nil {
 		cv, ok := commandValue(*in.Command)
@@ -333,14 +333,6 @@ func (in *Input) Document() (InputDocument, error) {
 // by every document: nothing changes an input document once built.
 var emptyObject = ast.NewTerm(ast.NewObject())
 
-// argumentsValue is the decoded arguments as an OPA object, with digests.
-func argumentsValue(r *Request) (ast.Value, error) {
-	if r.Arguments == nil {
-		return ast.NewObject(), nil
-	}
-	return objectValue(r.Arguments, digestsOf(r.Action, r.Digest))
-}
-
 // digestTrees caches each action's digestTree by action name.
 var digestTrees sync.Map
 
@@ -354,15 +346,15 @@ func digestsOf(action string, names []string) *digestNode {
 	return t
 }
 
-func requestValue(r *Request, args ast.Value) ast.Value {
-	terms := make(termBatch, 6)
+func requestValue(r *Request, args *ast.Term) ast.Value {
+	terms := make(termBatch, 5)
 	return ast.NewObject(
 		[2]*ast.Term{keyID, terms.str(r.ID)},
 		[2]*ast.Term{keyAction, terms.str(r.Action)},
 		[2]*ast.Term{keySkill, terms.str(r.Skill)},
 		[2]*ast.Term{keyOrigin, terms.str(r.Origin)},
 		[2]*ast.Term{keyChannel, terms.str(r.Channel)},
-		[2]*ast.Term{keyArguments, terms.value(args)},
+		[2]*ast.Term{keyArguments, args},
 	)
 }
 
