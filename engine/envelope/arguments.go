@@ -121,8 +121,8 @@ func checkValue(raw jsontext.Value, t reflect.Type, at string) *protocol.Error {
 }
 
 func checkStruct(raw jsontext.Value, t reflect.Type, at string) *protocol.Error {
-	var values map[string]jsontext.Value
-	if json.Unmarshal(raw, &values) != nil {
+	values, err := objectMembers(raw)
+	if err != nil {
 		return nil
 	}
 	fs := fieldsOf(t)
@@ -155,8 +155,8 @@ func checkStruct(raw jsontext.Value, t reflect.Type, at string) *protocol.Error 
 func (r *rules) check(v jsontext.Value, path string) *protocol.Error {
 	switch v.Kind() {
 	case '"':
-		var s string
-		if json.Unmarshal(v, &s) != nil {
+		s, ok := stringOf(v)
+		if !ok {
 			return nil
 		}
 		return r.checkString(s, path)

@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-// readFileArgs is read_file's argument type, as the benchmark decodes it.
+// benchReadArgs is read_file's argument type, as the benchmark decodes it.
 type benchReadArgs struct {
 	Path     string `json:"path" jsonschema:"minLength=1"`
 	Encoding string `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
