@@ -289,13 +289,7 @@ func (in *Input) Document() (InputDocument, error) {
 	if err != nil {
 		return InputDocument{}, err
 	}
-	items := make([][2]*ast.Term, 0, 10)
-	items = append(items,
-		[2]*ast.Term{keyVersion, ast.InternedTerm(in.Version)},
-		[2]*ast.Term{keyTimeNS, ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))},
-		[2]*ast.Term{keyRequest, ast.NewTerm(requestValue(&in.Request, args))},
-		[2]*ast.Term{keyPaths, pathsTerm(in.Paths)},
-	)
+	cmd := emptyObject
 	if in.Command != nil {
 		cv, ok := commandValue(*in.Command)
 		if !ok {
@@ -303,28 +297,42 @@ func (in *Input) Document() (InputDocument, error) {
 				return InputDocument{}, err
 			}
 		}
-		items = append(items, [2]*ast.Term{keyCommand, ast.NewTerm(cv)})
-	} else {
-		items = append(items, [2]*ast.Term{keyCommand, emptyObject})
+		cmd = ast.NewTerm(cv)
 	}
+	// The members in the order of their names, which is the order OPA
+	// sorts them in (an object is sorted once, when first read).
+	items := make([][2]*ast.Term, 0, 10)
+	items = append(items, [2]*ast.Term{keyCommand, cmd})
 	for _, m := range []struct {
 		key *ast.Term
 		v   any
 		set bool
-	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil},
-		{keyContent, in.Content, in.Content != nil}, {keyWrite, in.Write, in.Write != nil}} {
-		if !m.set {
+	}{{keyContent, in.Content, in.Content != nil}, {keyImport, in.Import, in.Import != nil},
+		{keyPaths, nil, true}, {keyRequest, nil, true}, {keyRun, in.Run, in.Run != nil}, {keyTimeNS, nil, true},
+		{keyURL, in.URL, in.URL != nil}, {keyVersion, nil, true}, {keyWrite, in.Write, in.Write != nil}} {
+		var t *ast.Term
+		switch {
+		case m.key == keyPaths:
+			t = pathsTerm(in.Paths)
+		case m.key == keyRequest:
+			t = ast.NewTerm(requestValue(&in.Request, args))
+		case m.key == keyTimeNS:
+			t = ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))
+		case m.key == keyVersion:
+			t = ast.InternedTerm(in.Version)
+		case !m.set:
 			// Every member is always there, {} when it does not apply, so
 			// that a rule reading it (count(input.command)) is not
 			// undefined on another action's input.
-			items = append(items, [2]*ast.Term{m.key, emptyObject})
-			continue
+			t = emptyObject
+		default:
+			v, err := objectValue(m.v, nil)
+			if err != nil {
+				return InputDocument{}, err
+			}
+			t = ast.NewTerm(v)
 		}
-		v, err := objectValue(m.v, nil)
-		if err != nil {
-			return InputDocument{}, err
-		}
-		items = append(items, [2]*ast.Term{m.key, ast.NewTerm(v)})
+		items = append(items, [2]*ast.Term{m.key, t})
 	}
 	return InputDocument{value: ast.NewObject(items...)}, nil
 }
@@ -347,14 +355,14 @@ func digestsOf(action string, names []string) *digestNode {
 }
 
 func requestValue(r *Request, args *ast.Term) ast.Value {
-	terms := make(termBatch, 5)
-	return ast.NewObject(
-		[2]*ast.Term{keyID, terms.str(r.ID)},
-		[2]*ast.Term{keyAction, terms.str(r.Action)},
-		[2]*ast.Term{keySkill, terms.str(r.Skill)},
-		[2]*ast.Term{keyOrigin, terms.str(r.Origin)},
-		[2]*ast.Term{keyChannel, terms.str(r.Channel)},
+	terms := make(termBatch, 1)
+	return ast.NewObject( // in the order of the names
+		[2]*ast.Term{keyAction, nameTerm(r.Action)},
 		[2]*ast.Term{keyArguments, args},
+		[2]*ast.Term{keyChannel, nameTerm(r.Channel)},
+		[2]*ast.Term{keyID, terms.str(r.ID)},
+		[2]*ast.Term{keyOrigin, nameTerm(r.Origin)},
+		[2]*ast.Term{keySkill, nameTerm(r.Skill)},
 	)
 }
 

@@ -69,7 +69,26 @@ type pathsKey struct{ a, b pathEntry }
 var (
 	argumentParts partCache[argumentsKey]
 	pathParts     partCache[pathsKey]
+	nameParts     partCache[string]
 )
+
+// nameTerm is s as a term, for the members of input.request that repeat
+// in every request of a host (its action, skill, origin and channel):
+// OPA's interned term when there is one, else the one made before.
+func nameTerm(s string) *ast.Term {
+	if ast.HasInternedValue(s) {
+		return ast.InternedTerm(s)
+	}
+	if len(s) > maxPartKey {
+		return ast.StringTerm(s)
+	}
+	if t := nameParts.get(s); t != nil {
+		return t
+	}
+	t := ast.StringTerm(s)
+	nameParts.put(s, t)
+	return t
+}
 
 // pathsTerm is paths as a term: the one built before from equal paths
 // when there is one.
