@@ -63,7 +63,7 @@ func checkText(payload []byte) *protocol.Error {
 // both check syntax, UTF-8 and duplicate names at every depth), so the
 // payload is parsed once; only a refusal is looked at again, to word it.
 func decodeMembers(payload []byte) (map[string]jsontext.Value, *protocol.Error) {
-	members, err := objectMembers(payload)
+	members, err := objectMembers(payload, envelopeNames)
 	if err != nil {
 		if !jsontext.Value(payload).IsValid() {
 			return nil, invalid(syntaxMessage(payload))
@@ -111,7 +111,7 @@ func checkEnvelope(members map[string]jsontext.Value, idErr *protocol.Error, req
 }
 
 func decodeID(v jsontext.Value) (string, *protocol.Error) {
-	id, ok := stringOf(v)
+	id, ok := stringOf(v, nil)
 	if !ok {
 		return "", invalid("The request's id must be a non-empty string.")
 	}
@@ -125,7 +125,7 @@ func decodeID(v jsontext.Value) (string, *protocol.Error) {
 }
 
 func decodeAction(v jsontext.Value) (string, *protocol.Error) {
-	name, ok := stringOf(v)
+	name, ok := stringOf(v, nil)
 	if !ok {
 		return "", invalid("The request's action must be a string naming a v1 action.")
 	}

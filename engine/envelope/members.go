@@ -25,8 +25,9 @@ var memberReaders = sync.Pool{New: func() any { return new(memberReader) }}
 // value its own copy, refusing what json.Unmarshal into a
 // map[string]jsontext.Value refuses (invalid syntax or UTF-8, a duplicate
 // name at any depth, anything after the object), without reflection:
-// the payload is read token by token once.
-func objectMembers(raw []byte) (map[string]jsontext.Value, error) {
+// the payload is read token by token once. A name among known is not
+// copied.
+func objectMembers(raw []byte, known []string) (map[string]jsontext.Value, error) {
 	r := memberReaders.Get().(*memberReader)
 	defer r.release()
 	r.src = *bytes.NewBuffer(raw)
@@ -36,11 +37,14 @@ func objectMembers(raw []byte) (map[string]jsontext.Value, error) {
 	}
 	members := make(map[string]jsontext.Value, 4)
 	for r.dec.PeekKind() != '}' {
-		tok, err := r.dec.ReadToken()
-		if err != nil || tok.Kind() != '"' {
+		quoted, err := r.dec.ReadValue() // the name, checked as ReadToken checks it
+		if err != nil {
 			return nil, errNotObject
 		}
-		name := tok.String() // before the next read voids tok
+		name, ok := stringOf(quoted, known)
+		if !ok {
+			return nil, errNotObject
+		}
 		v, err := r.dec.ReadValue()
 		if err != nil {
 			return nil, errNotObject
@@ -63,13 +67,19 @@ func (r *memberReader) release() {
 	memberReaders.Put(r)
 }
 
-// stringOf is the string the JSON string value v (from objectMembers,
-// so valid) holds; ok is false when v is not a string.
-func stringOf(v jsontext.Value) (s string, ok bool) {
+// stringOf is the string the JSON string value v (read by a decoder, so
+// valid) holds, the one of known when it is among them; ok is false when
+// v is not a string.
+func stringOf(v jsontext.Value, known []string) (s string, ok bool) {
 	if v.Kind() != '"' {
 		return "", false
 	}
 	if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		for _, k := range known {
+			if string(inner) == k {
+				return k, true
+			}
+		}
 		return string(inner), true
 	}
 	b, err := jsontext.AppendUnquote(nil, v)
