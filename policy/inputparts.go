@@ -139,7 +139,10 @@ func argumentsTerm(r *Request) (*ast.Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > maxPartKey {
+	if len(b) > maxPartKey || len(r.Digest) > 0 {
+		// Too long to keep, or carrying what the document holds only as
+		// a digest (a file's content, the clipboard's text): the key
+		// would keep it in memory after the request.
 		v, err := objectValueOf(b, digestsOf(r.Action, r.Digest))
 		if err != nil {
 			return nil, err

@@ -96,3 +96,26 @@ func TestMemoTellsChangedPartsApart(t *testing.T) {
 		t.Error("inputs of different sizes are equal to the memo")
 	}
 }
+
+// TestDigestedArgumentsAreNotKept: arguments carrying what the document
+// holds only as a digest (a file's content) are never kept in memory as
+// a cache key after their request.
+func TestDigestedArgumentsAreNotKept(t *testing.T) {
+	type args struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+	}
+	in := partsInput("/w/a.txt", 1, "m")
+	in.Request.Action, in.Request.Digest = "parts_test_write", []string{"content"}
+	in.Request.Arguments = &args{Path: "/w/a.txt", Content: "s3cret-content"}
+	if _, err := in.Document(); err != nil {
+		t.Fatal(err)
+	}
+	argumentParts.mu.Lock()
+	defer argumentParts.mu.Unlock()
+	for k := range argumentParts.m {
+		if strings.Contains(k.json, "s3cret-content") {
+			t.Fatalf("the content is kept in the cache key %q", k.json)
+		}
+	}
+}
