@@ -119,3 +119,37 @@ func TestDigestedArgumentsAreNotKept(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentPartsConcurrently builds documents of a few inputs from
+// several goroutines at once, as a host's workers do: each is the one its
+// own input gives (run with -race).
+func TestDocumentPartsConcurrently(t *testing.T) {
+	inputs := make([]Input, 5)
+	wants := make([]ast.Value, len(inputs))
+	for i := range inputs {
+		inputs[i] = partsInput("/w/c"+strings.Repeat("x", i)+".txt", int64(i), "m")
+		wants[i] = jsonForm(t, inputs[i])
+	}
+	done := make(chan struct{})
+	for g := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for n := range 200 {
+				i := (g + n) % len(inputs)
+				in := inputs[i]
+				doc, err := in.Document()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if doc.ASTValue().Compare(wants[i]) != 0 {
+					t.Errorf("input %d: document %v", i, doc.ASTValue())
+					return
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}
