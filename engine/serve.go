@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -156,8 +157,14 @@ func (p *port) serve(rd *reading, payload []byte) *reading {
 	defer p.busy.Add(-1)
 	if p.busy.Add(1) > 1 || rd.fr.Buffered() > 0 {
 		// The client has other requests out (in flight or already read):
-		// let another worker read the next one now.
+		// let another worker read the next one now. Passing rd readies
+		// that worker on this processor's run-next slot, where it would
+		// wait for this request to be served unless an idle processor
+		// steals it; yielding once lets it read at once, and this
+		// worker goes on on whichever processor is free first (16 in
+		// flight, benchhost: 21,277 → 24,268 requests/s, medians of three).
 		p.turn <- rd
+		runtime.Gosched()
 		p.h.answer(p.ctx, p.fw, payload)
 		return nil
 	}

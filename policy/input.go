@@ -285,17 +285,11 @@ var (
 // directly; the arguments and the other facts through their JSON
 // encoding, read token by token into OPA's value (inputjson.go).
 func (in *Input) Document() (InputDocument, error) {
-	args, err := argumentsValue(&in.Request)
+	args, err := argumentsTerm(&in.Request)
 	if err != nil {
 		return InputDocument{}, err
 	}
-	items := make([][2]*ast.Term, 0, 10)
-	items = append(items,
-		[2]*ast.Term{keyVersion, ast.InternedTerm(in.Version)},
-		[2]*ast.Term{keyTimeNS, ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))},
-		[2]*ast.Term{keyRequest, ast.NewTerm(requestValue(&in.Request, args))},
-		[2]*ast.Term{keyPaths, ast.NewTerm(pathsValue(in.Paths))},
-	)
+	cmd := emptyObject
 	if in.Command != nil {
 		cv, ok := commandValue(*in.Command)
 		if !ok {
@@ -303,28 +297,42 @@ func (in *Input) Document() (InputDocument, error) {
 				return InputDocument{}, err
 			}
 		}
-		items = append(items, [2]*ast.Term{keyCommand, ast.NewTerm(cv)})
-	} else {
-		items = append(items, [2]*ast.Term{keyCommand, emptyObject})
+		cmd = ast.NewTerm(cv)
 	}
+	// The members in the order of their names, which is the order OPA
+	// sorts them in (an object is sorted once, when first read).
+	items := make([][2]*ast.Term, 0, 10)
+	items = append(items, [2]*ast.Term{keyCommand, cmd})
 	for _, m := range []struct {
 		key *ast.Term
 		v   any
 		set bool
-	}{{keyURL, in.URL, in.URL != nil}, {keyImport, in.Import, in.Import != nil}, {keyRun, in.Run, in.Run != nil},
-		{keyContent, in.Content, in.Content != nil}, {keyWrite, in.Write, in.Write != nil}} {
-		if !m.set {
+	}{{keyContent, in.Content, in.Content != nil}, {keyImport, in.Import, in.Import != nil},
+		{keyPaths, nil, true}, {keyRequest, nil, true}, {keyRun, in.Run, in.Run != nil}, {keyTimeNS, nil, true},
+		{keyURL, in.URL, in.URL != nil}, {keyVersion, nil, true}, {keyWrite, in.Write, in.Write != nil}} {
+		var t *ast.Term
+		switch {
+		case m.key == keyPaths:
+			t = pathsTerm(in.Paths)
+		case m.key == keyRequest:
+			t = ast.NewTerm(requestValue(&in.Request, args))
+		case m.key == keyTimeNS:
+			t = ast.NewTerm(ast.Number(strconv.FormatInt(in.TimeNS, 10)))
+		case m.key == keyVersion:
+			t = ast.InternedTerm(in.Version)
+		case !m.set:
 			// Every member is always there, {} when it does not apply, so
 			// that a rule reading it (count(input.command)) is not
 			// undefined on another action's input.
-			items = append(items, [2]*ast.Term{m.key, emptyObject})
-			continue
+			t = emptyObject
+		default:
+			v, err := objectValue(m.v, nil)
+			if err != nil {
+				return InputDocument{}, err
+			}
+			t = ast.NewTerm(v)
 		}
-		v, err := objectValue(m.v, nil)
-		if err != nil {
-			return InputDocument{}, err
-		}
-		items = append(items, [2]*ast.Term{m.key, ast.NewTerm(v)})
+		items = append(items, [2]*ast.Term{m.key, t})
 	}
 	return InputDocument{value: ast.NewObject(items...)}, nil
 }
@@ -332,14 +340,6 @@ func (in *Input) Document() (InputDocument, error) {
 // emptyObject is the {} of a member that does not apply, one term shared
 // by every document: nothing changes an input document once built.
 var emptyObject = ast.NewTerm(ast.NewObject())
-
-// argumentsValue is the decoded arguments as an OPA object, with digests.
-func argumentsValue(r *Request) (ast.Value, error) {
-	if r.Arguments == nil {
-		return ast.NewObject(), nil
-	}
-	return objectValue(r.Arguments, digestsOf(r.Action, r.Digest))
-}
 
 // digestTrees caches each action's digestTree by action name.
 var digestTrees sync.Map
@@ -354,15 +354,15 @@ func digestsOf(action string, names []string) *digestNode {
 	return t
 }
 
-func requestValue(r *Request, args ast.Value) ast.Value {
-	terms := make(termBatch, 6)
-	return ast.NewObject(
+func requestValue(r *Request, args *ast.Term) ast.Value {
+	terms := make(termBatch, 1)
+	return ast.NewObject( // in the order of the names
+		[2]*ast.Term{keyAction, nameTerm(r.Action)},
+		[2]*ast.Term{keyArguments, args},
+		[2]*ast.Term{keyChannel, nameTerm(r.Channel)},
 		[2]*ast.Term{keyID, terms.str(r.ID)},
-		[2]*ast.Term{keyAction, terms.str(r.Action)},
-		[2]*ast.Term{keySkill, terms.str(r.Skill)},
-		[2]*ast.Term{keyOrigin, terms.str(r.Origin)},
-		[2]*ast.Term{keyChannel, terms.str(r.Channel)},
-		[2]*ast.Term{keyArguments, terms.value(args)},
+		[2]*ast.Term{keyOrigin, nameTerm(r.Origin)},
+		[2]*ast.Term{keySkill, nameTerm(r.Skill)},
 	)
 }
 

@@ -33,6 +33,15 @@ func objectValue(v any, digests *digestNode) (ast.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	return objectValueOf(b, digests)
+}
+
+// marshalArguments is the JSON form of decoded arguments, as objectValue
+// reads it.
+func marshalArguments(v any) ([]byte, error) { return json.Marshal(v) }
+
+// objectValueOf is objectValue of the JSON form b.
+func objectValueOf(b []byte, digests *digestNode) (ast.Value, error) {
 	r := readers.Get().(*tokenReader)
 	defer func() {
 		clear(r.items[:cap(r.items)]) // hold no terms while pooled

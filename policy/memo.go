@@ -197,6 +197,7 @@ func equalWithout(a, b ast.Value, skip *ast.Term, same func(k *ast.Term, va, vb 
 		switch {
 		case vb == nil:
 			equal = false
+		case vb == va: // one part shared by both inputs (inputparts.go)
 		case same != nil:
 			equal = same(k, va.Value, vb.Value)
 		default:

@@ -121,11 +121,11 @@ func checkValue(raw jsontext.Value, t reflect.Type, at string) *protocol.Error {
 }
 
 func checkStruct(raw jsontext.Value, t reflect.Type, at string) *protocol.Error {
-	var values map[string]jsontext.Value
-	if json.Unmarshal(raw, &values) != nil {
+	fs := fieldsOf(t)
+	values, err := objectMembers(raw, fs.names)
+	if err != nil {
 		return nil
 	}
-	fs := fieldsOf(t)
 	if err := checkCase(values, fs.names, at); err != nil {
 		return err
 	}
@@ -155,8 +155,8 @@ func checkStruct(raw jsontext.Value, t reflect.Type, at string) *protocol.Error 
 func (r *rules) check(v jsontext.Value, path string) *protocol.Error {
 	switch v.Kind() {
 	case '"':
-		var s string
-		if json.Unmarshal(v, &s) != nil {
+		s, ok := stringOf(v, r.enum)
+		if !ok {
 			return nil
 		}
 		return r.checkString(s, path)

@@ -18,7 +18,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/protocol"
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -64,8 +63,8 @@ func checkText(payload []byte) *protocol.Error {
 // both check syntax, UTF-8 and duplicate names at every depth), so the
 // payload is parsed once; only a refusal is looked at again, to word it.
 func decodeMembers(payload []byte) (map[string]jsontext.Value, *protocol.Error) {
-	var members map[string]jsontext.Value
-	if err := json.Unmarshal(payload, &members); err != nil {
+	members, err := objectMembers(payload, envelopeNames)
+	if err != nil {
 		if !jsontext.Value(payload).IsValid() {
 			return nil, invalid(syntaxMessage(payload))
 		}
@@ -112,8 +111,8 @@ func checkEnvelope(members map[string]jsontext.Value, idErr *protocol.Error, req
 }
 
 func decodeID(v jsontext.Value) (string, *protocol.Error) {
-	var id string
-	if v.Kind() != '"' || json.Unmarshal(v, &id) != nil {
+	id, ok := stringOf(v, nil)
+	if !ok {
 		return "", invalid("The request's id must be a non-empty string.")
 	}
 	switch n := utf8.RuneCountInString(id); {
@@ -126,8 +125,8 @@ func decodeID(v jsontext.Value) (string, *protocol.Error) {
 }
 
 func decodeAction(v jsontext.Value) (string, *protocol.Error) {
-	var name string
-	if v.Kind() != '"' || json.Unmarshal(v, &name) != nil {
+	name, ok := stringOf(v, nil)
+	if !ok {
 		return "", invalid("The request's action must be a string naming a v1 action.")
 	}
 	if _, ok := protocol.Lookup(name); !ok {

@@ -46,6 +46,7 @@ type Resolver struct {
 	roots      []pathform.Path
 	protected  []pathform.Path
 	classifier *Classifier
+	derived    derivedCache // what paths' text says (derived.go)
 }
 
 // NewResolver returns a Resolver over the configuration's (canonical)
@@ -80,7 +81,7 @@ var FoldCase = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
 
 // Resolve computes the facts of raw, an absolute path from a request.
 func (r *Resolver) Resolve(raw string) (Path, *protocol.Error) {
-	clean, perr := ParseAbsolute(raw)
+	clean, perr := r.cleanOf(raw)
 	if perr != nil {
 		return Path{}, perr
 	}
@@ -94,13 +95,9 @@ func (r *Resolver) Resolve(raw string) (Path, *protocol.Error) {
 		p.Canonical = canonical
 		stat(&p)
 	}
-	cp, cerr := pathform.Parse(pathform.Native, p.Canonical)
-	if cerr != nil {
-		return Path{}, protocol.Wrap(protocol.WorkspaceViolation, cerr, "The path leads through a link to a name this host does not accept; use a direct path inside the workspace.")
+	if perr := r.derive(&p); perr != nil {
+		return Path{}, perr
 	}
-	r.place(&p, cp)
-	p.Sensitivity = r.classifier.Classify(p.Canonical)
-	p.Protected = r.isProtected(cp)
 	return p, nil
 }
 
