@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 )
 
@@ -12,6 +14,7 @@ type logCost struct {
 	seqOn, seqOff           []float64
 	inflightOn, inflightOff []float64
 	cpuOn, cpuOff           []float64 // server CPU µs per sequential request
+	logBytes                []float64 // decision-log bytes written per request, log on
 }
 
 // compareLogging keeps one process of each running and, each round,
@@ -43,6 +46,7 @@ func compareLogging(on, off deskbridge, ws *workspace, rounds, n int) (*logCost,
 	for i := range rounds {
 		for k := range runs {
 			r := runs[(i+k)%2]
+			before := logSize(ws)
 			seq, cpu, err := sequentialCPU(on, r.p, n, small)
 			if err != nil {
 				return nil, err
@@ -53,6 +57,9 @@ func compareLogging(on, off deskbridge, ws *workspace, rounds, n int) (*logCost,
 			}
 			*r.seq, *r.inflight = append(*r.seq, seq), append(*r.inflight, flight)
 			*r.cpu = append(*r.cpu, float64(cpu.Nanoseconds())/1000)
+			if r.p == pOn {
+				c.logBytes = append(c.logBytes, float64(logSize(ws)-before)/float64(2*n))
+			}
 		}
 	}
 	return c, nil
@@ -71,6 +78,9 @@ func (c *logCost) report() {
 	if on, off := median(c.cpuOn), median(c.cpuOff); off > 0 {
 		fmt.Printf("  %-14s %9.0f µs %9.0f µs %10.2f   (server CPU per sequential request)\n", "CPU/request", on, off, on/off)
 	}
+	if len(c.logBytes) > 0 {
+		fmt.Printf("  %-14s %9.0f B    (decision log written per 1 KiB read_file, decision + outcome)\n", "log/request", median(c.logBytes))
+	}
 }
 
 // median returns the median of xs (the mean of the middle two of an even
@@ -83,4 +93,14 @@ func median(xs []float64) float64 {
 		return (s[m-1] + s[m]) / 2
 	}
 	return s[m]
+}
+
+// logSize is the size of the decision log the log-on configuration
+// writes (its active file; the benchmark's log does not rotate).
+func logSize(ws *workspace) int64 {
+	st, err := os.Stat(filepath.Join(ws.dir, "state", "decisions.jsonl"))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }
