@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // logCost is DeskBridge with its decision log on against the same binary
@@ -95,12 +98,44 @@ func median(xs []float64) float64 {
 	return s[m]
 }
 
-// logSize is the size of the decision log the log-on configuration
-// writes (its active file; the benchmark's log does not rotate).
+// logSize is how many bytes of lines the log-on configuration's decision
+// log holds: its active file and the rotated ones (a compressed one
+// counted by the size gzip records of its content, which is exact below
+// 4 GiB).
 func logSize(ws *workspace) int64 {
-	st, err := os.Stat(filepath.Join(ws.dir, "state", "decisions.jsonl"))
+	log := filepath.Join(ws.dir, "state", "decisions.jsonl")
+	names, _ := filepath.Glob(log + ".*")
+	var n int64
+	for _, name := range append(names, log) {
+		switch {
+		case strings.HasSuffix(name, ".gz"):
+			n += gzipSize(name)
+		case name == log || isRotated(name[len(log)+1:]):
+			if st, err := os.Stat(name); err == nil {
+				n += st.Size()
+			}
+		}
+	}
+	return n
+}
+
+func isRotated(suffix string) bool {
+	_, err := strconv.Atoi(suffix)
+	return err == nil
+}
+
+// gzipSize is the uncompressed size a gzip file records in its trailer.
+func gzipSize(name string) int64 {
+	f, err := os.Open(name)
 	if err != nil {
 		return 0
 	}
-	return st.Size()
+	defer f.Close()
+	var b [4]byte
+	if st, err := f.Stat(); err != nil || st.Size() < 4 {
+		return 0
+	} else if _, err := f.ReadAt(b[:], st.Size()-4); err != nil {
+		return 0
+	}
+	return int64(binary.LittleEndian.Uint32(b[:]))
 }
