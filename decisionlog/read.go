@@ -104,9 +104,13 @@ func Read(path string) iter.Seq2[Event, error] {
 			yield(Event{}, err)
 			return
 		}
+		x := newExpander()
 		for i, name := range files {
 			es, err := readFile(name, i)
 			for _, e := range es {
+				if e.parsed {
+					x.expand(&e.rec)
+				}
 				if !yieldEntry(e, yield) {
 					return
 				}
