@@ -274,21 +274,18 @@ func (l *Log) readTail(size int64) error {
 	return nil
 }
 
-// previousTail is the last event of FILE.1, or the genesis when there is none.
+// previousTail is the last event of FILE.1 (or FILE.1.gz), or the
+// genesis when there is none.
 func (l *Log) previousTail() (record, error) {
 	genesis := record{stored: Genesis}
-	f, err := os.Open(rotatedName(l.path, 1))
+	name, ok := existingRotated(l.path, 1)
+	if !ok {
+		return genesis, nil
+	}
+	rec, found, err := lastRecordOf(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return genesis, nil
-	} else if err != nil {
-		return record{}, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return record{}, err
-	}
-	rec, found, _, err := lastRecord(f, st.Size())
 	if err != nil || !found {
 		return genesis, err
 	}
@@ -370,16 +367,23 @@ func (l *Log) rotate() error {
 	errSync := l.f.Sync()
 	l.f.Close()
 	l.dirty = false
-	if err := removeIfExists(rotatedName(l.path, l.opts.Keep)); err != nil {
+	if err := removeRotated(l.path, l.opts.Keep); err != nil {
 		return err
 	}
 	for i := l.opts.Keep - 1; i >= 1; i-- {
-		if err := renameIfExists(rotatedName(l.path, i), rotatedName(l.path, i+1)); err != nil {
+		if err := renameRotated(l.path, i, i+1); err != nil {
 			return err
 		}
 	}
 	if err := os.Rename(l.path, rotatedName(l.path, 1)); err != nil {
 		return err
+	}
+	if !l.opts.NoCompress {
+		// FILE.1 stays whole and plain if this fails: the log goes on,
+		// and the next Sync or Close reports it.
+		if err := compressRotated(l.path); err != nil {
+			l.syncErr = errors.Join(l.syncErr, err)
+		}
 	}
 	f, err := openAppend(l.path)
 	if err != nil {

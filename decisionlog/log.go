@@ -52,6 +52,10 @@ type Options struct {
 	// (checkpoint.go). Keep it outside the log's folder.
 	CheckpointKey string
 
+	// NoCompress leaves rotated files as they are; by default FILE.1 is
+	// compressed to FILE.1.gz at rotation (compress.go).
+	NoCompress bool
+
 	// fullLines writes every line in full, as logs were written before
 	// the compact form (tests of the chain on old-format logs).
 	fullLines bool
