@@ -265,6 +265,43 @@ func appendInput(b []byte, v any) ([]byte, error) {
 	return appendValue(b, v)
 }
 
+// completeInput reports whether every omittable member of an input of
+// version 1 is there or was erased whole, as in every input the host
+// builds: only then may a compact line leave out the {} ones, which Read
+// puts back. Another input is written in a whole line.
+func completeInput(v any, erased []string) bool {
+	has := func(string) bool { return false }
+	switch in := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		if !isVersion1(in["version"]) {
+			return true
+		}
+		has = func(k string) bool { _, ok := in[k]; return ok }
+	case ASTValuer:
+		if rv := reflect.ValueOf(in); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return true
+		}
+		obj, ok := in.ASTValue().(ast.Object)
+		if !ok {
+			return true
+		}
+		if vt := obj.Get(termVersion); vt == nil || vt.Value.Compare(ast.Number("1")) != 0 {
+			return true
+		}
+		has = func(k string) bool { return obj.Get(ast.InternedTerm(k)) != nil }
+	default:
+		return true
+	}
+	for k := range omittableInput {
+		if !has(k) && !erasedMember(erased, k) {
+			return false
+		}
+	}
+	return true
+}
+
 func isVersion1(v any) bool {
 	switch n := v.(type) {
 	case json.Number:

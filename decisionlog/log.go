@@ -175,6 +175,9 @@ func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	if len(ops) == 0 && maskErr == nil {
 		// Nothing to mask: the caller's event is written as it is, and
 		// append sets its chain members.
+		if form == formDecision && !completeInput(ev.Input, ev.Erased) {
+			form = formFull
+		}
 		if err := l.append(ev, form, cev); err != nil {
 			ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = 0, "", "", false
 			return err
@@ -185,6 +188,9 @@ func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	// erased and masked), so the header written is ev's.
 	e := *ev
 	applyMask(&e, ops, maskErr)
+	if form == formDecision && !completeInput(e.Input, e.Erased) {
+		form = formFull
+	}
 	if err := l.append(&e, form, cev); err != nil {
 		return err
 	}
