@@ -43,6 +43,19 @@ var omittableInput = map[string]bool{
 	"run": true, "url": true, "write": true,
 }
 
+// omittableKeys are the keys of omittableInput, and omittableTerms the
+// same as OPA's terms, made once.
+var (
+	omittableKeys  = []string{"command", "content", "import", "paths", "run", "url", "write"}
+	omittableTerms = func() []*ast.Term {
+		ts := make([]*ast.Term, len(omittableKeys))
+		for i, k := range omittableKeys {
+			ts[i] = ast.StringTerm(k)
+		}
+		return ts
+	}()
+)
+
 // appendHeadForm appends the head of ev (the body up to its chain
 // members) in form f.
 func appendHeadForm(b []byte, ev *Event, f lineForm) ([]byte, error) {
@@ -270,15 +283,16 @@ func appendInput(b []byte, v any) ([]byte, error) {
 // builds: only then may a compact line leave out the {} ones, which Read
 // puts back. Another input is written in a whole line.
 func completeInput(v any, erased []string) bool {
-	has := func(string) bool { return false }
 	switch in := v.(type) {
-	case nil:
-		return true
 	case map[string]any:
 		if !isVersion1(in["version"]) {
 			return true
 		}
-		has = func(k string) bool { _, ok := in[k]; return ok }
+		for _, k := range omittableKeys {
+			if _, ok := in[k]; !ok && !erasedMember(erased, k) {
+				return false
+			}
+		}
 	case ASTValuer:
 		if rv := reflect.ValueOf(in); rv.Kind() == reflect.Pointer && rv.IsNil() {
 			return true
@@ -290,13 +304,10 @@ func completeInput(v any, erased []string) bool {
 		if vt := obj.Get(termVersion); vt == nil || vt.Value.Compare(ast.Number("1")) != 0 {
 			return true
 		}
-		has = func(k string) bool { return obj.Get(ast.InternedTerm(k)) != nil }
-	default:
-		return true
-	}
-	for k := range omittableInput {
-		if !has(k) && !erasedMember(erased, k) {
-			return false
+		for i, t := range omittableTerms {
+			if obj.Get(t) == nil && !erasedMember(erased, omittableKeys[i]) {
+				return false
+			}
 		}
 	}
 	return true

@@ -2,18 +2,26 @@ package decisionlog
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	gzip "github.com/klauspost/compress/gzip"
 )
 
 // gzSuffix ends the name of a rotated file that was compressed at
 // rotation: FILE.n.gz. Verify, Read (and so replay, export and query) read
 // it as they read FILE.n.
 const gzSuffix = ".gz"
+
+// Rotated files are compressed with klauspost/compress's gzip at its
+// fastest level: on this log's lines it is about twice as fast as the
+// standard library's (625 against 330 MB/s on a log of benchhost's 1 KiB reads,
+// BenchmarkGzip in
+// gzcmp_test.go) and compresses them a little smaller (8.7× against 8.2×);
+// the files are plain gzip, which any gzip reads.
 
 // compressRotated compresses FILE.1, the file rotation just made, into
 // FILE.1.gz: written to FILE.1.gz.tmp, flushed, renamed, and only then is

@@ -63,7 +63,7 @@ func (x *expander) expandDecision(r *record) {
 	if !isVersion1(in["version"]) {
 		return
 	}
-	for key := range omittableInput {
+	for _, key := range omittableKeys {
 		if _, ok := in[key]; !ok && !erasedMember(ev.Erased, key) {
 			in[key] = map[string]any{}
 		}
