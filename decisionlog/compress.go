@@ -71,7 +71,6 @@ func openSegment(name string) (io.ReadCloser, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: not a whole gzip file: %w", name, err)
 	}
-	zr.Multistream(false)
 	return &gzFile{Reader: zr, f: f, name: name}, nil
 }
 
