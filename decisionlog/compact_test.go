@@ -1,12 +1,14 @@
 package decisionlog
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -260,4 +262,26 @@ func compressedLines(t testing.TB, name string) string {
 		}
 	}
 	return sb.String()
+}
+
+// A second context line with an id already seen (forged, or a copy) does
+// not change what the decisions after it are read as.
+func TestContextLineIsNotOverridden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	writeCases(t, path, false)
+	lines := readLines(t, path)
+	rec, err := parseLine(lines[0])
+	if err != nil || rec.ev.Phase != PhaseContext {
+		t.Fatalf("first line %s: %v", lines[0], err)
+	}
+	forged := bytes.Replace(lines[0], []byte(`"policy_hash":"p1"`), []byte(`"policy_hash":"evil"`), 1)
+	os.WriteFile(path, joinLines(slices.Insert(lines, 3, forged)), 0o600)
+	for ev, err := range Read(path) {
+		if err == nil && ev.Phase == PhaseDecision && ev.Context == rec.ev.Context && ev.PolicyHash != "p1" {
+			t.Fatalf("seq %d read with policy_hash %q after a forged context line", ev.Seq, ev.PolicyHash)
+		}
+	}
+	if rep, _ := VerifyFile(path); rep.OK() {
+		t.Error("the forged line was not reported")
+	}
 }

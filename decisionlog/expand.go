@@ -18,7 +18,12 @@ func (x *expander) expand(r *record) {
 	ev := &r.ev
 	switch {
 	case ev.Phase == PhaseContext:
-		x.contexts[ev.Context] = Event{Labels: ev.Labels, Bundles: ev.Bundles, PolicyHash: ev.PolicyHash, ConfigHash: ev.ConfigHash}
+		// The first line of an id holds: a writer repeats it unchanged in
+		// each file, so a later one that differs was not written by it
+		// (Verify reports it), and must not change the decisions after.
+		if _, ok := x.contexts[ev.Context]; !ok {
+			x.contexts[ev.Context] = Event{Labels: ev.Labels, Bundles: ev.Bundles, PolicyHash: ev.PolicyHash, ConfigHash: ev.ConfigHash}
+		}
 		return
 	case ev.Phase == PhaseDecision && ev.Context != "":
 		x.expandDecision(r)
