@@ -35,9 +35,9 @@ func compressRotated(path string) error {
 	if err != nil {
 		return err
 	}
-	defer in.Close()
 	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
+		in.Close()
 		return err
 	}
 	zw, err := gzip.NewWriterLevel(out, gzip.BestSpeed)
@@ -48,7 +48,7 @@ func compressRotated(path string) error {
 	if err == nil {
 		err = out.Sync()
 	}
-	err = errors.Join(err, out.Close())
+	err = errors.Join(err, out.Close(), in.Close()) // closed before the remove (Windows)
 	if err == nil {
 		err = os.Rename(tmp, gz)
 	}
