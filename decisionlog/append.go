@@ -27,12 +27,15 @@ type tailState struct {
 // append writes ev as the next line of the chain, after the outcome lines
 // queued before it, in one write. The line is encoded before the locks are
 // taken; under them only the chain members and the hash are added to it.
-func (l *Log) append(ev *Event) error {
-	lb, err := newLine(ev)
+func (l *Log) append(ev *Event, f lineForm, cev *Event) error {
+	lb, err := newLineForm(ev, f)
 	if err != nil {
 		return err
 	}
 	defer lb.free()
+	if f == formDecision {
+		lb.ctxEv = cev
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -58,7 +61,7 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 	defer func() {
 		if err != nil {
 			ln, l.tail.valid, l.out = link{}, false, l.out[:0]
-			l.leased = false
+			l.leased, l.ctxIn = false, ""
 			unlockFile(l.lock)
 		} else if !leased {
 			l.leaseOrUnlock()
@@ -70,12 +73,18 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 		}
 	}
 	for _, q := range l.queue {
-		if _, err := l.link(q); err != nil {
+		if _, err := l.link(q, false); err != nil {
 			return link{}, err
 		}
 	}
-	if lb != nil {
-		if ln, err = l.link(lb); err != nil {
+	switch {
+	case lb == nil:
+	case lb.ctxEv != nil && l.ctxIn != lb.ctx:
+		if ln, err = l.linkWithContext(lb); err != nil {
+			return link{}, err
+		}
+	default:
+		if ln, err = l.link(lb, false); err != nil {
 			return link{}, err
 		}
 	}
@@ -168,13 +177,48 @@ type link struct {
 	fileStart bool
 }
 
+// maxChainLen bounds what finish adds to a line's head: the chain
+// members and the hash.
+const maxChainLen = len(`"seq":18446744073709551615,"file_start":true,"prev_hash":""}`) + hashLen + trailerLen + 1
+
+// linkWithContext links the context line lb names and then lb, both in
+// the same file: the file is rotated first when the two would not fit.
+func (l *Log) linkWithContext(lb *lineBuf) (link, error) {
+	cev := *lb.ctxEv
+	cev.Timestamp = l.opts.Now().UTC()
+	cb, err := newLineForm(&cev, formContext)
+	if err != nil {
+		return link{}, err
+	}
+	defer cb.free()
+	need := int64(len(cb.b) + len(lb.b) + 2*maxChainLen)
+	if l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+need > l.opts.MaxBytes {
+		if err := l.writeOut(); err != nil {
+			return link{}, err
+		}
+		if err := l.rotate(); err != nil {
+			return link{}, err
+		}
+		l.tail.torn = false
+	}
+	if _, err := l.link(cb, false); err != nil {
+		return link{}, err
+	}
+	ln, err := l.link(lb, true)
+	if err == nil {
+		l.ctxIn = lb.ctx
+	}
+	return ln, err
+}
+
 // link chains lb to the tail, which readTail has made known, and adds it
-// to the lines to write, rotating first if it would not fit.
-func (l *Log) link(lb *lineBuf) (link, error) {
+// to the lines to write, rotating first if it would not fit (unless
+// stay: lb goes into the file of the line before it).
+func (l *Log) link(lb *lineBuf, stay bool) (link, error) {
 	torn := l.tail.torn
 	ln := link{seq: l.tail.seq + 1, prevHash: l.tail.hash, fileStart: l.tail.size == 0}
 	ln.hash = lb.finish(ln.seq, ln.fileStart, ln.prevHash)
-	if l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(lb.line(false))) > l.opts.MaxBytes {
+	if !stay && l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(lb.line(false))) > l.opts.MaxBytes {
 		if err := l.writeOut(); err != nil { // the lines before belong to the file rotated
 			return link{}, err
 		}
@@ -230,21 +274,18 @@ func (l *Log) readTail(size int64) error {
 	return nil
 }
 
-// previousTail is the last event of FILE.1, or the genesis when there is none.
+// previousTail is the last event of FILE.1 (or FILE.1.gz), or the
+// genesis when there is none.
 func (l *Log) previousTail() (record, error) {
 	genesis := record{stored: Genesis}
-	f, err := os.Open(rotatedName(l.path, 1))
+	name, ok := existingRotated(l.path, 1)
+	if !ok {
+		return genesis, nil
+	}
+	rec, found, err := lastRecordOf(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return genesis, nil
-	} else if err != nil {
-		return record{}, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return record{}, err
-	}
-	rec, found, _, err := lastRecord(f, st.Size())
 	if err != nil || !found {
 		return genesis, err
 	}
@@ -316,7 +357,7 @@ func (l *Log) hold(f *os.File) (int64, error) {
 		f.Close()
 		return 0, err
 	}
-	l.f, l.held = f, id
+	l.f, l.held, l.ctxIn = f, id, ""
 	return size, nil
 }
 
@@ -326,16 +367,23 @@ func (l *Log) rotate() error {
 	errSync := l.f.Sync()
 	l.f.Close()
 	l.dirty = false
-	if err := removeIfExists(rotatedName(l.path, l.opts.Keep)); err != nil {
+	if err := removeRotated(l.path, l.opts.Keep); err != nil {
 		return err
 	}
 	for i := l.opts.Keep - 1; i >= 1; i-- {
-		if err := renameIfExists(rotatedName(l.path, i), rotatedName(l.path, i+1)); err != nil {
+		if err := renameRotated(l.path, i, i+1); err != nil {
 			return err
 		}
 	}
 	if err := os.Rename(l.path, rotatedName(l.path, 1)); err != nil {
 		return err
+	}
+	if !l.opts.NoCompress {
+		// FILE.1 stays whole and plain if this fails: the log goes on,
+		// and the next Sync or Close reports it.
+		if err := compressRotated(l.path); err != nil {
+			l.syncErr = errors.Join(l.syncErr, err)
+		}
 	}
 	f, err := openAppend(l.path)
 	if err != nil {

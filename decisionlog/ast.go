@@ -46,6 +46,10 @@ type astWriter struct {
 	plain  bool // every key so far is a string
 	err    error
 	member int
+	// omitTop: the next object is an input document whose omittable
+	// members that are {} are left out (compact.go); omit says so of the
+	// object being written.
+	omitTop, omit bool
 
 	addFn func(k, v *ast.Term) bool // addMember, bound once
 }
@@ -128,11 +132,12 @@ func (w *astWriter) set(b []byte, s ast.Set) ([]byte, error) {
 // a map's; ok is false (and nothing appended) when a key is not a string,
 // which ast.JSON turns into its JSON text.
 func (w *astWriter) object(b []byte, o ast.Object) (_ []byte, ok bool, err error) {
-	outerB, outerPlain, outerErr, outerMember := w.b, w.plain, w.err, w.member
-	w.b, w.plain, w.err, w.member = append(b, '{'), true, nil, 0
+	outerB, outerPlain, outerErr, outerMember, outerOmit := w.b, w.plain, w.err, w.member, w.omit
+	w.b, w.plain, w.err, w.member, w.omit = append(b, '{'), true, nil, 0, w.omitTop
+	w.omitTop = false
 	o.Until(w.addFn)
 	inner, plain, err := w.b, w.plain, w.err
-	w.b, w.plain, w.err, w.member = outerB, outerPlain, outerErr, outerMember
+	w.b, w.plain, w.err, w.member, w.omit = outerB, outerPlain, outerErr, outerMember, outerOmit
 	switch {
 	case !plain:
 		return b, false, nil
@@ -149,6 +154,11 @@ func (w *astWriter) addMember(k, v *ast.Term) bool {
 	if !ok {
 		w.plain = false
 		return true
+	}
+	if w.omit && omittableInput[string(key)] {
+		if o, ok := v.Value.(ast.Object); ok && o.Len() == 0 {
+			return false
+		}
 	}
 	if w.member > 0 {
 		w.b = append(w.b, ',')

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,6 +154,44 @@ func BenchmarkEncodeLine(b *testing.B) {
 				lb.finish(41, false, Genesis)
 				lb.free()
 			}
+		})
+	}
+}
+
+// BenchmarkEncodeForms measures encoding and hashing an engine-shaped
+// decision line, in full and compact (compact.go), and its outcome line:
+// the CPU a request's lines cost besides their system calls.
+func BenchmarkEncodeForms(b *testing.B) {
+	in, err := ast.InterfaceToValue(engineEvent().Input)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := inputDoc{in}
+	for _, c := range []struct {
+		name string
+		form lineForm
+	}{{"decision=full", formFull}, {"decision=compact", formDecision}, {"outcome=full", formFull}, {"outcome=compact", formOutcome}} {
+		b.Run(c.name, func(b *testing.B) {
+			ev := engineEvent()
+			ev.Input = doc
+			ev.Labels, ev.DecisionID, ev.Timestamp, ev.Context = Labels{ID: "host", Version: "1.0.0"}, newID(), time.Now(), "0123456789ab"
+			if strings.HasPrefix(c.name, "outcome") {
+				o := header(ev)
+				o.Phase, o.Outcome, o.DurationNS, o.Timestamp = PhaseOutcome, OutcomeOK, 1500000, time.Now()
+				ev = &o
+			}
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				lb, err := newLineForm(ev, c.form)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lb.finish(41, false, Genesis)
+				n = len(lb.line(false))
+				lb.free()
+			}
+			b.ReportMetric(float64(n), "line-bytes")
 		})
 	}
 }

@@ -22,7 +22,7 @@ func checkpointedLog(t *testing.T) (path, key string) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		l, err := Open(path, Options{CheckpointKey: key})
+		l, err := Open(path, Options{CheckpointKey: key, fullLines: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -188,14 +188,14 @@ func TestAppendStringEveryPosition(t *testing.T) {
 // ended) and requires each to be encoding/json's body of its event plus
 // the hash member.
 func TestWrittenLinesMatchEncodingJSON(t *testing.T) {
-	path := newLog(t, 30, Options{MaxBytes: 4 << 10, Keep: 100})
+	path := newLog(t, 30, Options{MaxBytes: 4 << 10, Keep: 100, fullLines: true, NoCompress: true})
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.WriteString(`{"labels":{"id":"","vers`) // a crash mid-write
 	f.Close()
-	l, err := Open(path, Options{MaxBytes: 4 << 10, Keep: 100})
+	l, err := Open(path, Options{MaxBytes: 4 << 10, Keep: 100, fullLines: true, NoCompress: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,10 @@ import (
 const (
 	PhaseDecision = "decision"
 	PhaseOutcome  = "outcome"
+	// PhaseContext is a line that states, once per writer and file, what
+	// its decisions share (labels, bundles, policy and configuration
+	// hashes), so that each decision line need not repeat it (compact.go).
+	PhaseContext = "context"
 )
 
 // Decision paths (Event.Path): the policy's decision document, and a
@@ -51,6 +55,11 @@ type Bundle struct {
 // The field order below is the order on disk. Seq, PrevHash, Hash and
 // FileStart are set by the Log; callers fill in the rest.
 type Event struct {
+	// Context is the id of the context line (PhaseContext) that a
+	// decision line takes its labels, bundles and hashes from, and that
+	// line's own id; "" on lines written in full (every line before the
+	// compact form).
+	Context    string            `json:"ctx,omitempty"`
 	Labels     Labels            `json:"labels"`
 	DecisionID string            `json:"decision_id"`
 	Bundles    map[string]Bundle `json:"bundles,omitempty"`

@@ -38,6 +38,6 @@ func Example() {
 	l.Close()
 
 	rep, _ := decisionlog.VerifyFile(path)
-	fmt.Println(rep.OK(), rep.Lines)
-	// Output: true 2
+	fmt.Println(rep.OK(), rep.Lines) // a context line, the decision, its outcome
+	// Output: true 3
 }

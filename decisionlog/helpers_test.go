@@ -80,3 +80,18 @@ func kinds(rep Report) []string {
 	}
 	return out
 }
+
+// contexts counts the context lines of the log at path (compact.go).
+func contexts(t testing.TB, path string) uint64 {
+	t.Helper()
+	var n uint64
+	for ev, err := range Read(path) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Phase == PhaseContext {
+			n++
+		}
+	}
+	return n
+}

@@ -13,6 +13,10 @@ import (
 type lineBuf struct {
 	b    []byte
 	head int // len(b) after the head
+	// ctx is the id of the context line a compact decision names, which
+	// must precede it in the same file; "" for any other line.
+	ctx   string
+	ctxEv *Event // the context line's event (its id is ctx)
 }
 
 // maxPooledLine bounds the buffers kept for reuse, so that one huge event
@@ -21,15 +25,22 @@ const maxPooledLine = 64 << 10
 
 var linePool = sync.Pool{New: func() any { return &lineBuf{b: make([]byte, 0, 2048)} }}
 
-// newLine encodes the head of ev into a pooled buffer; free returns it.
-func newLine(ev *Event) (*lineBuf, error) {
+// newLine encodes the head of ev, in full, into a pooled buffer; free
+// returns it.
+func newLine(ev *Event) (*lineBuf, error) { return newLineForm(ev, formFull) }
+
+// newLineForm encodes the head of ev in form f into a pooled buffer.
+func newLineForm(ev *Event, f lineForm) (*lineBuf, error) {
 	lb := linePool.Get().(*lineBuf)
-	b, err := appendHead(append(lb.b[:0], '\n'), ev)
+	b, err := appendHeadForm(append(lb.b[:0], '\n'), ev, f)
 	if err != nil {
 		lb.free()
 		return nil, err
 	}
-	lb.b, lb.head = b, len(b)
+	lb.b, lb.head, lb.ctx, lb.ctxEv = b, len(b), "", nil
+	if f == formDecision {
+		lb.ctx = ev.Context
+	}
 	return lb, nil
 }
 
@@ -57,6 +68,7 @@ func (lb *lineBuf) line(torn bool) []byte {
 }
 
 func (lb *lineBuf) free() {
+	lb.ctxEv = nil
 	if cap(lb.b) <= maxPooledLine {
 		linePool.Put(lb)
 	}

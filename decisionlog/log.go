@@ -51,6 +51,14 @@ type Options struct {
 	// of the last line this Log wrote to FILE.checkpoints
 	// (checkpoint.go). Keep it outside the log's folder.
 	CheckpointKey string
+
+	// NoCompress leaves rotated files as they are; by default FILE.1 is
+	// compressed to FILE.1.gz at rotation (compress.go).
+	NoCompress bool
+
+	// fullLines writes every line in full, as logs were written before
+	// the compact form (tests of the chain on old-format logs).
+	fullLines bool
 }
 
 // Log appends chained events to one decision-log file. It is safe for
@@ -86,6 +94,10 @@ type Log struct {
 	out     []byte     // lines linked under the lock, not yet written
 	head    string     // the hash of the last line this Log wrote (Head)
 	headSeq uint64     // its seq, for the checkpoint Close writes
+
+	ctxMu sync.Mutex
+	ctx   *Event // the context line decisions name (context.go)
+	ctxIn string // the id of the context line in the active file; l.mu
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -148,12 +160,25 @@ func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	if ev.DecisionID == "" {
 		ev.DecisionID = newID()
 	}
+	if ev.Path == "" {
+		ev.Path = PolicyPath
+	}
 	l.stamp(ev)
+	form, cev := formDecision, (*Event)(nil)
+	if l.opts.fullLines {
+		form = formFull
+	} else {
+		cev = l.contextFor(ev)
+		ev.Context = cev.Context
+	}
 	ops, maskErr := l.maskOps(ctx, ev)
 	if len(ops) == 0 && maskErr == nil {
 		// Nothing to mask: the caller's event is written as it is, and
 		// append sets its chain members.
-		if err := l.append(ev); err != nil {
+		if form == formDecision && !completeInput(ev.Input, ev.Erased) {
+			form = formFull
+		}
+		if err := l.append(ev, form, cev); err != nil {
 			ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = 0, "", "", false
 			return err
 		}
@@ -163,7 +188,10 @@ func (l *Log) WriteDecision(ctx context.Context, ev *Event) error {
 	// erased and masked), so the header written is ev's.
 	e := *ev
 	applyMask(&e, ops, maskErr)
-	if err := l.append(&e); err != nil {
+	if form == formDecision && !completeInput(e.Input, e.Erased) {
+		form = formFull
+	}
+	if err := l.append(&e, form, cev); err != nil {
 		return err
 	}
 	ev.Seq, ev.PrevHash, ev.Hash, ev.FileStart = e.Seq, e.PrevHash, e.Hash, e.FileStart
@@ -180,7 +208,17 @@ func (l *Log) WriteOutcome(dec *Event, code string, d time.Duration, detail map[
 		return err
 	}
 	ev := header(dec)
-	return l.writeOutcome(&ev, code, d, detail)
+	l.completeOutcome(&ev, code, d, detail)
+	return l.append(&ev, outcomeForm(dec), nil)
+}
+
+// outcomeForm is the form of dec's outcome line: compact when dec is in
+// the log (it has a hash), whole otherwise.
+func outcomeForm(dec *Event) lineForm {
+	if dec.Hash != "" && dec.Context != "" {
+		return formOutcome
+	}
+	return formFull
 }
 
 // QueueOutcome is WriteOutcome for a caller that need not wait for the
@@ -201,7 +239,7 @@ func (l *Log) QueueOutcome(dec *Event, code string, d time.Duration, detail map[
 	}
 	ev := header(dec)
 	l.completeOutcome(&ev, code, d, detail)
-	lb, err := newLine(&ev)
+	lb, err := newLineForm(&ev, outcomeForm(dec))
 	if err != nil {
 		return err
 	}
@@ -244,13 +282,6 @@ func (l *Log) writeQueued() error {
 	}
 	_, err := l.writeLocked(nil)
 	return err
-}
-
-// writeOutcome completes ev, a decision's header, as its outcome event
-// and appends it.
-func (l *Log) writeOutcome(ev *Event, code string, d time.Duration, detail map[string]any) error {
-	l.completeOutcome(ev, code, d, detail)
-	return l.append(ev)
 }
 
 // completeOutcome completes ev, a decision's header, as its outcome event,

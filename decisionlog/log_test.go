@@ -34,7 +34,9 @@ func TestDecisionAndOutcomeRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, e)
+		if e.Phase != PhaseContext {
+			got = append(got, e)
+		}
 	}
 	if len(got) != 2 {
 		t.Fatalf("read %d events, want 2", len(got))
@@ -51,8 +53,11 @@ func TestDecisionAndOutcomeRoundTrip(t *testing.T) {
 		{"outcome duration", o.DurationNS, int64(3 * time.Millisecond)},
 		{"outcome request id", o.RequestID, "req-1"},
 		{"labels", d.Labels, Labels{ID: "host-1", Version: "1.0.0"}},
-		{"first seq", d.Seq, uint64(1)},
-		{"first prev", d.PrevHash, Genesis},
+		{"outcome labels", o.Labels, Labels{ID: "host-1", Version: "1.0.0"}},
+		{"outcome policy hash", o.PolicyHash, "policy-hash"},
+		{"decision config hash", d.ConfigHash, "config-hash"},
+		{"outcome origin", o.Origin, d.Origin},
+		{"decision seq after its context line", d.Seq, uint64(2)},
 		{"chain", o.PrevHash, d.Hash},
 		{"head", head, o.Hash},
 		{"caller sees id", ev.DecisionID, d.DecisionID},
@@ -151,7 +156,7 @@ func TestSeveralLogsOnOneFileChain(t *testing.T) {
 			a.Close()
 			b.Close()
 			rep, err := VerifyFile(path)
-			if err != nil || !rep.OK() || rep.LastSeq != 20 {
+			if err != nil || !rep.OK() || rep.LastSeq != 20+contexts(t, path) {
 				t.Errorf("VerifyFile = %+v, %v; want intact with 20 events", rep, err)
 			}
 		})
@@ -177,7 +182,7 @@ func TestTornTailIsEndedAndChainContinues(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(kinds(rep), " ")
-	if got != "malformed@5" || rep.LastSeq != 6 {
+	if got != "malformed@6" || rep.LastSeq != 8 { // a context line before each Log's first decision
 		t.Errorf("issues %q, last seq %d; want only the torn line 5 reported and seq 6 at the end", got, rep.LastSeq)
 	}
 }
@@ -194,7 +199,7 @@ func TestRotationKeepsChainAcrossFiles(t *testing.T) {
 		}
 	}
 	rep, err := VerifyFile(path)
-	if err != nil || !rep.OK() || rep.LastSeq != 80 || rep.Start != "" {
+	if err != nil || !rep.OK() || rep.LastSeq != 80+contexts(t, path) || rep.Start != "" {
 		t.Errorf("VerifyFile = %+v, %v; want all 80 events intact from genesis", rep, err)
 	}
 }
@@ -281,7 +286,7 @@ func TestRotationByAnotherLogIsFollowed(t *testing.T) {
 		t.Fatalf("Files = %v, %v, %v; want several files", files, missing, err)
 	}
 	rep, err := VerifyFile(path)
-	if err != nil || !rep.OK() || rep.LastSeq != 2*(2+20*3) || len(rep.Pending) != 0 {
+	if err != nil || !rep.OK() || rep.LastSeq != 2*(2+20*3)+contexts(t, path) || len(rep.Pending) != 0 {
 		t.Errorf("VerifyFile = %+v, %v; want every event intact and in order", rep, err)
 	}
 }

@@ -18,6 +18,49 @@ type record struct {
 	ev       Event
 	stored   string
 	computed string
+	absent   absent // members the line leaves out (compact.go)
+}
+
+// absent marks members a line does not have, where an empty value and
+// no member mean different things (expand.go).
+type absent uint8
+
+const (
+	absentLabels absent = 1 << iota
+	absentRequestID
+	absentAction
+	absentOrigin
+)
+
+// wireEvent is an Event as a line holds it: the members whose absence
+// counts are pointers.
+type wireEvent struct {
+	Event
+	Labels    *Labels `json:"labels"`
+	RequestID *string `json:"request_id"`
+	Action    *string `json:"action"`
+	Origin    *string `json:"origin"`
+}
+
+// event is the Event of w and the members it lacks.
+func (w *wireEvent) event() (Event, absent) {
+	ev, a := w.Event, absent(0)
+	set := func(p *string, dst *string, bit absent) {
+		if p == nil {
+			a |= bit
+			return
+		}
+		*dst = *p
+	}
+	if w.Labels == nil {
+		a |= absentLabels
+	} else {
+		ev.Labels = *w.Labels
+	}
+	set(w.RequestID, &ev.RequestID, absentRequestID)
+	set(w.Action, &ev.Action, absentAction)
+	set(w.Origin, &ev.Origin, absentOrigin)
+	return ev, a
 }
 
 // intact reports whether the line's claimed hash is the hash of its body.
@@ -40,30 +83,31 @@ func parseLine(line []byte) (record, error) {
 	if len(body) == 2 {
 		return record{}, fmt.Errorf("%w: empty object", ErrMalformed)
 	}
-	ev, err := decodeBody(body)
+	ev, a, err := decodeBody(body)
 	if err != nil {
 		return record{}, err
 	}
 	ev.Hash = string(sum)
-	return record{ev: ev, stored: ev.Hash, computed: hashBytes(body)}, nil
+	return record{ev: ev, stored: ev.Hash, computed: hashBytes(body), absent: a}, nil
 }
 
 // decodeBody decodes a canonical body, keeping numbers as json.Number so
 // that an input replays with the exact values it was decided with.
-func decodeBody(body []byte) (Event, error) {
+func decodeBody(body []byte) (Event, absent, error) {
 	if !jsontext.Value(body).IsValid() {
-		return Event{}, fmt.Errorf("%w: invalid JSON or duplicate member names", ErrMalformed)
+		return Event{}, 0, fmt.Errorf("%w: invalid JSON or duplicate member names", ErrMalformed)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	var ev Event
-	if err := dec.Decode(&ev); err != nil {
-		return Event{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	var w wireEvent
+	if err := dec.Decode(&w); err != nil {
+		return Event{}, 0, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	if ev.Hash != "" {
-		return Event{}, fmt.Errorf("%w: hash member inside the body", ErrMalformed)
+	if w.Hash != "" {
+		return Event{}, 0, fmt.Errorf("%w: hash member inside the body", ErrMalformed)
 	}
-	return ev, nil
+	ev, a := w.event()
+	return ev, a, nil
 }
 
 func isLowerHex(b []byte) bool {

@@ -38,12 +38,13 @@ func openTemp(t testing.TB, opts Options) (*Log, string) {
 func phases(t testing.TB, path string) string {
 	t.Helper()
 	var got []string
-	for _, line := range readLines(t, path) {
-		rec, err := parseLine(line)
+	for ev, err := range Read(path) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, rec.ev.Phase+":"+rec.ev.RequestID)
+		if ev.Phase != PhaseContext {
+			got = append(got, ev.Phase+":"+ev.RequestID)
+		}
 	}
 	return strings.Join(got, " ")
 }
@@ -66,7 +67,7 @@ func TestQueuedOutcomeGoesOutWithTheNextLine(t *testing.T) {
 		t.Fatalf("after Sync the file holds %q; want %q", got, want)
 	}
 	rep, err := VerifyFile(path)
-	if err != nil || !rep.OK() || rep.LastSeq != 4 {
+	if err != nil || !rep.OK() || rep.LastSeq != 5 { // and a context line
 		t.Errorf("VerifyFile = %+v, %v; want 4 events intact", rep, err)
 	}
 	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"detail":{"bytes":3}`)) {
@@ -126,14 +127,14 @@ func TestQueueIsBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := range c.n {
-				if n := len(readLines(t, path)); n != 1 {
+				if n := len(readLines(t, path)); n != 2 { // the context line and the decision
 					t.Fatalf("%d lines after %d queued outcomes; want the decision only", n, i)
 				}
 				if err := l.QueueOutcome(dec, OutcomeOK, 0, c.detail); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if n := len(readLines(t, path)); n != 1+c.n {
+			if n := len(readLines(t, path)); n != 2+c.n {
 				t.Errorf("%d lines after %d queued outcomes; want them written when the queue is full", n, c.n)
 			}
 		})
@@ -170,7 +171,7 @@ func TestQueuedOutcomesAcrossRotation(t *testing.T) {
 		}
 	}
 	rep, err := VerifyFile(path)
-	if err != nil || !rep.OK() || rep.LastSeq != 25 {
+	if err != nil || !rep.OK() || rep.LastSeq != 25+contexts(t, path) {
 		t.Errorf("VerifyFile = %+v, %v; want 25 events intact", rep, err)
 	}
 }

@@ -50,7 +50,8 @@ func layout(path string) (logFiles, error) {
 		if len(l.files) > 0 && n < prev-1 {
 			l.missing = append(l.missing, missingRun(path, prev-1, n+1))
 		}
-		l.files, prev = append(l.files, rotatedName(path, n)), n
+		name, _ := existingRotated(path, n)
+		l.files, prev = append(l.files, name), n
 	}
 	if len(l.files) > 0 && prev > 1 {
 		l.missing = append(l.missing, missingRun(path, prev-1, 1))
@@ -84,13 +85,14 @@ func rotatedNumbers(path string) ([]int, error) {
 	var nums []int
 	for _, de := range des {
 		rest, ok := strings.CutPrefix(de.Name(), prefix)
+		rest = strings.TrimSuffix(rest, gzSuffix)
 		n, err := strconv.Atoi(rest)
 		if ok && err == nil && n > 0 && rest == strconv.Itoa(n) {
 			nums = append(nums, n)
 		}
 	}
 	sort.Ints(nums)
-	return nums, nil
+	return slices.Compact(nums), nil
 }
 
 // Read yields the events of the log at path and its rotated files, oldest
@@ -104,9 +106,13 @@ func Read(path string) iter.Seq2[Event, error] {
 			yield(Event{}, err)
 			return
 		}
+		x := newExpander()
 		for i, name := range files {
 			es, err := readFile(name, i)
 			for _, e := range es {
+				if e.parsed {
+					x.expand(&e.rec)
+				}
 				if !yieldEntry(e, yield) {
 					return
 				}

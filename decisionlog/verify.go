@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 )
 
@@ -129,7 +128,7 @@ func VerifyFile(path string) (Report, error) {
 }
 
 func readFile(name string, idx int) ([]entry, error) {
-	f, err := os.Open(name)
+	f, err := openSegment(name)
 	if err != nil {
 		return nil, err
 	}

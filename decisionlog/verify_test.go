@@ -65,7 +65,7 @@ func TestVerifyFindsTampering(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := newLog(t, 5, Options{})
+			path := newLog(t, 5, Options{fullLines: true})
 			lines := tt.tamper(t, readLines(t, path))
 			data := joinLines(lines)
 			if tt.name == "truncated tail" {
@@ -105,7 +105,7 @@ func TestExpectHeadFindsCutTail(t *testing.T) {
 }
 
 func TestVerifyReportsPendingDecisions(t *testing.T) {
-	path := newLog(t, 3, Options{})
+	path := newLog(t, 3, Options{fullLines: true})
 	lines := readLines(t, path)
 	rep := Verify(bytes.NewReader(joinLines(lines[:5])))
 	if !rep.OK() || len(rep.Pending) != 1 {
@@ -138,7 +138,7 @@ func TestVerifyFileFindsTamperedRotation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := newLog(t, 40, Options{MaxBytes: 4 << 10, Keep: 100})
+			path := newLog(t, 40, Options{MaxBytes: 4 << 10, Keep: 100, NoCompress: true})
 			if rep, _ := VerifyFile(path); !rep.OK() {
 				t.Fatalf("untouched rotation fails: %v", rep.Issues)
 			}

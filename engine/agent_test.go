@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -383,8 +382,11 @@ func TestAgentRoundIsLogged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
-	for sc.Scan() {
+	if strings.Contains(strings.ReplaceAll(string(b), `"query":"visible"`, ""), "visible") {
+		t.Fatalf("the log holds file content: %s", b)
+	}
+	for _, m := range logEventMaps(t, f.log) {
+		raw, _ := json.Marshal(m)
 		var ev struct {
 			Action string `json:"action"`
 			Input  struct {
@@ -393,12 +395,9 @@ func TestAgentRoundIsLogged(t *testing.T) {
 				} `json:"run"`
 			} `json:"input"`
 		}
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Action == "web_agent_context" {
+		if json.Unmarshal(raw, &ev) == nil && ev.Action == "web_agent_context" {
 			if got := ev.Input.Run.RequestTypes; got["read_file"] != 2 || got["search_workspace"] != 1 {
 				t.Fatalf("request_types = %v", got)
-			}
-			if strings.Contains(sc.Text(), "visible") && !strings.Contains(sc.Text(), `"query":"visible"`) {
-				t.Fatalf("the log holds file content: %s", sc.Text())
 			}
 			return
 		}
@@ -473,7 +472,9 @@ func TestAgentRoundOutcomeCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	for _, m := range logEventMaps(t, f.log) {
+		raw, _ := json.Marshal(m)
+		line := string(raw)
 		var ev struct {
 			Action string `json:"action"`
 			Phase  string `json:"phase"`

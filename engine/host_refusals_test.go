@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,17 +34,7 @@ func policyHost(t *testing.T, module, origin string) *testHost {
 func loggedEvents(t *testing.T, path, id string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 4<<20)
-	for sc.Scan() {
-		var ev map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			t.Fatalf("log line %s: %v", sc.Bytes(), err)
-		}
+	for _, ev := range logEventMaps(t, path) {
 		if ev["request_id"] == id {
 			out = append(out, ev)
 		}

@@ -5,7 +5,6 @@ package engine_test
 // loopback HTTP servers and real folders.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -576,16 +575,8 @@ func TestDecisionLogRecordsURLFacts(t *testing.T) {
 // logged returns the decision event of request id.
 func logged(t *testing.T, path, id string) map[string]any {
 	t.Helper()
-	file, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	sc := bufio.NewScanner(file)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var ev map[string]any
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev["request_id"] == id && ev["phase"] == "decision" {
+	for _, ev := range logEventMaps(t, path) {
+		if ev["request_id"] == id && ev["phase"] == "decision" {
 			return ev
 		}
 	}

@@ -297,7 +297,9 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	add(checkedDir(cfg))
 	for i := 1; i <= cfg.DecisionLog.Keep; i++ {
 		add(fmt.Sprintf("%s.%d", log, i))
+		add(fmt.Sprintf("%s.%d.gz", log, i)) // rotated and compressed
 	}
+	add(log + ".1.gz.tmp") // being compressed
 	if exe, err := os.Executable(); err == nil {
 		add(exe)
 		add(filepath.Join(filepath.Dir(exe), "deskbridge-host"))

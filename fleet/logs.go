@@ -56,6 +56,9 @@ func (f *Fleet) Ship(ctx context.Context) (int, error) {
 			skipping = !(ev.Seq == cur.Seq && ev.Hash == cur.Hash)
 			continue
 		}
+		if ev.Phase == decisionlog.PhaseContext {
+			continue // Read has put what it says into the events that name it
+		}
 		if err := s.add(ev); err != nil {
 			return s.shipped, err
 		}

@@ -96,7 +96,9 @@ func logSeqs(t *testing.T, path string) []uint64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, ev.Seq)
+		if ev.Phase != decisionlog.PhaseContext { // not shipped: Read puts it into the events
+			out = append(out, ev.Seq)
+		}
 	}
 	return out
 }

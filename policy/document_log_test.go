@@ -83,8 +83,9 @@ func loggedResult(t *testing.T, result any) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lines := bytes.Split(bytes.TrimSpace(line), []byte("\n")) // a context line, then the decision
 	var members map[string]json.RawMessage
-	if err := json.Unmarshal(bytes.TrimSpace(line), &members); err != nil {
+	if err := json.Unmarshal(lines[len(lines)-1], &members); err != nil {
 		t.Fatal(err)
 	}
 	return members["result"]

@@ -84,7 +84,7 @@ func TestAuditorsLog(t *testing.T) {
 	}
 
 	// The denied read rewritten as allowed, every later hash recomputed.
-	rechainFile(t, logFile, 4, `"outcome":"WORKSPACE_VIOLATION"`, `"outcome":"OK"`)
+	rechainFile(t, logFile, 7, `"outcome":"WORKSPACE_VIOLATION"`, `"outcome":"OK"`)
 	if _, code := runLogged(t, "log", "verify", "--log", logFile); code != 0 {
 		t.Fatalf("the chain alone should pass a rewrite (the documented limit): exit %d", code)
 	}

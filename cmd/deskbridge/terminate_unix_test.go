@@ -3,24 +3,30 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/deskbridge/deskbridge/decisionlog"
 )
 
 // outcomeOf reports whether the decision log at path holds an outcome line
-// for request id.
+// for request id (read through decisionlog.Read, which gives a compact
+// outcome line its decision's request_id).
 func outcomeOf(t *testing.T, path, id string) bool {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.Contains(line, `"phase":"outcome"`) && strings.Contains(line, `"request_id":"`+id+`"`) {
+	for ev, err := range decisionlog.Read(path) {
+		if errors.Is(err, decisionlog.ErrMalformed) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Phase == decisionlog.PhaseOutcome && ev.RequestID == id {
 			return true
 		}
 	}

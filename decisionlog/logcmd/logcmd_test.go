@@ -59,7 +59,7 @@ func TestRunVerify(t *testing.T) {
 		wantCode int
 		wantOut  string
 	}{
-		{"intact", nil, func(p, _ string) []string { return []string{"verify", "--log", p} }, ExitIntact, "intact: 6 line(s)"},
+		{"intact", nil, func(p, _ string) []string { return []string{"verify", "--log", p} }, ExitIntact, "intact: 7 line(s)"}, // a context line and three pairs,
 		{"intact with head", nil, func(p, h string) []string { return []string{"verify", "--log", p, "--head", h} }, ExitIntact, "intact"},
 		{"changed", func(ls []string) []string {
 			ls[1] = strings.Replace(ls[1], `"OK"`, `"PERMISSION_DENIED"`, 1)

@@ -145,6 +145,9 @@ func (p *Server) rows() ([]Row, error) {
 			}
 			continue
 		}
+		if ev.Phase != decisionlog.PhaseDecision { // a context line (decisionlog's compact lines)
+			continue
+		}
 		byID[ev.DecisionID] = len(rows)
 		rows = append(rows, Row{Seq: ev.Seq, Time: ev.Timestamp, Action: ev.Action, Origin: ev.Origin, Outcome: ev.Outcome, Rule: rule(ev.Result)})
 	}
