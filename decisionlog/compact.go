@@ -88,29 +88,8 @@ func appendCompactDecision(b []byte, ev *Event) ([]byte, error) {
 		}
 		req = requestOf(ev.Input)
 	}
-	if ev.Result != nil {
-		b = append(b, `,"result":`...)
-		if b, err = appendValue(b, ev.Result); err != nil {
-			return nil, err
-		}
-	}
-	if len(ev.Erased) > 0 {
-		b = append(b, `,"erased":`...)
-		b = appendStrings(b, ev.Erased)
-	}
-	if len(ev.Masked) > 0 {
-		b = append(b, `,"masked":`...)
-		b = appendStrings(b, ev.Masked)
-	}
-	b = append(b, `,"timestamp":`...)
-	if b, err = appendTime(b, ev.Timestamp); err != nil {
+	if b, err = appendDecided(b, ev); err != nil {
 		return nil, err
-	}
-	if len(ev.Metrics) > 0 {
-		b = append(b, `,"metrics":`...)
-		if b, err = appendObject(b, ev.Metrics); err != nil {
-			return nil, err
-		}
 	}
 	if !req.ok || req.id != ev.RequestID {
 		b = append(b, `,"request_id":`...)

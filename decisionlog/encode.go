@@ -44,29 +44,8 @@ func appendHead(b []byte, ev *Event) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if ev.Result != nil {
-		b = append(b, `,"result":`...)
-		if b, err = appendValue(b, ev.Result); err != nil {
-			return nil, err
-		}
-	}
-	if len(ev.Erased) > 0 {
-		b = append(b, `,"erased":`...)
-		b = appendStrings(b, ev.Erased)
-	}
-	if len(ev.Masked) > 0 {
-		b = append(b, `,"masked":`...)
-		b = appendStrings(b, ev.Masked)
-	}
-	b = append(b, `,"timestamp":`...)
-	if b, err = appendTime(b, ev.Timestamp); err != nil {
+	if b, err = appendDecided(b, ev); err != nil {
 		return nil, err
-	}
-	if len(ev.Metrics) > 0 {
-		b = append(b, `,"metrics":`...)
-		if b, err = appendObject(b, ev.Metrics); err != nil {
-			return nil, err
-		}
 	}
 	b = append(b, `,"request_id":`...)
 	b = appendString(b, ev.RequestID)
@@ -91,6 +70,38 @@ func appendHead(b []byte, ev *Event) ([]byte, error) {
 	b = append(b, `,"config_hash":`...)
 	b = appendString(b, ev.ConfigHash)
 	return append(b, ','), nil
+}
+
+// appendDecided appends what a decision line says after its input, in
+// the full form and the compact one alike: the result, what masking
+// erased and masked, the timestamp and the metrics.
+func appendDecided(b []byte, ev *Event) ([]byte, error) {
+	var err error
+	if ev.Result != nil {
+		b = append(b, `,"result":`...)
+		if b, err = appendValue(b, ev.Result); err != nil {
+			return nil, err
+		}
+	}
+	if len(ev.Erased) > 0 {
+		b = append(b, `,"erased":`...)
+		b = appendStrings(b, ev.Erased)
+	}
+	if len(ev.Masked) > 0 {
+		b = append(b, `,"masked":`...)
+		b = appendStrings(b, ev.Masked)
+	}
+	b = append(b, `,"timestamp":`...)
+	if b, err = appendTime(b, ev.Timestamp); err != nil {
+		return nil, err
+	}
+	if len(ev.Metrics) > 0 {
+		b = append(b, `,"metrics":`...)
+		if b, err = appendObject(b, ev.Metrics); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // appendChain appends the members that depend on the log's tail and closes

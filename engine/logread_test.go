@@ -32,3 +32,6 @@ func logEventMaps(t testing.TB, path string) []map[string]any {
 	}
 	return out
 }
+
+// LogEventMaps is logEventMaps for the tests of package engine_test.
+var LogEventMaps = logEventMaps

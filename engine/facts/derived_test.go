@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/internal/wine"
 )
 
 // TestResolveAgainGivesFreshFacts asks about the same paths twice, with
@@ -61,6 +62,7 @@ func TestResolveAgainGivesFreshFacts(t *testing.T) {
 	if got, _ := r.Resolve(file); got.Size != 6 {
 		t.Errorf("the grown file's size is %d", got.Size)
 	}
+	wine.Skip(t, wine.NoSymlinks) // the rest swaps the file for a link
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}
