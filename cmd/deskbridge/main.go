@@ -94,7 +94,7 @@ var commands = map[string]command{
 	"preview-serve": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return previewServe(a, o, e) },
 	// The warm process deskbridge-host starts and hands the browser's
 	// ports to (warm.go).
-	"warm-serve": func(cfg string, a []string, _ io.Reader, _, e io.Writer) int { return warmServe(cfg, a, e) },
+	"warm-serve": func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return warmServe(cfg, a, o, e) },
 }
 
 // withConfig passes a leading --config on to a subcommand that takes

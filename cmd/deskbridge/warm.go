@@ -30,11 +30,14 @@ const warmIdle = 5 * time.Minute
 // with a Caller of its own. It ends when no connection came for warmIdle,
 // at a stop signal, or when a hello finds its configuration or policy
 // changed (the next deskbridge-host starts a fresh one).
-func warmServe(configPath string, args []string, stderr io.Writer) int {
-	c := cliflag.New("warm-serve", "usage: deskbridge [--config FILE] warm-serve --socket PATH [--ready-fd N]\n\nServe deskbridge-host's connections on PATH (started by deskbridge-host, not by a person).\n", io.Discard, stderr)
+func warmServe(configPath string, args []string, stdout, stderr io.Writer) int {
+	c := cliflag.New("warm-serve", "usage: deskbridge [--config FILE] warm-serve --socket PATH [--ready-fd N]\n\nServe deskbridge-host's connections on PATH (started by deskbridge-host, not by a person).\n", stdout, stderr)
 	socket := c.Flags.String("socket", "", "the socket `PATH` (internal/warm.SocketPath)")
 	readyFD := c.Flags.Int("ready-fd", -1, "a descriptor `N` to write one byte to once serving, then close")
 	if code, ok := c.Parse(args); !ok {
+		return code
+	}
+	if code, ok := c.Args(0, 0); !ok {
 		return code
 	}
 	if *socket == "" {
