@@ -204,20 +204,8 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
-	var err error
 	var small [16]member
-	b = append(b, '{')
-	for i, kv := range sortMembers(small[:0], m) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, kv.key)
-		b = append(b, ':')
-		if b, err = appendValue(b, kv.value); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
+	return appendMembers(b, sortMembers(small[:0], m))
 }
 
 // member is one member of an object being encoded.
