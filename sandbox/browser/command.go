@@ -45,7 +45,7 @@ func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	}
 	stderr := proc.NewCapped(maxStderr)
 	cmd := exec.Command(path, url)
-	cmd.Env = withPath(os.Environ(), strings.Join(c.dirs, string(os.PathListSeparator)))
+	cmd.Env = proc.WithPath(os.Environ(), strings.Join(c.dirs, string(os.PathListSeparator)))
 	cmd.Stderr = stderr
 	// A browser the opener starts may keep its standard error open; the
 	// opener's exit status is what counts.
@@ -56,36 +56,24 @@ func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 		}
 		return fmt.Errorf("%w: %w", ErrStart, err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	wait := c.wait
 	if wait <= 0 {
 		wait = OpenWait
 	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case err := <-done:
+	exited, err := proc.WaitBriefly(ctx, cmd, wait)
+	if exited {
 		return exitError(c.program, err, stderr.String())
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	return err
 }
 
 // exitError is nil for a program that exited with status 0 (err nil, or
 // only its standard error left open), and a *FailedError otherwise.
 func exitError(program string, err error, stderr string) error {
-	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
-		return nil
+	if code, failed := proc.ExitStatus(err); failed {
+		return &FailedError{Program: program, Code: code, Stderr: proc.FirstLine(stderr)}
 	}
-	fe := &FailedError{Program: program, Code: -1, Stderr: proc.FirstLine(stderr)}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		fe.Code = ee.ExitCode()
-	}
-	return fe
+	return nil
 }
 
 // find returns the program's path in the first of c.dirs that holds it as
@@ -101,15 +89,4 @@ func (c commandOpener) find() string {
 		}
 	}
 	return ""
-}
-
-// withPath returns env with PATH set to path.
-func withPath(env []string, path string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "PATH=") {
-			out = append(out, kv)
-		}
-	}
-	return append(out, "PATH="+path)
 }

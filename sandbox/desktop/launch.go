@@ -62,44 +62,21 @@ func startAndWait(ctx context.Context, cmd *exec.Cmd, program string, stderr *pr
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: %w", ErrStart, err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	if wait <= 0 {
 		wait = LaunchWait
 	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case err := <-done:
+	exited, err := proc.WaitBriefly(ctx, cmd, wait)
+	if exited {
 		return exitError(program, err, stderr.String())
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	return err
 }
 
 // exitError is nil for a program that exited with status 0 (err nil, or
 // only its standard error left open), and a *FailedError otherwise.
 func exitError(program string, err error, stderr string) error {
-	if err == nil || errors.Is(err, exec.ErrWaitDelay) {
-		return nil
+	if code, failed := proc.ExitStatus(err); failed {
+		return &FailedError{Program: program, Code: code, Stderr: proc.FirstLine(stderr)}
 	}
-	fe := &FailedError{Program: program, Code: -1, Stderr: proc.FirstLine(stderr)}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		fe.Code = ee.ExitCode()
-	}
-	return fe
-}
-
-// withPath returns env with PATH set to path.
-func withPath(env []string, path string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "PATH=") {
-			out = append(out, kv)
-		}
-	}
-	return append(out, "PATH="+path)
+	return nil
 }

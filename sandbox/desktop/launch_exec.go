@@ -31,7 +31,7 @@ func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duratio
 	}
 	stderr := proc.NewCapped(maxStderr)
 	cmd := exec.Command(path, argv[1:]...)
-	cmd.Env = withPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
+	cmd.Env = proc.WithPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
 	cmd.Stderr = stderr
 	cmd.Dir = "/"
 	cmd.SysProcAttr = detached()
@@ -53,7 +53,7 @@ func runHelper(ctx context.Context, dirs []string, stdin []byte, max int, argv .
 	defer cancel()
 	stdout, stderr := proc.NewCapped(max+1), proc.NewCapped(maxStderr)
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
-	cmd.Env = withPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
+	cmd.Env = proc.WithPath(os.Environ(), strings.Join(dirs, string(os.PathListSeparator)))
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
