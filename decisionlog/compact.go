@@ -103,26 +103,20 @@ func appendCompactDecision(b []byte, ev *Event) ([]byte, error) {
 		b = append(b, `,"origin":`...)
 		b = appendString(b, ev.Origin)
 	}
-	b = append(b, `,"phase":`...)
-	b = appendString(b, ev.Phase)
-	b = append(b, `,"outcome":`...)
-	b = appendString(b, ev.Outcome)
+	b = appendPhaseOutcome(b, ev)
 	return appendTail(b, ev)
 }
 
 // appendTail appends duration_ns (when not 0) and detail, the last
 // members before the chain, and the comma the chain follows.
 func appendTail(b []byte, ev *Event) ([]byte, error) {
-	var err error
 	if ev.DurationNS != 0 {
 		b = append(b, `,"duration_ns":`...)
 		b = strconv.AppendInt(b, ev.DurationNS, 10)
 	}
-	if len(ev.Detail) > 0 {
-		b = append(b, `,"detail":`...)
-		if b, err = appendObject(b, ev.Detail); err != nil {
-			return nil, err
-		}
+	b, err := appendDetail(b, ev)
+	if err != nil {
+		return nil, err
 	}
 	return append(b, ','), nil
 }
@@ -135,10 +129,7 @@ func appendCompactOutcome(b []byte, ev *Event) ([]byte, error) {
 	if b, err = appendTime(b, ev.Timestamp); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"phase":`...)
-	b = appendString(b, ev.Phase)
-	b = append(b, `,"outcome":`...)
-	b = appendString(b, ev.Outcome)
+	b = appendPhaseOutcome(b, ev)
 	return appendTail(b, ev)
 }
 

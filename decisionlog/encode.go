@@ -53,23 +53,34 @@ func appendHead(b []byte, ev *Event) ([]byte, error) {
 	b = appendString(b, ev.Action)
 	b = append(b, `,"origin":`...)
 	b = appendString(b, ev.Origin)
-	b = append(b, `,"phase":`...)
-	b = appendString(b, ev.Phase)
-	b = append(b, `,"outcome":`...)
-	b = appendString(b, ev.Outcome)
+	b = appendPhaseOutcome(b, ev)
 	b = append(b, `,"duration_ns":`...)
 	b = strconv.AppendInt(b, ev.DurationNS, 10)
-	if len(ev.Detail) > 0 {
-		b = append(b, `,"detail":`...)
-		if b, err = appendObject(b, ev.Detail); err != nil {
-			return nil, err
-		}
+	if b, err = appendDetail(b, ev); err != nil {
+		return nil, err
 	}
 	b = append(b, `,"policy_hash":`...)
 	b = appendString(b, ev.PolicyHash)
 	b = append(b, `,"config_hash":`...)
 	b = appendString(b, ev.ConfigHash)
 	return append(b, ','), nil
+}
+
+// appendPhaseOutcome appends the phase and outcome members.
+func appendPhaseOutcome(b []byte, ev *Event) []byte {
+	b = append(b, `,"phase":`...)
+	b = appendString(b, ev.Phase)
+	b = append(b, `,"outcome":`...)
+	return appendString(b, ev.Outcome)
+}
+
+// appendDetail appends the detail member, when there is one.
+func appendDetail(b []byte, ev *Event) ([]byte, error) {
+	if len(ev.Detail) == 0 {
+		return b, nil
+	}
+	b = append(b, `,"detail":`...)
+	return appendObject(b, ev.Detail)
 }
 
 // appendDecided appends what a decision line says after its input, in
