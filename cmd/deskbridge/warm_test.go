@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/warm"
 )
 
 // warmHostPath is deskbridge-host, built beside binaryPath on first use:
@@ -241,5 +244,34 @@ func TestWarmFolderMustBePrivate(t *testing.T) {
 				t.Fatalf("deskbridge-host wrote %v", found)
 			}
 		})
+	}
+}
+
+// A hello of another version is refused: a deskbridge-host and a warm
+// process of different versions do not talk. The warm process goes on
+// serving hellos of its own version.
+func TestWarmRefusesAnotherHelloVersion(t *testing.T) {
+	cfg, _ := writeConfig(t, "")
+	// after the configuration: its cleanup, which waits for the warm process, runs first
+	w := newWarmEnv(t, "30s")
+	waitWarmStatus(t, w, cfg)
+	socks := w.sockets()
+	if len(socks) != 1 {
+		t.Fatalf("warm sockets: %v", socks)
+	}
+	c, err := net.Dial("unix", socks[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := warm.WriteFrame(c, warm.Hello{Version: warm.Version + 1, Origin: origin}); err != nil {
+		t.Fatal(err)
+	}
+	var r warm.Reply
+	if err := warm.ReadFrame(c, &r); err != nil || r.OK {
+		t.Fatalf("a hello of version %d: %+v, %v; want refused", warm.Version+1, r, err)
+	}
+	if s := statusOf(t, callWarm(t, w, cfg, "get_status", nil)); !s.Warm {
+		t.Fatal("the warm process stopped serving after the refused hello")
 	}
 }

@@ -178,3 +178,39 @@ except Exception as e: sys.stdout.write("error " + str(e))`
 		t.Fatalf("a client of this user got %q", got)
 	}
 }
+
+// The socket's lock file is never followed through a link (a process of
+// this user that could plant one could make Listen create or lock a file
+// elsewhere).
+func TestListenRefusesALinkedLockFile(t *testing.T) {
+	dir := privateDir(t)
+	elsewhere := filepath.Join(t.TempDir(), "elsewhere")
+	if err := os.Symlink(elsewhere, SocketPath(dir, "k")+".lock"); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := Listen(SocketPath(dir, "k")); err == nil {
+		l.Close()
+		t.Fatal("Listen took a lock file that is a link")
+	}
+	if _, err := os.Lstat(elsewhere); !os.IsNotExist(err) {
+		t.Fatalf("the link's target was created: %v", err)
+	}
+}
+
+// More descriptors than expected, even more than ReceiveFiles makes room
+// for, are refused too.
+func TestReceiveFilesRefusesTooMany(t *testing.T) {
+	a, b := pair(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if err := SendFiles(a, r, w, w, w, w, w); err != nil {
+		t.Fatal(err)
+	}
+	if fs, err := ReceiveFiles(b, 3); err == nil {
+		t.Fatalf("six descriptors taken for three: %v", fs)
+	}
+}
