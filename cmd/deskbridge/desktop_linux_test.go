@@ -151,24 +151,10 @@ func (d desk) must(t *testing.T, v any, action string, args any) {
 	}
 }
 
-// x runs an X client on the test display and returns its output. With
-// stdin (xclip -i), the client's serving child holds no pipe of ours.
+// x runs an X client on the test display and returns its output.
 func (d desk) x(t *testing.T, stdin []byte, name string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Env = append(os.Environ(), d.env()[2:]...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s %q: %v", name, args, err)
-		}
-		return nil
-	}
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %q: %v", name, args, err)
-	}
-	return out
+	return xvfb.Client(t, d.env()[2:], stdin, name, args...)
 }
 
 // xclipIn has xclip own the clipboard with b, and waits until the

@@ -6,11 +6,13 @@ package xvfb
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -75,4 +77,27 @@ func (s *Server) Stop() {
 	}
 	s.cmd.Process.Kill()
 	s.cmd.Wait()
+}
+
+// Client runs an X client (xclip, xsetroot, xdotool) with env added to
+// the test's environment and returns its output, failing t when it fails.
+// With stdin (xclip -i), the client runs without output pipes: the child
+// xclip leaves serving the selection must hold no pipe of the test's, or
+// the run would wait for it.
+func Client(t testing.TB, env []string, stdin []byte, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s %q: %v", name, args, err)
+		}
+		return nil
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %q: %v", name, args, err)
+	}
+	return out
 }

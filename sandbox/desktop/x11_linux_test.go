@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/deskbridge/deskbridge/internal/xvfb"
 )
 
 // x11 returns the test display's desktop, its owner this test binary.
@@ -26,22 +28,7 @@ func x11(t *testing.T) *x11Desktop {
 // xtool runs an X client (xclip, xsetroot, xdotool) on the test display.
 func xtool(t *testing.T, stdin []byte, name string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Env = append(os.Environ(), "DISPLAY="+display)
-	if stdin != nil {
-		// xclip -i leaves a child serving the selection: it must not hold
-		// a pipe of ours, or the run would wait for it.
-		cmd.Stdin = bytes.NewReader(stdin)
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s %q: %v", name, args, err)
-		}
-		return nil
-	}
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %q: %v", name, args, err)
-	}
-	return out
+	return xvfb.Client(t, []string{"DISPLAY=" + display}, stdin, name, args...)
 }
 
 // TestOwnerServesLargeContentIncrementally: content over one property's
