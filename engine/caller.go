@@ -27,3 +27,9 @@ func (h *Host) Caller(origin string, hostLog io.Writer) *Host {
 
 // Release closes the root handles of a host made by Caller.
 func (h *Host) Release() { h.env.Roots.Close() }
+
+// Hashes are the hashes of the configuration and the policy set h
+// started from (get_status's config.hash and policy.hash).
+func (h *Host) Hashes() (config, policy string) {
+	return h.env.Info.ConfigHash, h.env.Info.PolicyHash
+}

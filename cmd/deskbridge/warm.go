@@ -64,13 +64,14 @@ func warmServe(configPath string, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	h, cfg, err := startHost(ctx, configPath, "", true)
+	h, _, err := startHost(ctx, configPath, "", true)
 	if err != nil {
 		l.Close() // deskbridge-host then serves, and says why
 		fmt.Fprintln(stderr, "deskbridge: warm-serve:", err)
 		return 1
 	}
-	w := &warmHost{h: h, configPath: configPath, started: fingerprint(configPath, cfg), stderr: stderr, l: l}
+	cfgHash, policyHash := h.Hashes()
+	w := &warmHost{h: h, configPath: configPath, started: cfgHash + " " + policyHash, stderr: stderr, l: l}
 	ready.Write([]byte{1})
 	ready.Close()
 	w.serve(ctx, idle)
@@ -155,7 +156,7 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 		warm.WriteFrame(conn, warm.Reply{Why: "an unreadable hello"})
 		return
 	}
-	if fingerprint(w.configPath, nil) != w.started {
+	if fingerprint(w.configPath) != w.started {
 		w.stopListening()
 		warm.WriteFrame(conn, warm.Reply{Why: "the configuration or policy changed"})
 		return
@@ -190,15 +191,13 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 }
 
 // fingerprint names the configuration and policy a host would start from
-// now: the configuration's hash (after its paths are made canonical) and
-// the policy set's; cfg, when not nil, is the configuration already
-// loaded. A configuration or policy that does not load has none.
-func fingerprint(configPath string, cfg *config.Config) string {
-	if cfg == nil {
-		var err error
-		if cfg, _, err = config.Load(configPath); err != nil {
-			return ""
-		}
+// now, as Host.Hashes names those it started from: the configuration's
+// hash (after its paths are made canonical) and the policy set's. A
+// configuration or policy that does not load has none.
+func fingerprint(configPath string) string {
+	cfg, _, err := config.Load(configPath)
+	if err != nil {
+		return ""
 	}
 	src, err := engine.PolicySource(cfg)
 	if err != nil {
