@@ -275,3 +275,20 @@ func TestWarmRefusesAnotherHelloVersion(t *testing.T) {
 		t.Fatal("the warm process stopped serving after the refused hello")
 	}
 }
+
+// BenchmarkFingerprint is what each hello costs a warm process to check
+// that its configuration and policy (here the embedded default) are
+// those it started from.
+func BenchmarkFingerprint(b *testing.B) {
+	dir := b.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	doc := fmt.Sprintf(`{"workspaces":[{"name":"ws","path":%q}],"allowed_origins":[%q],"decision_log":{"disabled":true}}`, dir, origin)
+	if err := os.WriteFile(cfg, []byte(doc), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if fingerprint(cfg) == "" {
+			b.Fatal("the configuration or policy did not load")
+		}
+	}
+}
