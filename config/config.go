@@ -271,69 +271,75 @@ func (c *Config) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// normalise makes workspace roots canonical and fills defaults.
+// normalise makes workspace roots canonical and fills defaults. It
+// checks every member and returns every problem it finds (Errors), each
+// at its member, not only the first.
 func (c *Config) normalise() error {
-	seen := map[string]bool{}
-	for i := range c.Workspaces {
-		w := &c.Workspaces[i]
-		if err := canonicalRoot(w); err != nil {
-			return memberError(fmt.Sprintf("/workspaces/%d/path", i), err)
-		}
-		if seen[strings.ToLower(w.Name)] {
-			return memberError(fmt.Sprintf("/workspaces/%d/name", i), fmt.Errorf("workspace name %q is used twice", w.Name))
-		}
-		seen[strings.ToLower(w.Name)] = true
-	}
-	if err := c.checkApart(); err != nil {
-		return err
-	}
-	if err := c.canonicalImportSources(); err != nil {
-		return err
-	}
+	var p problems
+	c.checkWorkspaces(&p)
+	c.canonicalImportSources(&p)
 	if c.DecisionLog.Keep < 0 || c.DecisionLog.Keep > maxKeep {
-		return memberError("/decision_log/keep", fmt.Errorf("decision_log.keep must be between 0 and %d", maxKeep))
+		p.add("/decision_log/keep", fmt.Errorf("decision_log.keep must be between 0 and %d", maxKeep))
 	}
 	for i, cidr := range c.Network.AllowPrivate {
 		if _, err := netip.ParsePrefix(cidr); err != nil {
-			return memberError(fmt.Sprintf("/network/allow_private/%d", i), fmt.Errorf("network.allow_private: %q is not a CIDR prefix such as 10.20.0.0/16", cidr))
+			p.add(fmt.Sprintf("/network/allow_private/%d", i), fmt.Errorf("network.allow_private: %q is not a CIDR prefix such as 10.20.0.0/16", cidr))
 		}
 	}
 	for i, o := range c.AllowedOrigins {
 		if !validOrigin(o) {
-			return memberError(fmt.Sprintf("/allowed_origins/%d", i), fmt.Errorf("allowed origin %q is not of the form chrome-extension://<32 letters a-p>/", o))
+			p.add(fmt.Sprintf("/allowed_origins/%d", i), fmt.Errorf("allowed origin %q is not of the form chrome-extension://<32 letters a-p>/", o))
 		}
 	}
 	if err := c.Fleet.check(c.Policy); err != nil {
-		return err
+		p.add("/fleet", err)
 	}
-	if err := c.checkDesktop(); err != nil {
-		return err
-	}
-	if err := c.checkSkills(); err != nil {
-		return err
-	}
-	if err := c.checkLimits(); err != nil {
-		return err
-	}
+	c.checkDesktop(&p)
+	c.checkSkills(&p)
+	c.checkLimits(&p)
 	if err := c.Documents.check(); err != nil {
+		p.add("/documents/ocr", err)
+	}
+	if err := p.err(); err != nil {
 		return err
 	}
 	c.fillDefaults()
 	return nil
 }
 
+// checkWorkspaces makes every workspace root canonical and records each
+// root that cannot be, each name used twice and, when every root is
+// canonical, workspaces that overlap.
+func (c *Config) checkWorkspaces(p *problems) {
+	seen := map[string]bool{}
+	rootsOK := true
+	for i := range c.Workspaces {
+		w := &c.Workspaces[i]
+		if err := canonicalRoot(w); err != nil {
+			p.add(fmt.Sprintf("/workspaces/%d/path", i), err)
+			rootsOK = false
+		}
+		if seen[strings.ToLower(w.Name)] {
+			p.add(fmt.Sprintf("/workspaces/%d/name", i), fmt.Errorf("workspace name %q is used twice", w.Name))
+		}
+		seen[strings.ToLower(w.Name)] = true
+	}
+	if rootsOK {
+		c.checkApart(p)
+	}
+}
+
 // checkApart refuses two workspaces of which one lies inside the other: a
 // command run in the outer one could swap the inner one's folder for a
 // link, and the inner workspace would then lead wherever the link points.
-func (c *Config) checkApart() error {
+func (c *Config) checkApart(p *problems) {
 	for i, a := range c.Workspaces {
-		for _, b := range c.Workspaces[i+1:] {
+		for j, b := range c.Workspaces[i+1:] {
 			if inside(a.Path, b.Path) || inside(b.Path, a.Path) {
-				return fmt.Errorf("workspaces %q (%s) and %q (%s) overlap; name only the outer one, or keep them apart", a.Name, a.Path, b.Name, b.Path)
+				p.add(fmt.Sprintf("/workspaces/%d/path", i+1+j), fmt.Errorf("workspaces %q (%s) and %q (%s) overlap; name only the outer one, or keep them apart", a.Name, a.Path, b.Name, b.Path))
 			}
 		}
 	}
-	return nil
 }
 
 // inside reports whether p is root or lies below it, by whole names as the
@@ -377,21 +383,24 @@ func canonicalRoot(w *Workspace) error {
 
 // canonicalImportSources makes every import source absolute and free of
 // symlinks, so that containment is judged against the real folder.
-func (c *Config) canonicalImportSources() error {
-	for i, p := range c.ImportSources {
-		if !filepath.IsAbs(p) {
-			return fmt.Errorf("import source %q is not absolute", p)
+func (c *Config) canonicalImportSources(p *problems) {
+	for i, src := range c.ImportSources {
+		member := fmt.Sprintf("/import_sources/%d", i)
+		if !filepath.IsAbs(src) {
+			p.add(member, fmt.Errorf("import source %q is not absolute", src))
+			continue
 		}
-		real, err := filepath.EvalSymlinks(p)
+		real, err := filepath.EvalSymlinks(src)
 		if err != nil {
-			return fmt.Errorf("import source %q: %w", p, err)
+			p.add(member, fmt.Errorf("import source %q: %w", src, err))
+			continue
 		}
 		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-			return fmt.Errorf("import source %s is not a folder", p)
+			p.add(member, fmt.Errorf("import source %s is not a folder", src))
+			continue
 		}
 		c.ImportSources[i] = real
 	}
-	return nil
 }
 
 // validOrigin accepts exactly chrome-extension://<32 of a-p>/.

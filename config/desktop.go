@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"path/filepath"
 	"strings"
 )
@@ -42,27 +44,36 @@ func validName(s string) bool {
 
 // checkDesktop refuses an app or editor name of another form and an
 // editor whose command names no program or a relative path.
-func (c *Config) checkDesktop() error {
-	for _, a := range c.Apps.Allow {
+func (c *Config) checkDesktop(p *problems) {
+	for i, a := range c.Apps.Allow {
 		if !validName(a) {
-			return fmt.Errorf("apps.allow: %q is not an application name (letters, digits, . _ + - and spaces, no path)", a)
+			p.add(fmt.Sprintf("/apps/allow/%d", i), fmt.Errorf("apps.allow: %q is not an application name (letters, digits, . _ + - and spaces, no path)", a))
 		}
 	}
-	for name, e := range c.Editors {
+	for _, name := range slices.Sorted(maps.Keys(c.Editors)) {
+		member := "/editors/" + pointerToken(name)
 		if !validName(name) {
-			return fmt.Errorf("editors: %q is not an editor name", name)
+			p.add(member, fmt.Errorf("editors: %q is not an editor name", name))
+			continue
 		}
-		if len(e.Command) == 0 || e.Command[0] == "" {
-			return fmt.Errorf("editors.%s.command names no program", name)
+		if err := checkEditorCommand(name, c.Editors[name].Command); err != nil {
+			p.add(member+"/command", err)
 		}
-		p := e.Command[0]
-		if strings.ContainsAny(p, `/\`) && !filepath.IsAbs(p) {
-			return fmt.Errorf("editors.%s.command: %q is neither a program name nor an absolute path", name, p)
-		}
-		for _, a := range e.Command {
-			if strings.IndexByte(a, 0) >= 0 {
-				return fmt.Errorf("editors.%s.command holds a NUL byte", name)
-			}
+	}
+}
+
+// checkEditorCommand refuses an editor command that names no program, a
+// relative path, or holds a NUL byte.
+func checkEditorCommand(name string, command []string) error {
+	if len(command) == 0 || command[0] == "" {
+		return fmt.Errorf("editors.%s.command names no program", name)
+	}
+	if p := command[0]; strings.ContainsAny(p, `/\`) && !filepath.IsAbs(p) {
+		return fmt.Errorf("editors.%s.command: %q is neither a program name nor an absolute path", name, p)
+	}
+	for _, a := range command {
+		if strings.IndexByte(a, 0) >= 0 {
+			return fmt.Errorf("editors.%s.command holds a NUL byte", name)
 		}
 	}
 	return nil

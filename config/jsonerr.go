@@ -15,9 +15,11 @@ import (
 
 // Error is a configuration file that cannot be used: the file, the member
 // at fault (a JSON Pointer such as /workspaces/0/path, "" when the
-// problem is the whole document or not tied to one member) and, for a
-// problem in the JSON text, the line and column (1-based; 0 when not
-// known). Load returns it for every problem the host refuses to start on.
+// problem is the whole document or not tied to one member) and the line
+// and column (1-based; 0 when not known) of the JSON text at fault or, for
+// a value that decoded but cannot be used, where its member starts. Load
+// returns it, or Errors holding one per problem, for every problem the
+// host refuses to start on.
 type Error struct {
 	File   string
 	Member string
@@ -54,18 +56,17 @@ func memberError(pointer string, err error) *Error {
 }
 
 // fileError is err, a problem of the configuration document b read from
-// file, as an *Error.
-func fileError(file string, b []byte, err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		out := *e
-		out.File = file
-		return &out
-	}
+// file, as an *Error, or Errors when there are several.
+// Every problem normalise found (Errors) is placed: its line and column
+// are where its member starts in b.
+func fileError(file string, b []byte, err error) error {
 	var syn *jsontext.SyntacticError
 	var sem *json.SemanticError
 	if errors.As(err, &syn) || errors.As(err, &sem) {
 		return decodeError(file, b, err)
+	}
+	if es := Problems(err); es != nil {
+		return placeAll(file, b, es)
 	}
 	return &Error{File: file, Msg: err.Error()}
 }

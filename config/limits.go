@@ -12,17 +12,36 @@ import (
 // checkSkills refuses a skill switch that names no v1 skill (a typo such as
 // "file" would leave the files skill on) and switching off control, which
 // get_status and get_skill_profile need to say why others fail.
-func (c *Config) checkSkills() error {
+func (c *Config) checkSkills(p *problems) {
 	skills := skillNames()
-	for name, on := range c.Skills {
+	for _, name := range slices.Sorted(maps.Keys(c.Skills)) {
+		member := "/skills/" + pointerToken(name)
 		if !slices.Contains(skills, name) {
-			return fmt.Errorf("skills: %q is not a skill; the skills are %s", name, strings.Join(skills, ", "))
+			p.add(member, fmt.Errorf("skills: %q is not a skill%s; the skills are %s", name, didYouMean(name, skills), strings.Join(skills, ", ")))
+			continue
 		}
-		if name == string(protocol.SkillControl) && !on {
-			return fmt.Errorf("skills: control cannot be switched off; it answers get_status and get_skill_profile")
+		if name == string(protocol.SkillControl) && !c.Skills[name] {
+			p.add(member, fmt.Errorf("skills: control cannot be switched off; it answers get_status and get_skill_profile"))
 		}
 	}
-	return nil
+}
+
+// didYouMean is ` (did you mean "x"?)` when a name of known is a typo away
+// from name, else "".
+func didYouMean(name string, known []string) string {
+	quoted := make([]string, len(known))
+	for i, k := range known {
+		quoted[i] = fmt.Sprintf("%q", k)
+	}
+	if near := nearest(name, quoted); near != "" {
+		return " (did you mean " + near + "?)"
+	}
+	return ""
+}
+
+// pointerToken escapes name as one token of a JSON Pointer (RFC 6901).
+func pointerToken(name string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }
 
 // skillNames are the v1 skills, in the order of protocol.Actions.
@@ -40,22 +59,24 @@ func skillNames() []string {
 // that is not a limit, and a value that is not between 1 and its bound
 // (protocol.LimitBounds): zero or less would read as "not set" and give
 // the default, a value past the bound would be cut to it.
-func (c *Config) checkLimits() error {
-	for action, members := range c.Limits {
+func (c *Config) checkLimits(p *problems) {
+	for _, action := range slices.Sorted(maps.Keys(c.Limits)) {
+		member := "/limits/" + pointerToken(action)
 		if _, ok := protocol.Lookup(action); !ok {
-			return fmt.Errorf("limits: %q is not a v1 action", action)
+			p.add(member, fmt.Errorf("limits: %q is not a v1 action", action))
+			continue
 		}
-		for name, v := range members {
+		members := c.Limits[action]
+		for _, name := range slices.Sorted(maps.Keys(members)) {
 			max, ok := protocol.LimitBounds[name]
-			if !ok {
-				return fmt.Errorf("limits.%s: %q is not a limit; the limits are %s", action, name, strings.Join(limitNames(), ", "))
-			}
-			if v < 1 || v > max {
-				return fmt.Errorf("limits.%s.%s must be between 1 and %d", action, name, max)
+			switch {
+			case !ok:
+				p.add(member+"/"+pointerToken(name), fmt.Errorf("limits.%s: %q is not a limit; the limits are %s", action, name, strings.Join(limitNames(), ", ")))
+			case members[name] < 1 || members[name] > max:
+				p.add(member+"/"+pointerToken(name), fmt.Errorf("limits.%s.%s must be between 1 and %d", action, name, max))
 			}
 		}
 	}
-	return nil
 }
 
 // limitNames are the names of protocol.LimitBounds, sorted.

@@ -17,8 +17,9 @@ import (
 
 // ServeUnavailable serves a port when the host could not start (an invalid
 // configuration or policy): every request is refused with
-// ACTION_NOT_ALLOWED and a message that sends the user to `deskbridge
-// doctor`, and nothing runs without a policy.
+// ACTION_NOT_ALLOWED and a message that names the configuration problem
+// (unavailableMessage) or sends the user to `deskbridge doctor`, and
+// nothing runs without a policy.
 func ServeUnavailable(ctx context.Context, cause error, in io.Reader, out io.Writer) error {
 	return ServeUnavailableLogged(ctx, cause, nil, "", in, out)
 }
@@ -35,7 +36,7 @@ const ruleUnavailable = "host.unavailable"
 func ServeUnavailableLogged(ctx context.Context, cause error, cfg *config.Config, origin string, in io.Reader, out io.Writer) error {
 	fr, fw := wire.NewReader(in), wire.NewWriter(out)
 	h := &Host{hostLog: io.Discard}
-	msg := "DeskBridge could not load its configuration or policy, so it refuses every request; run `deskbridge doctor` to see why."
+	msg := unavailableMessage(cause)
 	var log *decisionlog.Log
 	if cfg != nil {
 		log, _ = openLog(cfg, nil)
@@ -59,6 +60,33 @@ func ServeUnavailableLogged(ctx context.Context, cause error, cfg *config.Config
 		h.write(fw, protocol.Failure(req.ID, perr))
 	}
 	return ctx.Err()
+}
+
+// unavailableMessage is the message of every refusal of a host that could
+// not start because of cause. For a configuration that does not load it
+// names the file, the line and column and the member of the first problem
+// and how many more there are; never the problem's words, which may quote
+// a value of the file (a fleet URL with its credentials, say). Any other
+// cause (a policy that does not compile, a log that cannot be opened)
+// sends the user to `deskbridge doctor`.
+func unavailableMessage(cause error) string {
+	problems := config.Problems(cause)
+	if len(problems) == 0 {
+		return "DeskBridge could not load its configuration or policy, so it refuses every request; run `deskbridge doctor` to see why."
+	}
+	first := problems[0]
+	where := first.File
+	if first.Line > 0 {
+		where += fmt.Sprintf(", line %d, column %d", first.Line, first.Column)
+	}
+	if first.Member != "" {
+		where += ", member " + first.Member
+	}
+	more := ""
+	if n := len(problems) - 1; n > 0 {
+		more = fmt.Sprintf(" (and %d more problem(s))", n)
+	}
+	return fmt.Sprintf("DeskBridge could not load its configuration: the problem is at %s%s, so it refuses every request; run `deskbridge doctor` to see how to fix it.", where, more)
 }
 
 // logUnavailable writes the refusal of req, and its outcome, to log (if

@@ -2,8 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
+		"fmt"
 	"io"
 	"slices"
 
@@ -86,21 +85,23 @@ func doctorConfig(configPath string, origins []string, out io.Writer) bool {
 	return ok
 }
 
-// printConfigError prints a configuration the host refuses: the file, the
-// member and the line and column when known.
+// printConfigError prints every problem of a configuration the host
+// refuses: the file, the member and the line and column when known.
 func printConfigError(out io.Writer, err error) {
-	var ce *config.Error
-	if !errors.As(err, &ce) {
+	problems := config.Problems(err)
+	if problems == nil {
 		fmt.Fprintf(out, "FIX  configuration: %v\n", err)
 		return
 	}
-	where := ce.File
-	if ce.Line > 0 {
-		where = fmt.Sprintf("%s, line %d, column %d", ce.File, ce.Line, ce.Column)
+	for _, ce := range problems {
+		where := ce.File
+		if ce.Line > 0 {
+			where = fmt.Sprintf("%s, line %d, column %d", ce.File, ce.Line, ce.Column)
+		}
+		if ce.Member != "" {
+			where += ", member " + ce.Member
+		}
+		fmt.Fprintf(out, "FIX  configuration %s: %s\n", where, ce.Msg)
 	}
-	if ce.Member != "" {
-		where += ", member " + ce.Member
-	}
-	fmt.Fprintf(out, "FIX  configuration %s: %s\n", where, ce.Msg)
 	fmt.Fprintln(out, "     (the host refuses every request until this is fixed; docs/configuration.md describes every member)")
 }

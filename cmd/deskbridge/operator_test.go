@@ -1,0 +1,65 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHostNamesTheConfigurationProblem: a host whose configuration does
+// not load refuses with ACTION_NOT_ALLOWED and a message that names the
+// file and the member at fault (and how many more problems there are),
+// and never a value of the file, which may be a credential.
+func TestHostNamesTheConfigurationProblem(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	mustWriteFile(t, cfg, fmt.Sprintf("{\n  \"workspaces\": [{\"name\": \"w\", \"path\": %q}],\n  \"fleet\": {\"services\": [{\"name\": \"s\", \"url\": \"ftp://ann:s3cret-token@example.com/\"}]}\n}\n", filepath.Join(dir, "gone")))
+	p := start(t, []string{"--config", cfg, origin})
+	r := p.request("s", "get_status", "{}")
+	mustCode(t, r, "s", "ACTION_NOT_ALLOWED")
+	p.closeAndWait()
+	msg := r.Error.Message
+	for _, want := range []string{cfg, "line 2, column 32, member /workspaces/0/path", "and 1 more problem", "deskbridge doctor"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "s3cret") {
+		t.Errorf("message %q quotes the file's credential", msg)
+	}
+}
+
+// TestDoctorListsEveryConfigurationProblem: doctor names every problem of
+// a configuration in one run, each with its line, column and member, and
+// a skill typo with the skill meant.
+func TestDoctorListsEveryConfigurationProblem(t *testing.T) {
+	env := doctorEnv(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	mustWriteFile(t, cfg, fmt.Sprintf(`{
+  "workspaces": [
+    {"name": "rel", "path": "relative/folder"},
+    {"name": "gone", "path": %q}
+  ],
+  "allowed_origins": [%q, "chrome-extension://x/"],
+  "skills": {"clipbord": false}
+}
+`, filepath.Join(dir, "gone"), origin))
+	out, errOut, code := runBin(t, "", env, "--config", cfg, "doctor")
+	if code != 1 {
+		t.Fatalf("doctor: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"line 3, column 21, member /workspaces/0/path: workspace \"rel\": path \"relative/folder\" is not absolute",
+		"line 4, column 22, member /workspaces/1/path:",
+		"line 6, column 79, member /allowed_origins/1:",
+		`line 7, column 14, member /skills/clipbord: skills: "clipbord" is not a skill (did you mean "clipboard"?)`,
+	} {
+		if !strings.Contains(out, "FIX  configuration "+cfg+", "+want) {
+			t.Errorf("doctor does not say %q:\n%s", want, out)
+		}
+	}
+}
