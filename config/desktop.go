@@ -3,8 +3,8 @@ package config
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
