@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -229,12 +230,55 @@ func (in *Installer) starterConfig(o Options) error {
 	}
 	err = in.FS.WriteNew(p, data, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		fmt.Fprintf(in.Out, "configuration: kept %s\n", p)
-		return nil
+		return in.allowOrigins(p, o.ChromeIDs)
 	}
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	fmt.Fprintf(in.Out, "configuration: wrote starter %s (add your workspaces)\n", p)
 	return nil
+}
+
+// allowOrigins adds the extensions of chromeIDs to the allowed_origins of
+// the existing configuration at p when it lacks them, so that the host
+// serves the extension the manifests now allow. The file is replaced
+// atomically with its text otherwise unchanged (withOrigins); one it
+// cannot read or edit is left, and the exact fix is printed.
+func (in *Installer) allowOrigins(p string, chromeIDs []string) error {
+	origins, err := mapIDs(chromeIDs, ChromeOrigin)
+	if err != nil {
+		return err
+	}
+	doc, err := in.FS.ReadFile(p)
+	var edited []byte
+	var added []string
+	if err == nil {
+		edited, added, err = withOrigins(doc, origins)
+	}
+	if err != nil {
+		fmt.Fprintln(in.Out, addOriginsFix(p, origins, err))
+		return fmt.Errorf("configuration %s does not allow the extension", p)
+	}
+	if len(added) == 0 {
+		fmt.Fprintf(in.Out, "configuration: kept %s (it allows the extension)\n", p)
+		return nil
+	}
+	target := p // a link to the configuration stays a link
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		target = real
+	}
+	if err := in.FS.WriteFile(target, edited, in.modeOf(target)); err != nil {
+		fmt.Fprintln(in.Out, addOriginsFix(p, added, err))
+		return fmt.Errorf("configuration: %w", err)
+	}
+	fmt.Fprintf(in.Out, "configuration: added %s to allowed_origins in %s\n", quoteAll(added), p)
+	return nil
+}
+
+// modeOf is the permission bits of the file p, 0600 when it cannot tell.
+func (in *Installer) modeOf(p string) fs.FileMode {
+	if fi, err := in.FS.Stat(p); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o600
 }

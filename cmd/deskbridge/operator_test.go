@@ -63,3 +63,28 @@ func TestDoctorListsEveryConfigurationProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondInstallAllowsItsExtension: install for extension A, then for B
+// with another browser: the configuration the first wrote now allows B
+// too, the output says so, and the host serves B.
+func TestSecondInstallAllowsItsExtension(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"HOME=" + filepath.Join(dir, "home"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "DESKBRIDGE_CONFIG="}
+	idA := strings.Repeat("a", 32)
+	idB := strings.TrimSuffix(strings.TrimPrefix(origin, "chrome-extension://"), "/")
+	if _, errOut, code := runBin(t, "", env, "install", "--browser", "chrome", "--host-path", binaryPath, "--extension-id", idA); code != 0 {
+		t.Fatalf("install A: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := runBin(t, "", env, "install", "--browser", "chromium", "--host-path", binaryPath, "--extension-id", idB)
+	if code != 0 {
+		t.Fatalf("install B: exit %d: %s", code, errOut)
+	}
+	cfg := filepath.Join(dir, "config", "deskbridge", "config.json")
+	if !strings.Contains(out, "configuration: added \""+origin+"\" to allowed_origins in "+cfg) {
+		t.Errorf("install B does not say it allowed B:\n%s", out)
+	}
+	p := start(t, []string{origin}, env...)
+	mustCode(t, p.request("s", "get_status", "{}"), "s", "ok")
+	p.closeAndWait()
+}
