@@ -72,8 +72,10 @@ const installUsage = `usage: deskbridge [--config FILE] install --extension-id I
 Register this binary as the native messaging host com.deskbridge.host with
 the Chromium-family browsers (Chrome, Chromium, Edge, Brave, Vivaldi) for
 the extension ID, and write a starter configuration (no workspaces; the
-extension's origin allowed) when none exists. Firefox is not supported
-yet (docs/firefox.md). Then run deskbridge doctor.
+extension's origin allowed) when none exists, or add the extension to the
+existing one's allowed_origins. Firefox is not supported yet
+(docs/firefox.md). Then run deskbridge doctor. With --system, install
+warns when other users could not run the binary.
 
 On Linux and macOS, when deskbridge-host sits beside this binary, that is
 what is registered: it hands each message to a warm deskbridge process
@@ -83,8 +85,9 @@ for every message.
 
 const uninstallUsage = `usage: deskbridge uninstall [--browser LIST] [--system]
 
-Remove DeskBridge's host manifests (and, on Windows, registry values).
-A manifest there that is not DeskBridge's is left, and said so. Only what
+Remove DeskBridge's host manifests (and, on Windows, registry values),
+and the manifest folders install created, when they are empty. A
+manifest there that is not DeskBridge's is left, and said so. Only what
 was removed is reported. The configuration and the decision log are kept.
 `
 
@@ -104,6 +107,9 @@ func RunInstall(args []string, stdout, stderr io.Writer) int {
 	}
 	if code, ok := cmd.Args(0, 0); !ok {
 		return code
+	}
+	if len(chromeIDs) == 0 {
+		return cmd.Fail("--extension-id ID is required: the id chrome://extensions shows for the extension")
 	}
 	in := NewInstaller(stdout)
 	o, err := c.options(in, *hostPath, *configPath, !*direct)

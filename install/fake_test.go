@@ -47,6 +47,9 @@ func (m memFS) Remove(name string) error {
 	return nil
 }
 
+// RemoveEmptyDir: memFS holds no folders, so there is none to remove.
+func (m memFS) RemoveEmptyDir(string) (bool, error) { return false, nil }
+
 type memInfo struct {
 	name string
 	f    memFile

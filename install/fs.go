@@ -20,6 +20,9 @@ type FS interface {
 	WriteNew(name string, data []byte, perm fs.FileMode) error
 	// Remove deletes name; a missing name is not an error.
 	Remove(name string) error
+	// RemoveEmptyDir deletes the folder name when it is empty and reports
+	// whether it did; a folder that holds anything is left.
+	RemoveEmptyDir(name string) (bool, error)
 }
 
 // OSFS is the operating system's file system.
@@ -73,6 +76,18 @@ func (OSFS) Remove(name string) error {
 		return err
 	}
 	return nil
+}
+
+// RemoveEmptyDir implements [FS].
+func (OSFS) RemoveEmptyDir(name string) (bool, error) {
+	entries, err := os.ReadDir(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil || len(entries) > 0 {
+		return false, err
+	}
+	return true, os.Remove(name)
 }
 
 // Registry is the Windows registry access install needs. Values are the

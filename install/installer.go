@@ -55,7 +55,29 @@ func (in *Installer) Install(o Options) error {
 	if done == 0 {
 		return errors.New("nothing registered: pass --extension-id ID")
 	}
+	if o.Scope == System && in.OS != "windows" {
+		in.warnPrivate(o.HostPath)
+	}
 	return in.starterConfig(o)
+}
+
+// warnPrivate warns when a system-wide registration starts a binary other
+// users cannot run: the binary is not executable by them, or a folder
+// above it does not let them through (say a home folder of mode 0700).
+// Their browsers would then fail to start the host.
+func (in *Installer) warnPrivate(hostPath string) {
+	if fi, err := in.FS.Stat(hostPath); err == nil && fi.Mode().Perm()&0o001 == 0 {
+		fmt.Fprintf(in.Out, "warn %s is not executable by other users (mode %04o), so their browsers cannot start it: chmod o+rx %s, or install a copy in a folder such as /usr/local/bin\n", hostPath, fi.Mode().Perm(), hostPath)
+	}
+	for dir := path.Dir(hostPath); ; dir = path.Dir(dir) {
+		if fi, err := in.FS.Stat(dir); err == nil && fi.Mode().Perm()&0o001 == 0 {
+			fmt.Fprintf(in.Out, "warn %s is inside %s, which other users cannot enter (mode %04o), so their browsers cannot start it: install a copy in a folder such as /usr/local/bin, and register that with --host-path\n", hostPath, dir, fi.Mode().Perm())
+			return
+		}
+		if dir == path.Dir(dir) {
+			return
+		}
+	}
 }
 
 func idFlag(b Browser) string {
@@ -74,7 +96,12 @@ func (in *Installer) register(b Browser, s Scope, hostPath string, ids []string)
 	if err != nil {
 		return err
 	}
+	dir, _ := in.splitDir(loc.Manifest)
+	created := in.missingFolders(dir)
 	if err := in.FS.WriteFile(loc.Manifest, data, 0o644); err != nil {
+		return err
+	}
+	if err := in.recordCreated(dir, created); err != nil {
 		return err
 	}
 	if err := in.setRegistry(loc); err != nil {
@@ -154,7 +181,8 @@ func (in *Installer) unregister(b Browser, s Scope, hostPath string) (bool, erro
 			return false, err
 		}
 		fmt.Fprintf(in.Out, "%s: removed %s%s\n", b, loc.Manifest, regNote(loc))
-		return true, nil
+		dir, _ := in.splitDir(loc.Manifest)
+		return true, in.removeCreated(dir)
 	case regRemoved:
 		fmt.Fprintf(in.Out, "%s: removed registry %s (its manifest %s was gone)\n", b, loc.Registry, loc.Manifest)
 		return true, nil

@@ -15,7 +15,7 @@ import (
 	"github.com/deskbridge/deskbridge/internal/cliflag"
 )
 
-const callUsage = `usage: deskbridge [--config FILE] call ACTION [JSON-ARGUMENTS]
+const callUsage = `usage: deskbridge [--config FILE] call [--config FILE] ACTION [JSON-ARGUMENTS]
 
 Run one request through the whole pipeline (decode, facts, policy,
 executor, decision log) and print the response. Exit 0 when it succeeded,
@@ -36,6 +36,7 @@ The first call that creates the log says where it is on stderr.
 // (config.Config.LogPath), where the host logs too.
 func call(configPath string, args []string, stdout, stderr io.Writer) int {
 	c := cliflag.New("call", callUsage, stdout, stderr)
+	c.Flags.StringVar(&configPath, "config", configPath, "configuration `FILE` (default $DESKBRIDGE_CONFIG, else the current folder as the only workspace)")
 	if code, ok := c.Parse(args); !ok {
 		return code
 	}

@@ -88,3 +88,25 @@ func TestSecondInstallAllowsItsExtension(t *testing.T) {
 	mustCode(t, p.request("s", "get_status", "{}"), "s", "ok")
 	p.closeAndWait()
 }
+
+// TestInstallWithoutAnIDIsAUsageError: install with no extension id is a
+// usage error: exit 2 and one line, as for every command.
+func TestInstallWithoutAnIDIsAUsageError(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"HOME=" + filepath.Join(dir, "home"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "DESKBRIDGE_CONFIG="}
+	out, errOut, code := runBin(t, "", env, "install", "--browser", "chromium", "--host-path", binaryPath)
+	if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--extension-id") {
+		t.Errorf("install without an id: exit %d, stdout %q, stderr %q; want 2 and one line", code, out, errOut)
+	}
+}
+
+// TestCallTakesConfigAfterTheCommand: `call --config F` reads F, as
+// `doctor --config F` does.
+func TestCallTakesConfigAfterTheCommand(t *testing.T) {
+	cfg, ws := writeConfig(t, "")
+	mustWriteFile(t, filepath.Join(ws, "note.txt"), "from the configured workspace")
+	out, errOut, code := runBin(t, "", nil, "call", "--config", cfg, "read_file", `{"path":"`+filepath.Join(ws, "note.txt")+`"}`)
+	if code != 0 || !strings.Contains(out, "from the configured workspace") {
+		t.Errorf("call --config: exit %d\n%s%s", code, out, errOut)
+	}
+}
