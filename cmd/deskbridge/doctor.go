@@ -18,8 +18,10 @@ Find every problem that stops the host, and say how to fix each:
   - each browser's registration, user and system-wide: the manifest is
     DeskBridge's, starts this binary, lists exact extension origins, and
     neither it nor the binary is writable by others;
-  - the configuration, loaded exactly as the host loads it: the file, the
-    member and, for a JSON error, the line and column of each problem;
+  - the configuration, loaded exactly as the host loads it: every problem,
+    each with the file, the line and column and the member;
+  - workspaces that give away the machine (/, a system folder, the home
+    folder) or hold DeskBridge's own files, which it names;
   - every registered extension is allowed by allowed_origins;
   - the policy compiles and its tests pass;
   - the decision log, its lock and the policy store can be written;
@@ -71,6 +73,9 @@ func doctorConfig(configPath string, origins []string, out io.Writer) bool {
 	ok := true
 	if len(cfg.Workspaces) == 0 {
 		fmt.Fprintf(out, "warn configuration: no workspaces: every file and command request is refused; add one to %s (docs/configuration.md)\n", cfg.Source)
+	}
+	for _, f := range engine.CheckWorkspaces(cfg, install.ManifestDirs()) {
+		fmt.Fprintf(out, "%-4s %s: %s\n", f.Level, f.What, f.Detail)
 	}
 	for _, o := range origins {
 		if !slices.Contains(cfg.AllowedOrigins, o) {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,4 +110,53 @@ func TestCallTakesConfigAfterTheCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "from the configured workspace") {
 		t.Errorf("call --config: exit %d\n%s%s", code, out, errOut)
 	}
+}
+
+// TestDoctorWarnsOfWorkspacesThatGiveAwayTheMachine: doctor warns of a
+// workspace that is /, a system folder or the home folder, and names
+// DeskBridge's own file a workspace holds; run_command in that workspace
+// is refused with a message that names it too.
+func TestDoctorWarnsOfWorkspacesThatGiveAwayTheMachine(t *testing.T) {
+	env := doctorEnv(t)
+	home := strings.TrimPrefix(env[0], "HOME=")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	tests := []struct {
+		name, path, log, want string
+	}{
+		{"root", "/", "", "warn workspace w: /: is the root of the file system"},
+		{"system folder", "/etc", "", "warn workspace w: /etc: holds the system folder /etc"},
+		{"home", home, "", "warn workspace w: " + home + ": is or holds your home folder"},
+		{"own log inside", ws, filepath.Join(ws, "dlog", "d.jsonl"), "warn workspace w: " + ws + ": holds DeskBridge's own " + filepath.Join(ws, "dlog", "d.jsonl")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := tt.log
+			if log == "" {
+				log = filepath.Join(dir, "log", "d.jsonl")
+			}
+			mustWriteFile(t, log, "")
+			cfg := filepath.Join(dir, "config.json")
+			mustWriteFile(t, cfg, fmt.Sprintf(`{"workspaces":[{"name":"w","path":%q}],"allowed_origins":[%q],"decision_log":{"path":%q}}`, tt.path, origin, log))
+			out, _, _ := runBin(t, "", env, "--config", cfg, "doctor")
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("doctor does not say %q:\n%s", tt.want, out)
+			}
+		})
+	}
+	t.Run("run_command names the file", func(t *testing.T) {
+		log := filepath.Join(ws, "dlog", "d.jsonl")
+		cfg := filepath.Join(dir, "config.json")
+		mustWriteFile(t, cfg, fmt.Sprintf(`{"workspaces":[{"name":"w","path":%q}],"allowed_origins":[%q],"decision_log":{"path":%q}}`, ws, origin, log))
+		p := start(t, []string{"--config", cfg, origin}, env...)
+		r := p.request("c", "run_command", fmt.Sprintf(`{"argv":["ls"],"cwd":%q}`, ws))
+		p.closeAndWait()
+		mustCode(t, r, "c", "COMMAND_NOT_ALLOWED")
+		if !strings.Contains(r.Error.Message, "DeskBridge's own file or folder dlog/d.jsonl") {
+			t.Errorf("message %q does not name the file", r.Error.Message)
+		}
+	})
 }

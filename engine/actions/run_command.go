@@ -176,6 +176,17 @@ func secretPatterns(cfg *config.Config) []string {
 	return out
 }
 
+// inWorkspace names p, a path inside the workspace root, relative to the
+// root as the extension names paths there (the whole path when it is not
+// below root).
+func inWorkspace(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
 // runCommand runs the approved argument vector: the program resolved in the
 // system folders, in the canonical working folder, with a scrubbed
 // environment and the decision's caps.
@@ -188,7 +199,7 @@ func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 	}
 	if p, ok := env.Paths.HoldsProtected(cwd.WorkspaceRoot); ok {
 		return nil, protocol.Errorf(protocol.CommandNotAllowed,
-			"The workspace holds DeskBridge's own %s, which a command run in it could change; move it out of the workspace (state_dir, decision_log.path, --config) to run commands there.", filepath.Base(p))
+			"The workspace holds DeskBridge's own file or folder %s (its configuration, policy, decision log, state or a browser manifest), which a command run in it could change; move it out of the workspace (state_dir, decision_log.path, --config) to run commands there.", inWorkspace(cwd.WorkspaceRoot, p))
 	}
 	held, perr := holdCwd(cwd)
 	if perr != nil {

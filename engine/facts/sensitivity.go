@@ -50,6 +50,13 @@ var DefaultSecret = []string{
 	// A repository's own configuration holds remote URLs with tokens
 	// (https://user:token@host/...) and http.extraHeader credentials.
 	".git/config", ".git/config.worktree", ".git/modules/*/config", ".git/worktrees/*/config.worktree",
+	// The system's password hashes, host keys and other secrets only root
+	// reads (a workspace of / or /etc, and a host run as root, would
+	// otherwise hand them out).
+	"etc/shadow", "etc/shadow-", "etc/gshadow", "etc/gshadow-", "etc/master.passwd", "etc/spwd.db",
+	"etc/security/opasswd", "etc/sudoers", "etc/sudoers.d", "etc/ssh/ssh_host_*",
+	"etc/ppp/chap-secrets", "etc/ppp/pap-secrets", "var/db/shadow",
+	"Windows/System32/config/SAM", "Windows/System32/config/SECURITY", "Windows/System32/config/SYSTEM",
 }
 
 // DefaultExecutes are the built-in patterns of files that run later:
