@@ -1,6 +1,7 @@
 package errmap
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,6 +43,9 @@ func Download(err error) *protocol.Error {
 		return nil
 	}
 	if pe := detailed(err); pe != nil {
+		return pe
+	}
+	if pe := certificate(err); pe != nil {
 		return pe
 	}
 	if pe := match(err, urlRules); pe != nil {
@@ -94,4 +98,28 @@ func step(de *netguard.DownloadError) *protocol.Error {
 		return protocol.Wrap(protocol.ExecutionFailed, de, msg)
 	}
 	return protocol.Wrap(protocol.ExecutionFailed, de, "The download failed; try again.")
+}
+
+// certificate maps a TLS certificate the client refused: one that does
+// not name the host (an https URL to an IP address, or to another name),
+// one signed by an authority this computer does not trust, or one expired
+// or otherwise invalid. Without it the refusal reads "could not be
+// reached", and the person looks for a network fault.
+func certificate(err error) *protocol.Error {
+	var (
+		he x509.HostnameError
+		ue x509.UnknownAuthorityError
+		ie x509.CertificateInvalidError
+	)
+	switch {
+	case errors.As(err, &he):
+		return protocol.Wrap(protocol.ExecutionFailed, err, fmt.Sprintf("The server's TLS certificate is not valid for %s, so DeskBridge did not connect; "+
+			"use the host name the certificate names (not an IP address), or ask the server's owner for a certificate that names %s.", he.Host, he.Host))
+	case errors.As(err, &ue):
+		return protocol.Wrap(protocol.ExecutionFailed, err, "The server's TLS certificate is not signed by an authority this computer trusts (it is self-signed or from a private authority), so DeskBridge did not connect; "+
+			"install that authority in the system's trust store, or use the server's public address.")
+	case errors.As(err, &ie):
+		return protocol.Wrap(protocol.ExecutionFailed, err, "The server's TLS certificate is expired, not valid yet or not valid for a web server, so DeskBridge did not connect; check the computer's clock, or ask the server's owner to renew it.")
+	}
+	return nil
 }
