@@ -6,8 +6,10 @@
 export const HOST = "com.deskbridge.host";
 export const VERSION = 1;
 export const DEFAULT_TIMEOUT_MS = 30000;
+/** MAX_MESSAGE_BYTES is the host's cap on one message's payload, both ways (docs/protocol.md). */
+export const MAX_MESSAGE_BYTES = 1048576;
 
-/** DeskBridgeError is a failed response ({code, message, rule}) or a transport failure (code "TRANSPORT"/"TIMEOUT"/"INVALID_ARGUMENTS"). */
+/** DeskBridgeError is a failed response ({code, message, rule}) or a client-side failure (code "TRANSPORT"/"TIMEOUT"/"INVALID_ARGUMENTS"/"TOO_LARGE"). */
 export class DeskBridgeError extends Error {
   constructor(code, message, rule) {
     super(message);
@@ -46,14 +48,28 @@ function check(validator, action, args) {
 }
 
 /**
+ * checkSize refuses a request whose JSON is over maxBytes of UTF-8: the
+ * host would discard it unread and answer with id "", which names no
+ * request. Nothing is sent.
+ */
+function checkSize(req, maxBytes) {
+  const n = new TextEncoder().encode(JSON.stringify(req)).length;
+  if (n > maxBytes) {
+    throw new DeskBridgeError("TOO_LARGE", `${req.action}: the request is ${n} bytes, over the ${maxBytes}-byte message cap; send less (write a large file in parts)`);
+  }
+}
+
+/**
  * sendOnce sends one request with chrome.runtime.sendNativeMessage: the
  * browser starts a host process for it and stops it after the response.
  * Resolves with the whole response envelope.
  */
-export function sendOnce(action, args = {}, { host = HOST, validator = null } = {}) {
+export function sendOnce(action, args = {}, { host = HOST, validator = null, maxBytes = MAX_MESSAGE_BYTES } = {}) {
   check(validator, action, args);
+  const req = envelope(action, args);
+  checkSize(req, maxBytes);
   return new Promise((resolve, reject) => {
-    chrome.runtime.sendNativeMessage(host, envelope(action, args), (response) => {
+    chrome.runtime.sendNativeMessage(host, req, (response) => {
       if (chrome.runtime.lastError || response === undefined) {
         reject(new DeskBridgeError("TRANSPORT", lastError()));
       } else {
@@ -69,9 +85,10 @@ export function sendOnce(action, args = {}, { host = HOST, validator = null } = 
  * The port is opened lazily and reopened after a disconnect.
  */
 export class Client {
-  constructor({ host = HOST, timeoutMs = DEFAULT_TIMEOUT_MS, validator = null } = {}) {
+  constructor({ host = HOST, timeoutMs = DEFAULT_TIMEOUT_MS, validator = null, maxBytes = MAX_MESSAGE_BYTES } = {}) {
     this.host = host;
     this.timeoutMs = timeoutMs;
+    this.maxBytes = maxBytes; // requests over it are refused before sending (TOO_LARGE)
     this.validator = validator; // (action, args) => [problem strings]; see loadSchemas
     this.port = null;
     this.pending = new Map(); // id -> {resolve, reject, timer}
@@ -88,12 +105,13 @@ export class Client {
 
   /** request sends action with args and resolves with the response envelope. */
   request(action, args = {}, { timeoutMs = this.timeoutMs } = {}) {
+    const req = envelope(action, args);
     try {
       check(this.validator, action, args);
+      checkSize(req, this.maxBytes);
     } catch (e) {
       return Promise.reject(e);
     }
-    const req = envelope(action, args);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(req.id);
@@ -121,14 +139,25 @@ export class Client {
     this.#fail(port, "port closed by the client");
   }
 
+  /**
+   * deliver settles the request a response names. A failure with id ""
+   * answers a frame the host could not read (over the cap, not JSON):
+   * it names no request, so it settles the oldest pending one rather than
+   * leave that to time out. (checkSize keeps over-cap requests from being
+   * sent, so this is the rare case of a browser that serialises a request
+   * larger than JSON.stringify does.)
+   */
   #deliver(msg) {
-    const id = msg && typeof msg.id === "string" ? msg.id : "";
+    let id = msg && typeof msg.id === "string" ? msg.id : "";
+    if (id === "" && msg && msg.success === false) {
+      id = this.pending.keys().next().value ?? "";
+    }
     this.#settle(id, (p) => p.resolve(msg));
   }
 
   #settle(id, fn) {
     const p = this.pending.get(id);
-    if (!p) return; // late, unknown, or id "" (a frame the host could not read)
+    if (!p) return; // late or unknown
     this.pending.delete(id);
     clearTimeout(p.timer);
     fn(p);
