@@ -22,8 +22,11 @@ const logUsage = `usage:
                           copy the log, its rotated files and every policy
                           revision its decisions name into DIR, so that
                           deskbridge replay --log DIR/<name> works anywhere
+  deskbridge log query --log FILE [filters] [--format jsonl|csv] [--summary]
+                          print (or count) the decisions that match every
+                          filter: time, origin, action, outcome, rule, path
 
-Run deskbridge log verify --help or deskbridge log export --help for the flags.
+Run deskbridge log verify|export|query --help for the flags.
 `
 
 // logCommand runs `deskbridge log SUBCOMMAND …`: export here (it reads

@@ -7,8 +7,8 @@
 // applies, comes before the command:
 //
 //	deskbridge [--config FILE] call ACTION [JSON]   one request, printed
-//	deskbridge policy check|test|eval|input …       write and test policies
-//	deskbridge log verify|export --log FILE         check or export the decision log
+//	deskbridge policy check|test|eval|input|data …  write and test policies
+//	deskbridge log verify|export|query --log FILE   check, export or search the decision log
 //	deskbridge replay --log FILE [--policy P]       re-evaluate logged decisions
 //	deskbridge [--config FILE] fleet [--once]       fetch the policy bundle, ship the log
 //	deskbridge schema                               argument JSON Schemas
@@ -142,8 +142,11 @@ const usage = `usage: deskbridge [--config FILE] COMMAND [ARGUMENTS]
 commands:
   chrome-extension://<id>/        serve Chrome (the browser starts this form)
   call ACTION [JSON]              run one request and print the response
-  policy check|test|eval|input    compile, test, explain and inspect policies
-  log verify|export               check the decision log; copy it with the policies it names
+  policy check|test|eval|input|data
+                                  compile, test, explain and inspect policies, and
+                                  show the data they read
+  log verify|export|query         check the decision log; copy it with the policies it
+                                  names; print or count the decisions that match filters
   replay --log FILE               re-evaluate every logged decision; exit 1 if any differs
   fleet [--once]                  keep policy.bundle current; ship the decision log (docs/fleet.md)
   schema [--markdown]             the actions' argument JSON Schemas

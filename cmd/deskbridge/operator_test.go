@@ -160,3 +160,18 @@ func TestDoctorWarnsOfWorkspacesThatGiveAwayTheMachine(t *testing.T) {
 		}
 	})
 }
+
+// TestHelpNamesEveryLogAndPolicyCommand: the usage names log query and
+// policy data, which exist.
+func TestHelpNamesEveryLogAndPolicyCommand(t *testing.T) {
+	out, _, _ := runBin(t, "", nil, "--help")
+	logHelp, _, _ := runBin(t, "", nil, "log", "--help")
+	for _, want := range []string{"log verify|export|query", "policy check|test|eval|input|data"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("deskbridge --help does not name %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(logHelp, "deskbridge log query --log FILE") {
+		t.Errorf("deskbridge log --help does not name log query:\n%s", logHelp)
+	}
+}
