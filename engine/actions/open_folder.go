@@ -23,8 +23,8 @@ type openedData struct {
 	// and Launcher say that the launcher was still running after its
 	// wait, which tells nothing yet (launched).
 	Opened   bool   `json:"opened"`
-	Pending  bool   `json:"pending,omitempty"`
-	Launcher string `json:"launcher,omitempty"`
+	Pending  bool   `json:"pending,omitzero"`
+	Launcher string `json:"launcher,omitzero"`
 }
 
 // openedOf is data with what the launcher said.

@@ -19,8 +19,8 @@ type openURLData struct {
 	URL string `json:"url"`
 	// Opened, Pending and Launcher: what the opener said (launched).
 	Opened   bool   `json:"opened"`
-	Pending  bool   `json:"pending,omitempty"`
-	Launcher string `json:"launcher,omitempty"`
+	Pending  bool   `json:"pending,omitzero"`
+	Launcher string `json:"launcher,omitzero"`
 }
 
 func init() {

@@ -45,8 +45,8 @@ type previewData struct {
 	Opened bool   `json:"opened"`
 	// Pending and Launcher: the opener was still running after its wait
 	// (launched).
-	Pending  bool   `json:"pending,omitempty"`
-	Launcher string `json:"launcher,omitempty"`
+	Pending  bool   `json:"pending,omitzero"`
+	Launcher string `json:"launcher,omitzero"`
 	Folder   string `json:"folder,omitempty"`
 	Expires  string `json:"expires_at,omitempty"`
 	Reused   bool   `json:"reused"`
