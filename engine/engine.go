@@ -76,12 +76,15 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleOrigin, originError())), r
 	}
 	if r.call, perr = h.prepare(ctx, req); perr != nil {
-		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), prepareRule(perr), perr)), r
+		return r.answer(nil, h.refuse(ctx, r, h.refusedCall(req, r.call), prepareRule(perr), perr)), r
 	}
 	if _, built := action.Lookup(req.Action); !built {
 		return r.answer(nil, h.refuseUnbuilt(ctx, r)), r
 	}
 	if perr := h.decide(ctx, r); perr != nil {
+		return r.answer(nil, perr), r
+	}
+	if perr := h.resolveAndDecide(ctx, r); perr != nil {
 		return r.answer(nil, perr), r
 	}
 	return r.answer(h.execute(ctx, r.call)), r

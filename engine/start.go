@@ -19,6 +19,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/redact"
+	"github.com/deskbridge/deskbridge/engine/urlfacts"
 	"github.com/deskbridge/deskbridge/internal/warm"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/sandbox"
@@ -39,6 +40,9 @@ type Options struct {
 	// Opener opens URLs for open_in_browser; nil means browser.System with
 	// the system folders run_command resolves programs from.
 	Opener browser.Opener
+	// Resolver looks up the host names of URL actions once their first
+	// decision allowed them; nil means net.DefaultResolver.
+	Resolver urlfacts.Resolver
 	// Self is the deskbridge program preview_web and open_deskbridge start
 	// their servers with; "" means this process's executable. A test
 	// binary that cannot serve them sets one that fails.
@@ -89,12 +93,13 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		o.Opener = browser.System(cmdfacts.Native().Dirs)
 	}
 	env := &action.Env{
-		Config: cfg,
-		Paths:  paths,
-		Roots:  &sandbox.Roots{},
-		Opener: o.Opener,
-		Self:   o.Self,
-		Runs:   sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(cfg.StateFolder()) }),
+		Config:   cfg,
+		Paths:    paths,
+		Roots:    &sandbox.Roots{},
+		Opener:   o.Opener,
+		Resolver: o.Resolver,
+		Self:     o.Self,
+		Runs:     sync.OnceValues(func() (*runstore.Store, error) { return runstore.Open(cfg.StateFolder()) }),
 		Info: action.Info{Version: Version, PolicyRevision: pe.Revision(), PolicyHash: pe.Hash(),
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source, Warm: o.Warm},
 	}

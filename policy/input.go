@@ -193,8 +193,8 @@ type URL struct {
 	Port        int          `json:"port"`
 	Path        string       `json:"path"`
 	IsIPLiteral bool         `json:"is_ip_literal"`
-	IPs         []URLAddress `json:"ips"`
-	Classes     []string     `json:"classes"`
+	IPs         []URLAddress `json:"ips,omitzero"` // nil (absent) before the host is resolved: docs/policy-input.md, "Two decisions"
+	Classes     []string     `json:"classes,omitzero"`
 }
 
 // URLAddress is one address a URL's host stands for.

@@ -2,6 +2,13 @@
 # and https only, and may reach public addresses only, unless the
 # configuration's network.allow_private names the range. input.url is
 # described in docs/policy-input.md (## url).
+#
+# A URL whose host is a name is decided twice ("Two decisions"): first
+# without input.url.ips (the name is not looked up yet, so a rule on the
+# host name stops the DNS query itself), then, when that allowed it, with
+# the addresses the name resolved to. The address rules below read
+# input.url.ips through `some ... in`, which is no match when it is
+# absent, and network.unresolved waits for the second decision.
 package deskbridge.policies.builtin
 
 # The actions whose input carries input.url. Each deny rule names the set in
@@ -60,7 +67,16 @@ deny contains {
 } if {
 	input.request.action in url_actions
 	not path_preview
+	not before_lookup
 	not input.url.ips[0] # no address; by path, not object.get(input, …): writing-policies.md, "Replay"
+}
+
+# before_lookup holds in the first decision of a URL whose host is a name:
+# its facts are there but for the addresses, which the second decision
+# has (docs/policy-input.md, "Two decisions").
+before_lookup if {
+	input.url.ascii_host
+	not input.url.ips # absent, not empty: [] is a looked-up name with no address
 }
 
 scheme_allowed if input.url.scheme in allowed_schemes

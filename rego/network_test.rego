@@ -85,6 +85,47 @@ test_missing_url_facts_denied if {
 
 test_no_addresses_denied if "INVALID_URL" in codes(req("download_asset", "https", []), {})
 
+# The first decision of a URL whose host is a name has no input.url.ips:
+# no network rule fires on what is not looked up yet, for any URL action.
+name_only(action, scheme) := {"request": {"action": action, "channel": "cli"}, "url": {"scheme": scheme, "ascii_host": "assets.example", "port": 443}}
+
+test_first_decision_allows_a_name_before_lookup if {
+	every action in network.url_actions {
+		count(codes(name_only(action, "https"), {})) == 0
+	}
+}
+
+test_first_decision_still_denies_a_scheme if {
+	"UNSUPPORTED_PROTOCOL" in codes(name_only("download_asset", "ftp"), {})
+}
+
+test_first_decision_no_private_rule_without_addresses if {
+	not "PRIVATE_NETWORK_BLOCKED" in codes(name_only("open_in_browser", "http"), cfg([]))
+}
+
+# The second decision of the same URL judges its addresses.
+test_second_decision_judges_addresses if {
+	inp := object.union(name_only("download_asset", "https"), {"url": {"ips": [{"ip": "10.0.0.5", "class": "private"}], "classes": ["private"]}})
+	"PRIVATE_NETWORK_BLOCKED" in codes(inp, {})
+}
+
+test_second_decision_without_an_address_denied if {
+	inp := object.union(name_only("download_asset", "https"), {"url": {"ips": [], "classes": []}})
+	"INVALID_URL" in codes(inp, {})
+}
+
+# A team's rule on the host name decides in the first decision, before
+# the name is looked up (docs/writing-policies.md).
+team_domain_deny contains "corp.domain" if {
+	input.request.action in network.url_actions
+	endswith(input.url.ascii_host, ".attacker.example")
+}
+
+test_team_domain_rule_fires_before_lookup if {
+	inp := {"request": {"action": "download_asset"}, "url": {"scheme": "https", "ascii_host": "c2VjcmV0.attacker.example"}}
+	"corp.domain" in team_domain_deny with input as inp
+}
+
 cfg(cidrs) := {"network": {"allow_private": cidrs}}
 
 test_allow_private_opens_named_range if {

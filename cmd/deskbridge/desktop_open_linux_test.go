@@ -165,3 +165,50 @@ func rewriteConfig(t *testing.T, d desk, extra map[string]any) desk {
 	nd := newDeskIn(t, d, extra)
 	return nd
 }
+
+// TestLaunchersSayOnlyWhatTheyKnow: open_app and open_folder answer
+// opened: true only when the launcher exited 0; a launcher still running
+// after the 5 s wait (an application in the foreground, or xdg-open
+// waiting on a file manager that does not return) is opened: false,
+// pending: true with the launcher's name; one that exits 3 is
+// EXECUTION_FAILED with its reason.
+func TestLaunchersSayOnlyWhatTheyKnow(t *testing.T) {
+	d := newDesk(t, map[string]any{"apps": map[string]any{"allow": []string{"opens", "fails", "lingers"}}})
+	for name, body := range map[string]string{
+		"opens":   "exit 0",
+		"fails":   "echo 'no window for you today' >&2\nexit 3",
+		"lingers": "exec /bin/sleep 8",
+	} {
+		script := filepath.Join(d.dir, name+"-app")
+		if err := os.WriteFile(script, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		d.marker(t, name, script+" %F")
+	}
+	type opened struct {
+		Opened   bool   `json:"opened"`
+		Pending  *bool  `json:"pending"`
+		Launcher string `json:"launcher"`
+	}
+	var got opened
+	d.must(t, &got, "open_app", map[string]any{"app": "opens"})
+	if !got.Opened || got.Pending != nil || got.Launcher != "" {
+		t.Errorf("an application that exited 0: %+v, want opened only", got)
+	}
+	if r := d.call(t, "open_app", map[string]any{"app": "fails"}); r.code() != "EXECUTION_FAILED" || !strings.Contains(r.Error.Message, "no window for you today") {
+		t.Errorf("an application that exited 3: %s %q", r.code(), r.Error.Message)
+	}
+	got = opened{}
+	d.must(t, &got, "open_app", map[string]any{"app": "lingers"})
+	if got.Opened || got.Pending == nil || !*got.Pending || got.Launcher != "lingers-app" {
+		t.Errorf("an application still running: %+v, want pending with its name", got)
+	}
+	d.x(t, nil, "xdg-mime", "default", "lingers.desktop", "inode/directory")
+	folder := filepath.Join(d.ws, "proj")
+	os.Mkdir(folder, 0o755)
+	got = opened{}
+	d.must(t, &got, "open_folder", map[string]any{"path": folder})
+	if got.Opened || got.Pending == nil || !*got.Pending || got.Launcher != "xdg-open" {
+		t.Errorf("xdg-open still running: %+v, want opened false, pending, launcher xdg-open", got)
+	}
+}

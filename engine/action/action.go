@@ -45,6 +45,10 @@ type Env struct {
 	// Runs returns the agent run store, opening it on first use (not at
 	// start-up, whose time matters); nil means agent runs are unavailable.
 	Runs func() (*runstore.Store, error)
+	// Resolver looks up the host names of URL actions, after their first
+	// decision (docs/policy-input.md, "Two decisions"); nil means
+	// net.DefaultResolver. Tests record the names asked.
+	Resolver urlfacts.Resolver
 	// Self is the deskbridge program that preview_web and open_deskbridge
 	// start their servers with; "" means this process's own executable.
 	Self string

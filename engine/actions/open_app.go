@@ -73,8 +73,9 @@ func pathLike(v string) bool {
 // openApp starts the application with the judged arguments.
 func openApp(ctx context.Context, _ *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[openAppArgs](c)
-	if err := desktop.OpenApp(ctx, a.App, a.Args, systemDirs()); err != nil {
+	l, err := launchResult(desktop.OpenApp(ctx, a.App, a.Args, systemDirs()))
+	if err != nil {
 		return nil, errmap.Desktop(err, "Starting the application")
 	}
-	return openedData{App: a.App, Opened: true}, nil
+	return openedOf(openedData{App: a.App}, l), nil
 }

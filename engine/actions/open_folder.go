@@ -19,7 +19,18 @@ type openedData struct {
 	Path   string `json:"path,omitempty"`
 	App    string `json:"app,omitempty"`
 	Editor string `json:"editor,omitempty"`
-	Opened bool   `json:"opened"`
+	// Opened is set only when the launcher exited with status 0; Pending
+	// and Launcher say that the launcher was still running after its
+	// wait, which tells nothing yet (launched).
+	Opened   bool   `json:"opened"`
+	Pending  bool   `json:"pending,omitzero"`
+	Launcher string `json:"launcher,omitzero"`
+}
+
+// openedOf is data with what the launcher said.
+func openedOf(d openedData, l launched) openedData {
+	d.Opened, d.Pending, d.Launcher = l.Opened, l.Pending, l.Launcher
+	return d
 }
 
 func init() {
@@ -32,16 +43,18 @@ func init() {
 }
 
 // openFolder hands the canonical folder the policy judged to the file
-// manager and waits for the opener's status.
+// manager and waits for the opener's status, which the answer reports
+// (launched).
 func openFolder(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	p, perr := folderTarget(c)
 	if perr != nil {
 		return nil, perr
 	}
-	if err := desktop.OpenFolder(ctx, p.Canonical, systemDirs()); err != nil {
+	l, err := launchResult(desktop.OpenFolder(ctx, p.Canonical, systemDirs()))
+	if err != nil {
 		return nil, errmap.Desktop(err, "Opening the folder")
 	}
-	return openedData{Path: p.Canonical, Opened: true}, nil
+	return openedOf(openedData{Path: p.Canonical}, l), nil
 }
 
 // folderTarget is the call's target, which must be an existing folder

@@ -16,8 +16,11 @@ type openURLArgs struct {
 
 // openURLData is open_in_browser's data.
 type openURLData struct {
-	URL    string `json:"url"`
-	Opened bool   `json:"opened"`
+	URL string `json:"url"`
+	// Opened, Pending and Launcher: what the opener said (launched).
+	Opened   bool   `json:"opened"`
+	Pending  bool   `json:"pending,omitzero"`
+	Launcher string `json:"launcher,omitzero"`
 }
 
 func init() {
@@ -39,8 +42,9 @@ func openInBrowser(ctx context.Context, env *action.Env, c *action.Call) (any, *
 		o = browser.System(cmdfacts.Native().Dirs)
 	}
 	u := checkedURL(c).Normalized
-	if err := browser.Open(ctx, o, u); err != nil {
+	l, err := launchResult(browser.Open(ctx, o, u))
+	if err != nil {
 		return nil, errmap.Browser(err)
 	}
-	return openURLData{URL: u, Opened: true}, nil
+	return openURLData{URL: u, Opened: l.Opened, Pending: l.Pending, Launcher: l.Launcher}, nil
 }

@@ -58,8 +58,9 @@ func openProject(ctx context.Context, env *action.Env, c *action.Call) (any, *pr
 		return nil, protocol.Errorf(protocol.AppNotFound, "No editor is configured and installed; add one under editors in the DeskBridge configuration.")
 	}
 	argv := append(slices.Clone(ed.Command), p.Canonical)
-	if err := desktop.Launch(ctx, argv, systemDirs(), 0); err != nil {
+	l, err := launchResult(desktop.Launch(ctx, argv, systemDirs(), 0))
+	if err != nil {
 		return nil, errmap.Desktop(err, "Opening the project")
 	}
-	return openedData{Path: p.Canonical, Editor: a.Editor, Opened: true}, nil
+	return openedOf(openedData{Path: p.Canonical, Editor: a.Editor}, l), nil
 }

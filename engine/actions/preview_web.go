@@ -41,11 +41,15 @@ func (a *previewWebArgs) Validate() error {
 
 // previewData is preview_web's data.
 type previewData struct {
-	URL     string `json:"url"`
-	Opened  bool   `json:"opened"`
-	Folder  string `json:"folder,omitempty"`
-	Expires string `json:"expires_at,omitempty"`
-	Reused  bool   `json:"reused"`
+	URL    string `json:"url"`
+	Opened bool   `json:"opened"`
+	// Pending and Launcher: the opener was still running after its wait
+	// (launched).
+	Pending  bool   `json:"pending,omitzero"`
+	Launcher string `json:"launcher,omitzero"`
+	Folder   string `json:"folder,omitempty"`
+	Expires  string `json:"expires_at,omitempty"`
+	Reused   bool   `json:"reused"`
 }
 
 func init() {
@@ -128,9 +132,10 @@ func openURL(ctx context.Context, env *action.Env, open bool, d *previewData) *p
 	if o == nil {
 		o = browser.System(cmdfacts.Native().Dirs)
 	}
-	if err := browser.Open(ctx, o, d.URL); err != nil {
+	l, err := launchResult(browser.Open(ctx, o, d.URL))
+	if err != nil {
 		return errmap.Browser(err)
 	}
-	d.Opened = true
+	d.Opened, d.Pending, d.Launcher = l.Opened, l.Pending, l.Launcher
 	return nil
 }

@@ -14,20 +14,31 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 )
 
-// urlFacts is the Facts step of URL actions: it parses and resolves the
-// url argument and records input.url (docs/policy-input.md, ## url). A URL
-// that does not parse never reaches the policy.
-func urlFacts(ctx context.Context, c *action.Call, raw string) (urlfacts.Facts, *protocol.Error) {
-	f, _, err := urlfacts.Gather(ctx, raw, nil)
+// urlFacts is the Facts step of URL actions: it parses the url argument
+// and records input.url (docs/policy-input.md, ## url) without resolving
+// its host: a name is looked up only after a first decision allowed the
+// request (the engine's second step, "Two decisions"). A URL that does
+// not parse never reaches the policy.
+func urlFacts(_ context.Context, c *action.Call, raw string) (urlfacts.Facts, *protocol.Error) {
+	u, err := urlfacts.Parse(raw)
 	if err != nil {
 		return urlfacts.Facts{}, errmap.URL(err)
 	}
+	f := u.NameFacts()
 	c.URL = &f
 	return f, nil
 }
 
-// checkedURL returns the URL facts the policy judged.
-func checkedURL(c *action.Call) urlfacts.Facts { return *c.URL }
+// checkedURL returns the URL facts the policy judged, the addresses
+// included; it panics when they are not resolved, which the engine's
+// second decision guarantees for every call it runs (a panic is
+// INTERNAL_ERROR, never an unchecked connection).
+func checkedURL(c *action.Call) urlfacts.Facts {
+	if c.URL == nil || !urlfacts.Resolved(*c.URL) {
+		panic("actions: a URL action runs without the addresses its second decision judged")
+	}
+	return *c.URL
+}
 
 // destination resolves the destination argument into the "destination"
 // path fact. An existing folder receives the file under name (the URL's or

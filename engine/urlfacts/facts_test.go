@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/netip"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/protocol"
@@ -83,4 +84,41 @@ func TestFactsJSONNames(t *testing.T) {
 			t.Errorf("facts JSON lacks %q: %s", k, b)
 		}
 	}
+}
+
+// TestNameFactsAskNobody: the first decision's facts of a name have no
+// addresses and cost no query; an IP literal's and a localhost name's
+// addresses are known without one; Resolve then asks for the name.
+func TestNameFactsAskNobody(t *testing.T) {
+	asked := countingResolver{mapResolver{"assets.example": {netip.MustParseAddr("93.184.215.14")}}, new(int)}
+	for raw, resolved := range map[string]bool{"https://assets.example/a": false, "http://10.0.0.5/": true, "http://app.localhost:3000/": true} {
+		u, err := Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := u.NameFacts()
+		b, _ := json.Marshal(f)
+		if Resolved(f) != resolved || strings.Contains(string(b), `"ips"`) != resolved {
+			t.Errorf("%s: resolved %v, facts %s", raw, Resolved(f), b)
+		}
+	}
+	u, _ := Parse("https://assets.example/a")
+	f := u.NameFacts()
+	if *asked.n != 0 {
+		t.Fatal("NameFacts asked the resolver")
+	}
+	if err := Resolve(context.Background(), &f, asked); err != nil || *asked.n != 1 || len(f.IPs) != 1 || f.Classes[0] != "public" {
+		t.Fatalf("Resolve: %v, %d queries, %+v", err, *asked.n, f)
+	}
+}
+
+// countingResolver counts the queries it answers.
+type countingResolver struct {
+	mapResolver
+	n *int
+}
+
+func (c countingResolver) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	*c.n++
+	return c.mapResolver.LookupNetIP(ctx, network, host)
 }

@@ -18,9 +18,9 @@ import (
 
 // OpenWait bounds how long an opener is waited for. xdg-open and open
 // hand the URL to a running browser and exit, and their exit status says
-// whether that worked; an opener that runs the browser itself (xdg-open
-// without a desktop) is still running after OpenWait and is taken to
-// have opened the URL.
+// whether that worked; an opener still running after OpenWait (one that
+// runs the browser itself, or xdg-open still trying browsers that are not
+// installed) has said nothing yet: OpenURL returns a *proc.PendingError.
 const OpenWait = 5 * time.Second
 
 // maxStderr caps the bytes of an opener's standard error kept.
@@ -37,7 +37,8 @@ type commandOpener struct {
 // A program in none of the folders is a *NotFoundError; a failed start
 // wraps ErrNoOpener or ErrStart; a failure status is a *FailedError with
 // the first line of the program's standard error. A program still
-// running after the wait is reaped in the background.
+// running after the wait is a *proc.PendingError (nothing is known of
+// the URL yet), and is reaped in the background.
 func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	path := c.find()
 	if path == "" {
@@ -64,7 +65,7 @@ func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	if exited {
 		return exitError(c.program, err, stderr.String())
 	}
-	return err
+	return proc.Pending(c.program, wait, err)
 }
 
 // exitError is nil for a program that exited with status 0 (err nil, or

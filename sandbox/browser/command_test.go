@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // TestCommandOpenerNoShell runs a stand-in opener that records its
@@ -95,9 +97,9 @@ func waitForFile(t *testing.T, path string) string {
 
 // TestCommandOpenerExitStatus runs stand-in openers: the URL counts as
 // opened only when the opener exits 0 (even when a browser it started
-// keeps its standard error open) or is still running after the wait; a
-// failure status is a *FailedError with the first line of its standard
-// error.
+// keeps its standard error open); one still running after the wait has
+// said nothing, a *proc.PendingError with its name; a failure status is a
+// *FailedError with the first line of its standard error.
 func TestCommandOpenerExitStatus(t *testing.T) {
 	tests := []struct {
 		name, script string
@@ -107,7 +109,7 @@ func TestCommandOpenerExitStatus(t *testing.T) {
 		{"opened", "exit 0", -2, ""},
 		{"no display", "echo >&2\necho 'xdg-open: no method available for opening the URL' >&2\necho more >&2\nexit 3", 3, "xdg-open: no method available for opening the URL"},
 		{"silent failure", "exit 4", 4, ""},
-		{"still running", "exec /bin/sleep 5", -2, ""},
+		{"still running", "exec /bin/sleep 5", -3, ""},
 		{"browser keeps stderr", "/bin/sleep 5 &\necho failed >&2\nexit 1", 1, "failed"},
 	}
 	for _, tt := range tests {
@@ -121,9 +123,16 @@ func TestCommandOpenerExitStatus(t *testing.T) {
 			if d := time.Since(start); d > 2*time.Second {
 				t.Fatalf("OpenURL took %v", d)
 			}
-			if tt.code == -2 {
+			switch tt.code {
+			case -2:
 				if err != nil {
 					t.Fatalf("err = %v, want nil", err)
+				}
+				return
+			case -3:
+				var pe *proc.PendingError
+				if !errors.As(err, &pe) || pe.Program != "fake-open" {
+					t.Fatalf("err = %#v, want a *proc.PendingError of fake-open", err)
 				}
 				return
 			}

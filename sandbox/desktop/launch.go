@@ -17,7 +17,8 @@ import (
 // opener (xdg-open, open) hands its argument to a running program and
 // exits, and its exit status says whether that worked; a program still
 // running after LaunchWait (an editor or application run in the
-// foreground) has started and is taken to have opened.
+// foreground, or xdg-open still trying browsers that are not installed)
+// has said nothing yet, and is a *proc.PendingError.
 const LaunchWait = 5 * time.Second
 
 // maxStderr caps the bytes of a launcher's standard error kept.
@@ -57,7 +58,8 @@ func executable(p string) bool {
 
 // startAndWait starts a launcher and waits up to wait (LaunchWait when 0)
 // for it to exit: an exit within the wait is its verdict (exitError, with
-// the first line of stderr); one still running then has launched.
+// the first line of stderr); one still running then is a
+// *proc.PendingError, since it has not said whether it opened anything.
 func startAndWait(ctx context.Context, cmd *exec.Cmd, program string, stderr *proc.Capped, wait time.Duration) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: %w", ErrStart, err)
@@ -69,7 +71,7 @@ func startAndWait(ctx context.Context, cmd *exec.Cmd, program string, stderr *pr
 	if exited {
 		return exitError(program, err, stderr.String())
 	}
-	return err
+	return proc.Pending(program, wait, err)
 }
 
 // exitError is nil for a program that exited with status 0 (err nil, or

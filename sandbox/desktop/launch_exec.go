@@ -19,8 +19,9 @@ import (
 // every other element is one argument, whatever it holds) with PATH set
 // to dirs, and waits up to wait (LaunchWait when 0) for its exit status: a
 // failure status is a *FailedError with the first line of its standard
-// error; a program still running then is taken to have started and is
-// left running, detached from the host's process group.
+// error; a program still running then is a *proc.PendingError (it has
+// not said whether it opened anything) and is left running, detached
+// from the host's process group.
 func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duration) error {
 	if len(argv) == 0 {
 		return &NotFoundError{Name: "", Err: errors.New("no program")}

@@ -3,6 +3,7 @@ package proc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
 	"strings"
 	"time"
@@ -25,8 +26,9 @@ func WithPath(env []string, path string) []string {
 
 // WaitBriefly waits up to wait for the started cmd to exit. It reports
 // exited with cmd.Wait's error when it did; exited false and nil when it
-// still runs then (a launcher still running has launched; it is reaped in
-// the background); ctx's error when ctx ends first.
+// still runs then (nothing is known of a launcher still running: see
+// PendingError; it is reaped in the background); ctx's error when ctx
+// ends first.
 func WaitBriefly(ctx context.Context, cmd *exec.Cmd, wait time.Duration) (exited bool, err error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -40,6 +42,30 @@ func WaitBriefly(ctx context.Context, cmd *exec.Cmd, wait time.Duration) (exited
 	case <-ctx.Done():
 		return false, ctx.Err()
 	}
+}
+
+// PendingError is a launcher that was still running when its bounded wait
+// ended: it has not said that it opened what it was given (an exit with
+// status 0) nor that it failed, so neither is known. xdg-open falling
+// through browsers that are not installed looks just like an editor run
+// in the foreground. The program is left running (reaped in the
+// background); callers report it as pending, never as opened.
+type PendingError struct {
+	Program string        // the launcher's name (xdg-open, code …)
+	Wait    time.Duration // how long it was waited for
+}
+
+func (e *PendingError) Error() string {
+	return fmt.Sprintf("%s is still running after %s; whether it opened anything is not known yet", e.Program, e.Wait)
+}
+
+// Pending returns the outcome of a launcher WaitBriefly left running:
+// ctx's error when that ended the wait, else a *PendingError.
+func Pending(program string, wait time.Duration, waitErr error) error {
+	if waitErr != nil {
+		return waitErr
+	}
+	return &PendingError{Program: program, Wait: wait}
 }
 
 // ExitStatus reads cmd.Wait's (or Run's) error: failed is false for
