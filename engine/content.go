@@ -13,15 +13,17 @@ import (
 )
 
 // The content phase. What a file or a program holds is known only once
-// the executor has read it, after the request's decision; so each action
-// that sends content out (read_file's data, run_command's output, the
-// agent's results) hands it to checkContent before it makes its response.
-// The scan runs the secret formats of package contentscan; when none
+// the executor has read it, after the request's decision; so every answer
+// passes the wall (wall.go), which hands what it finds to checkContent,
+// and an action that knows more than its answer shows (read_file's page
+// edges, the agent's lines with the file around them) calls it itself
+// before it makes its response (action.Env.Content). The scan runs the secret formats of package contentscan; when none
 // matches, nothing else happens. When one does, the policy is asked a
 // second question, data.deskbridge.main.content_decision, with the
 // request's input document plus input.content.secrets (rule ids, sources
 // and counts, never the secret), and the call is refused or the secrets
-// are overwritten, before a byte leaves. The outcome line of the request
+// are overwritten, before a byte leaves; a match no rule refuses or masks
+// is refused (content.unhandled, policy.DecideContent). The outcome line of the request
 // records what was found and done under detail.content.
 
 // contentDecider is a Decider that can also decide content

@@ -60,8 +60,9 @@ type Env struct {
 // Outgoing is one piece of a response that carries file or program
 // content out of the host, for the content check.
 type Outgoing struct {
-	// Source names the part in input.content.secrets: "content",
-	// "stdout", "stderr", "results[2]".
+	// Source names the part in input.content.secrets: the member of the
+	// answer it becomes, with its indices ("content", "stdout",
+	// "results[2].data.content").
 	Source string
 	// Text is the part; a redaction overwrites it in place.
 	Text []byte
