@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/contentscan"
 	"github.com/deskbridge/deskbridge/policy"
@@ -12,15 +13,17 @@ import (
 )
 
 // The content phase. What a file or a program holds is known only once
-// the executor has read it, after the request's decision; so each action
-// that sends content out (read_file's data, run_command's output, the
-// agent's results) hands it to checkContent before it makes its response.
-// The scan runs the secret formats of package contentscan; when none
+// the executor has read it, after the request's decision; so every answer
+// passes the wall (wall.go), which hands what it finds to checkContent,
+// and an action that knows more than its answer shows (read_file's page
+// edges, the agent's lines with the file around them) calls it itself
+// before it makes its response (action.Env.Content). The scan runs the secret formats of package contentscan; when none
 // matches, nothing else happens. When one does, the policy is asked a
 // second question, data.deskbridge.main.content_decision, with the
 // request's input document plus input.content.secrets (rule ids, sources
 // and counts, never the secret), and the call is refused or the secrets
-// are overwritten, before a byte leaves. The outcome line of the request
+// are overwritten, before a byte leaves; a match no rule refuses or masks
+// is refused (content.unhandled, policy.DecideContent). The outcome line of the request
 // records what was found and done under detail.content.
 
 // contentDecider is a Decider that can also decide content
@@ -45,20 +48,22 @@ func (h *Host) checkContent(ctx context.Context, c *action.Call, parts []action.
 	}
 	facts := contentFacts(parts, found)
 	dec, err := h.decideContent(ctx, c, facts)
-	record := map[string]any{"secrets": facts.Secrets}
-	setDetail(c, "content", record)
+	record := contentRecord(c, facts)
 	if err != nil {
 		record["outcome"] = "undecided"
 		fmt.Fprintf(h.hostLog, "deskbridge: content policy: %v\n", err)
 		return protocol.Wrap(protocol.ActionNotAllowed, err,
 			"The response holds what looks like a secret and the policy could not decide about it, so it is refused; run `deskbridge policy check`.")
 	}
+	check := map[string]any{"secrets": facts.Secrets, "result": dec.Result, "outcome": decisionlog.OutcomeOK}
+	record["checks"] = append(record["checks"].([]map[string]any), check)
 	if !dec.Allow {
 		perr := dec.Error()
 		record["outcome"], record["rule"] = "refused", perr.Rule
+		check["outcome"], check["rule"] = string(perr.Code), perr.Rule
 		return perr
 	}
-	redacted := 0
+	redacted := record["redacted"].(int)
 	for i, ms := range found {
 		for _, m := range ms {
 			if slices.Contains(dec.Redact, m.Rule) {
@@ -69,6 +74,21 @@ func (h *Host) checkContent(ctx context.Context, c *action.Call, parts []action.
 	}
 	record["outcome"], record["redacted"] = "sent", redacted
 	return nil
+}
+
+// contentRecord returns the call's detail.content, made on the first
+// content decision of the call, with facts' secrets added. A call may
+// make two (the action's own check, then the engine's scan of its
+// answer): checks holds each one's secrets, result and outcome, which
+// `deskbridge replay` evaluates again (decisionlog/replay).
+func contentRecord(c *action.Call, facts policy.Content) map[string]any {
+	record, ok := c.Detail["content"].(map[string]any)
+	if !ok {
+		record = map[string]any{"secrets": []policy.ContentSecret{}, "checks": []map[string]any{}, "redacted": 0}
+		setDetail(c, "content", record)
+	}
+	record["secrets"] = append(record["secrets"].([]policy.ContentSecret), facts.Secrets...)
+	return record
 }
 
 // scanPart scans one part, with the bytes around it when it is a page:

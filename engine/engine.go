@@ -97,6 +97,9 @@ func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.E
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(call.Limit("timeout_ms", 10_000))*time.Millisecond)
 	defer cancel()
 	data, perr := spec.Run(ctx, h.env, call)
+	if perr == nil {
+		data, perr = h.wall(ctx, call, spec, data)
+	}
 	if perr != nil && perr.Err != nil && (perr.Code == protocol.ExecutionFailed || perr.Code == protocol.InternalError) {
 		fmt.Fprintf(h.hostLog, "deskbridge: %s: %v\n", call.Request.Action, perr.Err) // redacted: see Start
 	}

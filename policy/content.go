@@ -3,6 +3,8 @@ package policy
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -17,7 +19,8 @@ const ContentQuery = "data.deskbridge.main.content_decision"
 // ContentDecision is what the policy decided about content that matched
 // secret formats: refuse the request (Denials), or send it with the
 // secrets of the Redact rules cut out. A matched rule neither refused nor
-// redacted is sent as it is.
+// redacted is refused (UnhandledRule), by the policy's main.rego and, for
+// a policy set written before that rule, by DecideContent itself.
 type ContentDecision struct {
 	Allow   bool
 	Denials []Denial
@@ -49,7 +52,62 @@ func (e *Engine) DecideContent(ctx context.Context, in InputDocument) (ContentDe
 	if v == nil {
 		return ContentDecision{}, fmt.Errorf("policy: %s is undefined", ContentQuery)
 	}
-	return readContentDecision(v)
+	d, err := readContentDecision(v)
+	if err != nil {
+		return ContentDecision{}, err
+	}
+	return refuseUnhandled(d, in.value), nil
+}
+
+// UnhandledRule is the rule of the refusal of a matched secret format that
+// no policy rule refuses or masks.
+const UnhandledRule = "content.unhandled"
+
+// refuseUnhandled adds the content.unhandled refusal to an allowing d when
+// a secret rule of in is not in d.Redact: what the policy did not judge is
+// never sent, whatever policy set decided.
+func refuseUnhandled(d ContentDecision, in ast.Value) ContentDecision {
+	if !d.Allow {
+		return d
+	}
+	var unhandled []string
+	for _, r := range secretRules(in) {
+		if !slices.Contains(d.Redact, r) && !slices.Contains(unhandled, r) {
+			unhandled = append(unhandled, r)
+		}
+	}
+	if len(unhandled) == 0 {
+		return d
+	}
+	d.Allow = false
+	d.Denials = []Denial{{Code: protocol.PermissionDenied, Rule: UnhandledRule, Priority: 90,
+		Message: fmt.Sprintf("The response holds what looks like a secret (%s) that no policy rule refuses or masks, so DeskBridge does not send it.", strings.Join(unhandled, ", "))}}
+	return d
+}
+
+// secretRules returns the rule of each element of input.content.secrets.
+func secretRules(in ast.Value) []string {
+	var out []string
+	obj, _ := in.(ast.Object)
+	if obj == nil {
+		return nil
+	}
+	content, _ := valueOf(obj, ast.StringTerm("content")).(ast.Object)
+	if content == nil {
+		return nil
+	}
+	secrets, _ := valueOf(content, ast.StringTerm("secrets")).(*ast.Array)
+	if secrets == nil {
+		return nil
+	}
+	secrets.Foreach(func(t *ast.Term) {
+		if s, ok := t.Value.(ast.Object); ok {
+			if r, ok := valueOf(s, ast.StringTerm("rule")).(ast.String); ok {
+				out = append(out, string(r))
+			}
+		}
+	})
+	return out
 }
 
 var keyRedact = ast.StringTerm("redact")

@@ -59,8 +59,9 @@ type ContentSecret struct {
 	// Rule is the secret format's id (gitleaks' rule id, e.g.
 	// "aws-access-token").
 	Rule string `json:"rule"`
-	// Source is the part of the response it is in: "content" (read_file),
-	// "stdout", "stderr" (run_command), "results[i]" (web_agent_context).
+	// Source is the member of the answer it is in, with its indices:
+	// "content" (read_file), "stdout" (run_command), "entries[3].name"
+	// (list_folder), "results[2].data.content" (web_agent_context).
 	Source string `json:"source"`
 	// Count is how many times the rule matched there.
 	Count int `json:"count"`

@@ -56,3 +56,47 @@ test_window_title_redacted if {
 	d.allow
 	d.redact == {"github-pat"}
 }
+
+test_conversion_with_a_secret_refused if {
+	d := main.content_decision with input as {"request": {"action": "convert_document_to_markdown"}, "content": {"secrets": [
+		{"rule": "private-key", "source": "markdown", "count": 1},
+		{"rule": "aws-access-token", "source": "title", "count": 1},
+	]}}
+	not d.allow
+	some den in d.denials
+	den.rule == "content.secret"
+}
+
+# An action no rule speaks for is refused, never sent as it is.
+test_unhandled_action_refused if {
+	d := main.content_decision with input as {"request": {"action": "list_folder"}, "content": {"secrets": [{"rule": "aws-access-token", "source": "entries[3].name", "count": 1}]}}
+	not d.allow
+	some den in d.denials
+	den.rule == "content.unhandled"
+	den.code == "PERMISSION_DENIED"
+	contains(den.message, "aws-access-token")
+	contains(den.message, "list_folder")
+}
+
+# A rule masked for the action is not unhandled; one that is not, is.
+test_unhandled_only_what_no_rule_masks if {
+	d := main.content_decision with input as {"request": {"action": "run_command"}, "content": {"secrets": [{"rule": "github-pat", "source": "stdout", "count": 1}]}}
+	d.allow
+	not_unhandled(d)
+}
+
+not_unhandled(d) if {
+	every den in d.denials {
+		den.rule != "content.unhandled"
+	}
+}
+
+# A named refusal comes before content.unhandled.
+test_named_refusal_first if {
+	d := main.content_decision with input as {"request": {"action": "read_file"}, "content": aws}
+	some named in d.denials
+	named.rule == "content.secret"
+	some unhandled in d.denials
+	unhandled.rule == "content.unhandled"
+	named.priority < unhandled.priority
+}

@@ -27,12 +27,27 @@ decision := {
 # executor has read and before anything leaves the host, and only when
 # what would leave matches a secret format (input.content.secrets). A
 # policy refuses with content_deny or names the rule ids whose matches are
-# cut out in content_redact; a matched rule in neither is sent as it is.
+# cut out in content_redact. A matched rule in neither is refused
+# (content.unhandled): the check fails closed, so an action or a secret
+# format nobody wrote a rule for never sends what it found.
 content_decision := {
 	"allow": count(denials) == 0,
 	"denials": denials,
 	"redact": redact,
 } if {
-	denials := {d | some d in data.deskbridge.policies[_].content_deny}
 	redact := {r | some r in data.deskbridge.policies[_].content_redact}
+	given := {d | some d in data.deskbridge.policies[_].content_deny}
+	denials := given | content_unhandled(redact)
 }
+
+# content_unhandled is the refusal of the matched rules that redact does
+# not cut out, when there are any.
+content_unhandled(redact) := {{
+	"code": "PERMISSION_DENIED",
+	"rule": "content.unhandled",
+	"message": sprintf("The response holds what looks like a secret (%s) that no policy rule refuses or masks for %s, so DeskBridge does not send it.", [concat(", ", unhandled), input.request.action]),
+	"priority": 90,
+}} if {
+	unhandled := {s.rule | some s in input.content.secrets; not s.rule in redact}
+	count(unhandled) > 0
+} else := set()

@@ -67,6 +67,9 @@ type Decision struct {
 	Target     string    `json:"target"`
 	Timestamp  time.Time `json:"timestamp"`
 	PolicyHash string    `json:"policy_hash"`
+	// Query is "" for the request's decision and ContentQuery for a
+	// content decision about what it would have sent.
+	Query string `json:"query,omitempty"`
 	// Before is the logged answer (OK or a code), After the replayed one.
 	Before string `json:"before"`
 	After  string `json:"after,omitempty"`
@@ -88,6 +91,7 @@ type Decision struct {
 func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts Options) (*Report, error) {
 	var evs []decisionlog.Event
 	var skipped []string
+	checks := map[string][]contentCheck{} // by decision_id, from the outcome lines
 	for ev, err := range events {
 		if errors.Is(err, decisionlog.ErrMalformed) {
 			skipped = append(skipped, err.Error())
@@ -99,13 +103,47 @@ func Run(ctx context.Context, events iter.Seq2[decisionlog.Event, error], opts O
 		if ev.Phase == decisionlog.PhaseDecision && ev.Path != decisionlog.HostPath {
 			evs = append(evs, ev)
 		}
+		if ev.Phase == decisionlog.PhaseOutcome {
+			if cs := contentChecks(&ev); len(cs) > 0 {
+				checks[ev.DecisionID] = cs
+			}
+		}
 	}
 	r := &replayer{opts: opts, engines: map[string]*engineOnce{}}
-	out := make([]Decision, len(evs))
-	r.each(ctx, len(evs), func(strs stringTable, i int) { out[i] = r.replay(ctx, &evs[i], strs) })
+	jobs := replayJobs(evs, checks)
+	out := make([]Decision, len(jobs))
+	r.each(ctx, len(jobs), func(strs stringTable, i int) {
+		j := jobs[i]
+		if j.content == nil {
+			out[i] = r.replay(ctx, j.ev, strs)
+		} else {
+			out[i] = r.replayContent(ctx, j.ev, *j.content, strs)
+		}
+	})
 	rep := newReport(out, opts.Policy != nil)
 	rep.Skipped = append(rep.Skipped, skipped...)
 	return rep, ctx.Err()
+}
+
+// job is one decision to replay: a decision event's, or a content
+// decision its outcome line records.
+type job struct {
+	ev      *decisionlog.Event
+	content *contentCheck
+}
+
+// replayJobs lists the decisions of evs, each followed by the content
+// decisions its outcome recorded.
+func replayJobs(evs []decisionlog.Event, checks map[string][]contentCheck) []job {
+	jobs := make([]job, 0, len(evs))
+	for i := range evs {
+		jobs = append(jobs, job{ev: &evs[i]})
+		cs := checks[evs[i].DecisionID]
+		for k := range cs {
+			jobs = append(jobs, job{ev: &evs[i], content: &cs[k]})
+		}
+	}
+	return jobs
 }
 
 type replayer struct {
@@ -146,9 +184,8 @@ func (r *replayer) each(ctx context.Context, n int, f func(stringTable, int)) {
 
 // replay evaluates one decision event and compares it with the log.
 func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs stringTable) Decision {
-	d := Decision{Seq: ev.Seq, DecisionID: ev.DecisionID, RequestID: ev.RequestID, Action: ev.Action,
-		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Before: ev.Outcome,
-		Origin: ev.Origin, Target: ev.Target(), RuleBefore: ev.Rule()}
+	d := r.base(ev)
+	d.Before, d.RuleBefore = ev.Outcome, ev.Rule()
 	e, err := r.engine(ctx, ev.PolicyHash)
 	if err != nil {
 		d.Kind, d.Reason = Unreplayable, err.Error()
@@ -169,6 +206,12 @@ func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs strin
 	}
 	d.Kind = compare(d.Before, d.After, ev.Result, dec.Result)
 	return d
+}
+
+// base is the replayed decision of ev before any evaluation.
+func (r *replayer) base(ev *decisionlog.Event) Decision {
+	return Decision{Seq: ev.Seq, DecisionID: ev.DecisionID, RequestID: ev.RequestID, Action: ev.Action,
+		Timestamp: ev.Timestamp, PolicyHash: ev.PolicyHash, Origin: ev.Origin, Target: ev.Target()}
 }
 
 // maskedWhereRead reports whether masking removed or replaced something

@@ -55,11 +55,20 @@ func (r *Report) OK() bool {
 	return len(r.Changed) == 0 && len(r.Detail) == 0 && len(r.Unreplayable) == 0
 }
 
+// label names the decision's action, and its query when it is not the
+// request's decision ("read_file content_decision").
+func (d Decision) label() string {
+	if d.Query != "" {
+		return d.Action + " " + d.Query
+	}
+	return d.Action
+}
+
 // timelineBuckets is how many intervals the timeline has at most.
 const timelineBuckets = 48
 
 func newReport(ds []Decision, newPolicy bool) *Report {
-	sort.Slice(ds, func(i, j int) bool { return ds[i].Seq < ds[j].Seq })
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Seq < ds[j].Seq }) // a content decision stays after its request's
 	r := &Report{NewPolicy: newPolicy, Total: len(ds), Skipped: []string{}, Changed: []Decision{}, Detail: []Decision{}, Unreplayable: []Decision{}, Masked: []Decision{},
 		ByKind: map[Kind]int{}, ByAction: map[string]int{}, ByChange: map[string]int{}}
 	for _, d := range ds {
@@ -147,17 +156,17 @@ func (r *Report) WriteText(w io.Writer) {
 	writeCounts(w, "by change", r.ByChange)
 	for _, d := range r.Changed {
 		fmt.Fprintf(w, "  seq %d %s %s %s → %s (%s, request %s) origin %s target %s rule %q → %q\n",
-			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.Action, d.Before, d.After, d.Kind, d.RequestID, d.Origin, d.Target, d.RuleBefore, d.RuleAfter)
+			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.label(), d.Before, d.After, d.Kind, d.RequestID, d.Origin, d.Target, d.RuleBefore, d.RuleAfter)
 	}
 	for _, d := range r.Detail {
 		fmt.Fprintf(w, "  seq %d %s %s %s, other denials or limits (request %s)\n",
-			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.Action, d.After, d.RequestID)
+			d.Seq, d.Timestamp.Format(time.RFC3339Nano), d.label(), d.After, d.RequestID)
 	}
 	for _, d := range r.Unreplayable {
-		fmt.Fprintf(w, "  seq %d  %s  unreplayable: %s\n", d.Seq, d.Action, d.Reason)
+		fmt.Fprintf(w, "  seq %d  %s  unreplayable: %s\n", d.Seq, d.label(), d.Reason)
 	}
 	for _, d := range r.Masked {
-		fmt.Fprintf(w, "  seq %d  %s  masked input, not replayed (origin %s, target %s)\n", d.Seq, d.Action, d.Origin, d.Target)
+		fmt.Fprintf(w, "  seq %d  %s  masked input, not replayed (origin %s, target %s)\n", d.Seq, d.label(), d.Origin, d.Target)
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "  skipped %s (not an event: a torn or changed line; `deskbridge log verify` says more)\n", s)

@@ -64,8 +64,9 @@ type Env struct {
 // Outgoing is one piece of a response that carries file or program
 // content out of the host, for the content check.
 type Outgoing struct {
-	// Source names the part in input.content.secrets: "content",
-	// "stdout", "stderr", "results[2]".
+	// Source names the part in input.content.secrets: the member of the
+	// answer it becomes, with its indices ("content", "stdout",
+	// "results[2].data.content").
 	Source string
 	// Text is the part; a redaction overwrites it in place.
 	Text []byte
@@ -80,6 +81,13 @@ type Outgoing struct {
 // Parts that are whole (no Before or After) and hold no secret format
 // are passed over here, without a call through the function value, which
 // would make every caller allocate its parts.
+//
+// Each part's Source is the member of the answer its Text becomes, with
+// its indices ("stdout", "results[2].data.content"). The engine scans
+// the whole answer again before it is sent (engine/wall.go); a check
+// here is for what only the action knows: the bytes around a page, the
+// raw bytes behind base64, and a redaction made before the answer is
+// encoded.
 func (env *Env) Content(ctx context.Context, c *Call, parts ...Outgoing) *protocol.Error {
 	if env.CheckContent == nil {
 		return nil
@@ -164,6 +172,28 @@ type Spec struct {
 	// timeout_ms, which every action enforces. A limit configured or
 	// decided for the action that is not named here is refused (Enforced).
 	Limits []string
+	// Content names the members of the answer that carry workspace or
+	// desktop content, as paths into its JSON: "markdown",
+	// "warnings[]", "entries[].name"; a path covers every member under
+	// it ("results"). The engine scans every string the answer holds
+	// before it is sent (engine/wall.go): a secret found in a declared
+	// member goes to the policy's content decision, where a match that
+	// no rule refuses or masks is refused (content.unhandled); one found
+	// in a member not declared here is refused without asking
+	// (content.undeclared), and the registry's test fails for the action.
+	Content []string
+}
+
+// Declares reports whether member, a path into the answer's JSON with
+// array indices written as "[]" ("entries[].name"), is content the
+// action declared: one of s.Content or a member under one.
+func (s *Spec) Declares(member string) bool {
+	for _, d := range s.Content {
+		if member == d || len(member) > len(d) && member[:len(d)] == d && (member[len(d)] == '.' || member[len(d)] == '[') {
+			return true
+		}
+	}
+	return false
 }
 
 var registry = map[string]*Spec{}

@@ -68,6 +68,7 @@ const (
 func init() {
 	action.Register(action.Spec{
 		Name:    "convert_document_to_markdown",
+		Content: []string{"markdown", "title", "warnings"},
 		NewArgs: func() any { return &convertDocumentArgs{} },
 		Facts:   convertDocumentFacts,
 		Run:     convertDocument,
@@ -141,10 +142,11 @@ func convertDocument(ctx context.Context, env *action.Env, c *action.Call) (any,
 	}
 	md, cut := fitMarkdown(res.Markdown, a.MaxChars, c.ResponseBudget(d))
 	d.Truncated = d.Truncated || cut
-	if perr := env.Content(ctx, c, action.Outgoing{Source: "markdown", Text: []byte(md)}); perr != nil {
+	text := []byte(md)
+	if perr := env.Content(ctx, c, action.Outgoing{Source: "markdown", Text: text}); perr != nil {
 		return nil, perr
 	}
-	d.Markdown = md
+	d.Markdown = string(text) // with what the policy masks overwritten
 	return d, nil
 }
 

@@ -35,6 +35,7 @@ type patchData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "patch_file",
+		Content: []string{"diff"},
 		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &patchFileArgs{} },
 		Digest:  []string{"edits[].old_text", "edits[].new_text"},

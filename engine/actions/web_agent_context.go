@@ -124,6 +124,7 @@ const byMessageSize = "message_size"
 func init() {
 	action.Register(action.Spec{
 		Name:    "web_agent_context",
+		Content: []string{"results"},
 		Limits:  agentLimitNames,
 		NewArgs: func() any { return &agentContextArgs{} },
 		Facts:   agentContextFacts,
@@ -193,21 +194,26 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 }
 
 // checkRound runs the content check over the file text and matching lines
-// of a round, and writes back what it redacted.
+// of a round, each with the file's text around it (so that a secret read
+// a line or a few at a time, in one round or across many, is recognised
+// in every piece: judged on what the pieces make together), and writes
+// back what it redacted.
 func checkRound(ctx context.Context, env *action.Env, c *action.Call, d agentContextData) *protocol.Error {
 	var parts []action.Outgoing
 	var back []*string // where each part's text goes back
-	add := func(i int, s *string) {
-		parts = append(parts, action.Outgoing{Source: "results[" + strconv.Itoa(i) + "]", Text: []byte(*s)})
+	add := func(source string, s *string, before, after string) {
+		parts = append(parts, action.Outgoing{Source: source, Text: []byte(*s), Before: []byte(before), After: []byte(after)})
 		back = append(back, s)
 	}
 	for i, r := range d.Results {
+		at := "results[" + strconv.Itoa(i) + "].data."
 		switch data := r.Data.(type) {
 		case *wsview.ReadData:
-			add(i, &data.Content)
+			add(at+"content", &data.Content, data.Before, data.After)
 		case *wsview.SearchData:
 			for j := range data.Matches {
-				add(i, &data.Matches[j].Text)
+				m := &data.Matches[j]
+				add(at+"matches["+strconv.Itoa(j)+"].text", &m.Text, m.Before, m.After)
 			}
 		}
 	}

@@ -21,7 +21,17 @@ type ReadData struct {
 	Cut
 	// Chars is the text counted against MaxTotalChars (the content).
 	Chars int `json:"-"`
+	// Before and After are the file's text around Content, up to
+	// ContextBytes each side, never sent: the content check reads them so
+	// that a secret read a few lines at a time is recognised in each
+	// piece (a private key's middle line alone matches no format).
+	Before, After string `json:"-"`
 }
+
+// ContextBytes is how much of a file around a returned piece (read lines,
+// a matching line) the view keeps for the content check, each side: more
+// than a 4096-bit RSA private key block.
+const ContextBytes = 4 << 10
 
 // Read returns up to maxLines lines (0 means MaxLines; never more) of the
 // text file path from the 1-based startLine (0 means 1), and the file's
@@ -138,10 +148,15 @@ func (d *ReadData) fill(data []byte, maxLines int, lim Limits) {
 	if capped {
 		want = lim.MaxLines
 	}
-	lines := splitLines(strings.ToValidUTF8(string(data), "\uFFFD"))
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	lines := splitLines(text)
 	d.TotalLines = len(lines)
 	var b strings.Builder
 	n, taken := d.StartLine-1, 0
+	start := 0 // the offset of the first line returned
+	for _, l := range lines[:min(n, len(lines))] {
+		start += len(l)
+	}
 	for ; n < len(lines) && taken < want; n, taken = n+1, taken+1 {
 		if b.Len()+len(lines[n]) > lim.MaxTotalChars {
 			d.add(ByMaxTotalChars)
@@ -155,6 +170,8 @@ func (d *ReadData) fill(data []byte, maxLines int, lim Limits) {
 	d.EndLine = n
 	d.Content = b.String()
 	d.Chars = b.Len()
+	end := start + b.Len()
+	d.Before, d.After = text[max(0, start-ContextBytes):start], text[end:min(len(text), end+ContextBytes)]
 }
 
 // splitLines splits text after each newline; a final newline does not

@@ -54,6 +54,9 @@ type Match struct {
 	Line    int    `json:"line,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Clipped bool   `json:"clipped,omitempty"`
+	// Before and After are the file's text around Text, up to
+	// ContextBytes each side, never sent (see ReadData's).
+	Before, After string `json:"-"`
 }
 
 // SearchData is the data of a search_workspace result.
@@ -351,10 +354,22 @@ func (s *searcher) scan(data []byte, rel string, ms []Match) (_ []Match, late bo
 		line += bytes.Count(data[counted:start], []byte{'\n'})
 		counted = start
 		text, clipped := clipLine(data[start:end])
-		ms = append(ms, Match{Path: rel, Kind: "content", Line: line, Text: text, Clipped: clipped})
+		ms = append(ms, Match{Path: rel, Kind: "content", Line: line, Text: text, Clipped: clipped,
+			Before: string(data[max(0, start-ContextBytes):start]), After: afterLine(data, start, end, text)})
 		pos = end + 1
 	}
 	return ms, false
+}
+
+// afterLine is the context after text, the line data[start:end] as
+// clipLine returned it: from where text ends in data when it is the
+// line's own bytes, else from the line's end.
+func afterLine(data []byte, start, end int, text string) string {
+	from := end
+	if start+len(text) <= end && string(data[start:start+len(text)]) == text {
+		from = start + len(text)
+	}
+	return string(data[from:min(len(data), from+ContextBytes)])
 }
 
 // clipLine returns a matching line as valid UTF-8 of at most MaxLineChars.

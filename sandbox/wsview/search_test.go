@@ -106,7 +106,7 @@ func TestSearchStableOrder(t *testing.T) {
 			}
 			n := min(max, len(want))
 			for i := range d.Matches {
-				d.Matches[i].Text = ""
+				d.Matches[i].Text, d.Matches[i].Before, d.Matches[i].After = "", "", ""
 			}
 			if !slices.Equal(d.Matches, want[:n]) || d.Truncated != (max < len(want)) {
 				t.Fatalf("max %d: order differs from the walk (%d matches, cut %+v)", max, len(d.Matches), d.Cut)

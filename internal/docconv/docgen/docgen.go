@@ -194,3 +194,31 @@ func Deflated(data []byte) []byte {
 	w.Close()
 	return b.Bytes()
 }
+
+// ODT writes an OpenDocument text whose content.xml body is body
+// (text:h and text:p elements).
+func ODT(body string) []byte {
+	return Zip(
+		File{Name: "mimetype", Data: []byte("application/vnd.oasis.opendocument.text"), Store: true},
+		File{Name: "content.xml", Data: []byte(`<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text>` + body + `</office:text></office:body></office:document-content>`)},
+	)
+}
+
+// EPUB writes an EPUB book titled title with one XHTML chapter per body
+// (the inside of each chapter's body element).
+func EPUB(title string, chapters ...string) []byte {
+	var manifest, spine strings.Builder
+	files := []File{
+		{Name: "mimetype", Data: []byte("application/epub+zip"), Store: true},
+		{Name: "META-INF/container.xml", Data: []byte(`<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`)},
+	}
+	for i, body := range chapters {
+		id := fmt.Sprintf("c%d", i+1)
+		fmt.Fprintf(&manifest, `<item id="%s" href="%s.xhtml" media-type="application/xhtml+xml"/>`, id, id)
+		fmt.Fprintf(&spine, `<itemref idref="%s"/>`, id)
+		files = append(files, File{Name: "OEBPS/" + id + ".xhtml", Data: []byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>` + id + `</title></head><body>` + body + `</body></html>`)})
+	}
+	opf := `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>` + title + `</dc:title></metadata><manifest>` + manifest.String() + `</manifest><spine>` + spine.String() + `</spine></package>`
+	files = append(files, File{Name: "OEBPS/book.opf", Data: []byte(opf)})
+	return Zip(files...)
+}
