@@ -14,7 +14,12 @@ const DefaultCSP = "default-src 'self'; script-src 'self' 'unsafe-inline'; style
 // below /TOKEN/ reach h, with the token prefix stripped (h sees "/" for
 // the base URL); /TOKEN/.deskbridge-alive answers in's key. Every answer
 // carries the security headers, csp (DefaultCSP when "") among them.
-func Guard(in Instance, h http.Handler, csp string) http.Handler {
+func Guard(in Instance, h http.Handler, csp string) http.Handler { return guard(in, h, csp, nil) }
+
+// guard is Guard with a stale check (Options.Stale), asked for every
+// request below the token, the liveness check among them: a stale server
+// answers 404 with no body.
+func guard(in Instance, h http.Handler, csp string, stale func() bool) http.Handler {
 	if csp == "" {
 		csp = DefaultCSP
 	}
@@ -35,6 +40,8 @@ func Guard(in Instance, h http.Handler, csp string) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		case !strings.HasPrefix(r.URL.EscapedPath(), prefix):
 			http.NotFound(w, r)
+		case stale != nil && stale():
+			w.WriteHeader(http.StatusNotFound)
 		case r.URL.EscapedPath() == prefix+aliveName:
 			w.Write([]byte(in.Key))
 		default:
