@@ -136,3 +136,14 @@ func TestPreviewWeb(t *testing.T) {
 	mustCode(t, th.call(t, "preview_web", map[string]any{"url": "http://127.0.0.1:9/"}), "PRIVATE_NETWORK_BLOCKED")
 	mustCode(t, th.call(t, "preview_web", map[string]any{}), "INVALID_REQUEST")
 }
+
+// BenchmarkFingerprint is the check a preview server makes before each
+// request: the configuration and policy on disk, hashed.
+func BenchmarkFingerprint(b *testing.B) {
+	th := newTestHost(b, nil)
+	for b.Loop() {
+		if Fingerprint(th.cfgPath) == "" {
+			b.Fatal("no fingerprint")
+		}
+	}
+}
