@@ -39,6 +39,19 @@ func projectHost(t *testing.T) (host, string) {
 	return host{name: "deskbridge", path: bin, env: []string{"DESKBRIDGE_CONFIG=" + p}, workspace: ws}, state
 }
 
+// panelLink is the one-time link `deskbridge panel` prints for the host's
+// configuration, as the person at the computer gets it.
+func panelLink(t *testing.T, h host) string {
+	t.Helper()
+	cmd := exec.Command(h.path, "panel")
+	cmd.Env = append(os.Environ(), h.env...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("deskbridge panel: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // killServers ends the detached preview and panel servers recorded in the
 // state folder.
 func killServers(state string) {
@@ -219,14 +232,17 @@ func TestProjectsPreviewPanel(t *testing.T) {
 	}
 	page.screenshot(artefact(t, "preview.png"))
 
-	var od struct{ URL string }
+	var od struct{ URL, How string }
 	b.mustEval(`
 		const c = new deskbridge.Client();
 		try { await c.call("read_file", {path: "/etc/passwd"}); } catch (e) {}
 		const r = await c.call("open_deskbridge", {open: false});
 		c.close();
-		return {url: r.url};`, &od)
-	panel := b.openTab(od.URL)
+		return {url: r.url || "", how: r.how || ""};`, &od)
+	if od.URL != "" || !strings.Contains(od.How, "deskbridge panel") {
+		t.Errorf("open_deskbridge handed the extension %+v, want no link and how to open the panel", od)
+	}
+	panel := b.openTab(panelLink(t, h))
 	var seen struct {
 		Table  string `json:"table"`
 		Verify string `json:"verify"`

@@ -65,6 +65,17 @@ func (h *Host) Handle(ctx context.Context, payload []byte) *protocol.Response {
 // browser need not wait for a line that records an effect that has
 // already happened (the decision's line was written before it).
 func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Response, r *request) {
+	return h.handleWith(ctx, payload, nil)
+}
+
+// runFunc carries out an allowed call (action.Spec.Run's shape).
+type runFunc func(ctx context.Context, env *action.Env, call *action.Call) (any, *protocol.Error)
+
+// handleWith is handle with run in place of the action's executor (nil:
+// the action's own): a server that serves what an action would return
+// (the preview's files, read_file's) runs the same pipeline, decision and
+// log, and only the last step differs.
+func (h *Host) handleWith(ctx context.Context, payload []byte, run runFunc) (resp *protocol.Response, r *request) {
 	r = h.newRequest()
 	defer r.recover(&resp)
 	req, perr := envelope.Decode(payload)
@@ -87,16 +98,20 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	if perr := h.resolveAndDecide(ctx, r); perr != nil {
 		return r.answer(nil, perr), r
 	}
-	return r.answer(h.execute(ctx, r.call)), r
+	return r.answer(h.execute(ctx, r.call, run)), r
 }
 
-// execute runs an allowed call under the decision's timeout. The cause of
-// a failure of the host, not of the request, goes to the host log.
-func (h *Host) execute(ctx context.Context, call *action.Call) (any, *protocol.Error) {
+// execute runs an allowed call under the decision's timeout, with run or,
+// when nil, the action's executor. The cause of a failure of the host,
+// not of the request, goes to the host log.
+func (h *Host) execute(ctx context.Context, call *action.Call, run runFunc) (any, *protocol.Error) {
 	spec, _ := action.Lookup(call.Request.Action) // built: handle refused the others
+	if run == nil {
+		run = spec.Run
+	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(call.Limit("timeout_ms", 10_000))*time.Millisecond)
 	defer cancel()
-	data, perr := spec.Run(ctx, h.env, call)
+	data, perr := run(ctx, h.env, call)
 	if perr == nil {
 		data, perr = h.wall(ctx, call, spec, data)
 	}

@@ -97,7 +97,13 @@ func newNetFixtureWith(t testing.TB, nw network, limits map[string]int64, extra 
 		doc[k] = v
 	}
 	b, _ := json.Marshal(doc)
-	cfg, err := config.Parse(b)
+	// From a file, as a host reads it: the servers preview_web starts
+	// load the same file.
+	cfgPath := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := config.Load(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +18,8 @@ func TestPreviewAndPanelOpen(t *testing.T) {
 	state := t.TempDir()
 	f := newNetFixtureWith(t, network{AllowPrivate: []string{"127.0.0.0/8"}}, nil, map[string]any{"state_dir": state})
 	t.Cleanup(func() {
-		for _, k := range []struct{ kind, key string }{{panel.Kind, state}, {preview.Kind, preview.Spec{WorkspaceRoot: f.ws, Folder: "."}.Key()}} {
-			if in, ok := localserve.Find(context.Background(), state, k.kind, k.key); ok {
+		for _, kind := range []string{panel.Kind, preview.Kind} {
+			for _, in := range localserve.List(state, kind) {
 				if p, err := os.FindProcess(in.PID); err == nil {
 					p.Kill()
 				}

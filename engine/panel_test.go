@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/engine/panel"
-	"github.com/deskbridge/deskbridge/sandbox/localserve"
 )
 
 // TestOpenDeskbridge opens the control panel after a decision: the table
@@ -22,23 +21,23 @@ import (
 func TestOpenDeskbridge(t *testing.T) {
 	th := newTestHost(t, nil)
 	stateDir := filepath.Join(filepath.Dir(th.logPath), "state")
-	t.Cleanup(func() {
-		if in, ok := localserve.Find(context.Background(), stateDir, panel.Kind, stateDir); ok {
-			if p, err := os.FindProcess(in.PID); err == nil {
-				p.Kill()
-			}
-		}
-	})
+	t.Cleanup(func() { stopServers(stateDir) })
 	mustCode(t, th.call(t, "write_file", map[string]any{"path": filepath.Join(th.ws, ".env"), "content": "x"}), "PERMISSION_DENIED")
 	r := th.call(t, "open_deskbridge", map[string]any{"open": false})
 	mustCode(t, r, "ok")
-	enter := r.Data["url"].(string)
+	if r.Data["url"] != nil || r.Data["opened"] != false || !strings.Contains(r.Data["how"].(string), "deskbridge panel") {
+		t.Errorf("open_deskbridge without opening: %v", r.Data)
+	}
+	enter := panelLink(t, th)
 	base := enter[:strings.LastIndex(enter, "/")+1]
 	if code, _, _ := get(t, "GET", base, ""); code != 403 {
 		t.Errorf("the panel without its session: %d, want 403", code)
 	}
 	if code, _, _ := get(t, "GET", base+"ticket", ""); code != 403 {
 		t.Errorf("a ticket without the header: %d, want 403", code)
+	}
+	if code, _, _ := getWith(t, base+"ticket", map[string]string{panel.TicketHeader: "1"}); code != 403 {
+		t.Errorf("a ticket with the header but not the admin secret: %d, want 403", code)
 	}
 	jar, _ := cookiejar.New(nil)
 	browser := &http.Client{Jar: jar}
@@ -75,8 +74,11 @@ func TestOpenDeskbridge(t *testing.T) {
 	}
 	r = th.call(t, "open_deskbridge", map[string]any{"open": false})
 	mustCode(t, r, "ok")
-	if !strings.HasPrefix(r.Data["url"].(string), base+"enter?ticket=") || r.Data["url"] == enter || r.Data["reused"] != true {
+	if r.Data["reused"] != true {
 		t.Errorf("second call: %v", r.Data)
+	}
+	if again := panelLink(t, th); !strings.HasPrefix(again, base+"enter?ticket=") || again == enter {
+		t.Errorf("a second link %q, first %q", again, enter)
 	}
 	th.h.Close()
 	b, _ := os.ReadFile(th.logPath)
@@ -84,6 +86,36 @@ func TestOpenDeskbridge(t *testing.T) {
 	if _, _, body := fetch(t, browser, base); !strings.Contains(body, "NOT intact") {
 		t.Error("a changed log still verifies as intact")
 	}
+}
+
+// panelLink is a one-time link to th's panel, as `deskbridge panel` gets
+// it.
+func panelLink(t *testing.T, th *testHost) string {
+	t.Helper()
+	u, err := th.h.PanelLink(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// getWith GETs u with the headers hd.
+func getWith(t *testing.T, u string, hd map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest("GET", u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range hd {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
 }
 
 // fetch GETs u with client c, following redirects.
@@ -104,19 +136,11 @@ func fetch(t *testing.T, c *http.Client, u string) (int, http.Header, string) {
 func TestPanelReplay(t *testing.T) {
 	th := newTestHost(t, nil)
 	stateDir := filepath.Join(filepath.Dir(th.logPath), "state")
-	t.Cleanup(func() {
-		if in, ok := localserve.Find(context.Background(), stateDir, panel.Kind, stateDir); ok {
-			if p, err := os.FindProcess(in.PID); err == nil {
-				p.Kill()
-			}
-		}
-	})
+	t.Cleanup(func() { stopServers(stateDir) })
 	write(t, filepath.Join(th.ws, "a.txt"), "a")
 	mustCode(t, th.call(t, "read_file", map[string]any{"path": filepath.Join(th.ws, "a.txt")}), "ok")
-	r := th.call(t, "open_deskbridge", map[string]any{"open": false})
-	mustCode(t, r, "ok")
+	enter := panelLink(t, th)
 	th.h.Close()
-	enter := r.Data["url"].(string)
 	base := enter[:strings.LastIndex(enter, "/")+1]
 	jar, _ := cookiejar.New(nil)
 	browser := &http.Client{Jar: jar}
@@ -125,7 +149,7 @@ func TestPanelReplay(t *testing.T) {
 	if code != 200 || !strings.Contains(body, "<svg") {
 		t.Fatalf("replay: %d %s", code, body)
 	}
-	cand := t.TempDir()
+	cand := filepath.Join(th.ws, "candidate")
 	write(t, filepath.Join(cand, "main.rego"), "package deskbridge.main\n\nimport rego.v1\n\ndecision := {\"allow\": false, \"denials\": [{\"code\": \"PERMISSION_DENIED\", \"rule\": \"nope\", \"message\": \"no\", \"priority\": 1}], \"limits\": {}}\n\ncontent_decision := {\"action\": \"refuse\"}\n")
 	code, _, changed := fetch(t, browser, base+"replay?policy="+cand)
 	if code != 200 || changed == body || !strings.Contains(changed, "PERMISSION_DENIED") {

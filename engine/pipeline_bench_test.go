@@ -30,7 +30,7 @@ func pipelineOnly(b *testing.B, h *Host, payload []byte) {
 		if perr != nil {
 			b.Fatal(perr)
 		}
-		data, perr := h.execute(ctx, call)
+		data, perr := h.execute(ctx, call, nil)
 		if perr != nil {
 			b.Fatal(perr)
 		}

@@ -20,7 +20,8 @@ import (
 // host starts its own executable, as the real binary does). Such a server
 // ends with the test process that started it, not after its time to live.
 func maybeRunServer() {
-	run := map[string]func(context.Context, string) error{preview.Subcommand: RunPreviewServer, panel.Subcommand: RunPanelServer}
+	runPreview := func(ctx context.Context, spec string) error { return RunPreviewServer(ctx, spec, nil) }
+	run := map[string]func(context.Context, string) error{preview.Subcommand: runPreview, panel.Subcommand: RunPanelServer}
 	if len(os.Args) == 3 && run[os.Args[1]] != nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func(parent int) {
@@ -56,12 +57,13 @@ func get(t *testing.T, method, u, host string) (int, http.Header, string) {
 	return resp.StatusCode, resp.Header, string(b)
 }
 
-// stopServer kills the preview server recorded for the folder.
-func stopServer(t *testing.T, stateDir, wsRoot, folder string) {
-	s := preview.Spec{WorkspaceRoot: wsRoot, Folder: folder}
-	if in, ok := localserve.Find(context.Background(), stateDir, preview.Kind, s.Key()); ok {
-		if p, err := os.FindProcess(in.PID); err == nil {
-			p.Kill()
+// stopServers kills the preview and panel servers recorded in stateDir.
+func stopServers(stateDir string) {
+	for _, kind := range []string{preview.Kind, panel.Kind} {
+		for _, in := range localserve.List(stateDir, kind) {
+			if p, err := os.FindProcess(in.PID); err == nil {
+				p.Kill()
+			}
 		}
 	}
 }
@@ -86,7 +88,7 @@ func TestPreviewWeb(t *testing.T) {
 	os.Symlink(filepath.Join(th.out, "canary.txt"), filepath.Join(site, "link.txt"))
 	os.Symlink("style.css", filepath.Join(site, "inlink.css"))
 	stateDir := filepath.Join(filepath.Dir(th.logPath), "state")
-	t.Cleanup(func() { stopServer(t, stateDir, th.ws, "site") })
+	t.Cleanup(func() { stopServers(stateDir) })
 
 	r := th.call(t, "preview_web", map[string]any{"path": site, "open": false, "ttl_s": 120})
 	mustCode(t, r, "ok")
@@ -133,4 +135,15 @@ func TestPreviewWeb(t *testing.T) {
 	mustCode(t, th.call(t, "preview_web", map[string]any{"url": "file:///etc/passwd"}), "UNSUPPORTED_PROTOCOL")
 	mustCode(t, th.call(t, "preview_web", map[string]any{"url": "http://127.0.0.1:9/"}), "PRIVATE_NETWORK_BLOCKED")
 	mustCode(t, th.call(t, "preview_web", map[string]any{}), "INVALID_REQUEST")
+}
+
+// BenchmarkFingerprint is the check a preview server makes before each
+// request: the configuration and policy on disk, hashed.
+func BenchmarkFingerprint(b *testing.B) {
+	th := newTestHost(b, nil)
+	for b.Loop() {
+		if Fingerprint(th.cfgPath) == "" {
+			b.Fatal("no fingerprint")
+		}
+	}
 }

@@ -101,13 +101,9 @@ func TestProjectPreviewPanelBinary(t *testing.T) {
 	}
 	r = h2.request("o1", "open_deskbridge", `{"open":false}`)
 	mustCode(t, r, "o1", "ok")
-	var od struct {
-		URL string `json:"url"`
-	}
-	json.Unmarshal(r.Data, &od)
 	h2.closeAndWait()
 	jar, _ := cookiejar.New(nil)
-	code, body := httpGet(t, &http.Client{Jar: jar}, od.URL)
+	code, body := httpGet(t, &http.Client{Jar: jar}, runPanel(t, cfg, nil))
 	if code != 200 || !strings.Contains(body, "create_project") || !strings.Contains(body, "update_project") || !strings.Contains(body, "preview_web") || !strings.Contains(body, `class="ok">intact`) {
 		t.Errorf("panel: %d", code)
 	}

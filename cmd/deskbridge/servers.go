@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/deskbridge/deskbridge/engine"
+	"github.com/deskbridge/deskbridge/install"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
 )
 
@@ -15,7 +16,7 @@ func previewServe(args []string, stdout, stderr io.Writer) int {
 	if code, ok := serverArgs("preview-serve", "preview_web", args, stdout, stderr); !ok {
 		return code
 	}
-	if err := engine.RunPreviewServer(context.Background(), args[0]); err != nil {
+	if err := engine.RunPreviewServer(context.Background(), args[0], install.ManifestDirs()); err != nil {
 		fmt.Fprintln(stderr, "deskbridge: preview-serve:", err)
 		return 1
 	}

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/internal/warm"
@@ -191,21 +190,5 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 }
 
 // fingerprint names the configuration and policy a host would start from
-// now, as Host.Hashes names those it started from: the configuration's
-// hash (after its paths are made canonical) and the policy set's. A
-// configuration or policy that does not load has none.
-func fingerprint(configPath string) string {
-	cfg, _, err := config.Load(configPath)
-	if err != nil {
-		return ""
-	}
-	src, err := engine.PolicySource(cfg)
-	if err != nil {
-		return ""
-	}
-	data, err := engine.ConfigData(cfg)
-	if err != nil {
-		return ""
-	}
-	return cfg.Hash() + " " + src.Hash(data)
-}
+// now (engine.Fingerprint).
+func fingerprint(configPath string) string { return engine.Fingerprint(configPath) }

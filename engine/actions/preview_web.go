@@ -50,6 +50,9 @@ type previewData struct {
 	Folder   string `json:"folder,omitempty"`
 	Expires  string `json:"expires_at,omitempty"`
 	Reused   bool   `json:"reused"`
+	// OpenError says why the URL was not opened when it was asked to be
+	// (no program to open URLs on this machine).
+	OpenError string `json:"open_error,omitempty"`
 }
 
 func init() {
@@ -77,9 +80,10 @@ func previewWeb(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 	if a.URL != "" {
 		u := checkedURL(c).Normalized
 		d := previewData{URL: u}
-		return d, openURL(ctx, env, open, &d)
+		openURL(ctx, env, open, &d)
+		return d, nil
 	}
-	s, page, perr := previewSpec(env, c.Paths["target"], a.TTL)
+	s, page, perr := previewSpec(env, c, c.Paths["target"], a.TTL)
 	if perr != nil {
 		return nil, perr
 	}
@@ -95,13 +99,15 @@ func previewWeb(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 		return nil, protocol.Wrap(protocol.ExecutionFailed, err, "The preview server did not start; the details are in the host log.")
 	}
 	d := previewData{URL: in.URL() + page, Folder: path.Join(c.Paths["target"].WorkspaceRoot, s.Folder), Expires: in.Expires.Format(time.RFC3339), Reused: reused}
-	c.Detail = map[string]any{"reused": reused}
-	return d, openURL(ctx, env, open, &d)
+	openURL(ctx, env, open, &d)
+	c.Detail = map[string]any{"reused": reused, "opened": d.Opened}
+	return d, nil
 }
 
 // previewSpec is the server spec of the target: its folder (the file's
-// folder for a file) and the page to open in it.
-func previewSpec(env *action.Env, p facts.Path, ttl int64) (preview.Spec, string, *protocol.Error) {
+// folder for a file) and the page to open in it, served to c's caller
+// under the configuration and policy this host decides with.
+func previewSpec(env *action.Env, c *action.Call, p facts.Path, ttl int64) (preview.Spec, string, *protocol.Error) {
 	if !p.Inside {
 		return preview.Spec{}, "", protocol.Errorf(protocol.WorkspaceViolation, "The path is outside the allowed workspace.")
 	}
@@ -119,23 +125,38 @@ func previewSpec(env *action.Env, p facts.Path, ttl int64) (preview.Spec, string
 		ttl = previewTTL
 	}
 	s := preview.Spec{StateDir: env.Config.StateFolder(), WorkspaceName: p.Workspace, WorkspaceRoot: p.WorkspaceRoot,
-		Folder: folder, TTL: min(ttl, previewMaxTTL), Secret: env.Config.Sensitivity.Secret, Executes: env.Config.Sensitivity.Executes}
+		Folder: folder, TTL: min(ttl, previewMaxTTL), Origin: c.Origin, Channel: c.Channel,
+		ConfigSource: env.Info.ConfigSource, ConfigHash: env.Info.ConfigHash, PolicyHash: env.Info.PolicyHash}
 	return s, page, nil
 }
 
-// openURL opens d.URL in the browser when open is set.
-func openURL(ctx context.Context, env *action.Env, open bool, d *previewData) *protocol.Error {
+// openURL opens d.URL in the browser when open is set. An opener that
+// is missing or fails (a machine without a desktop: "www-browser: not
+// found") is not a failure of the action: the server runs and the
+// caller, a browser, can open the URL itself; opened stays false and
+// open_error says why.
+func openURL(ctx context.Context, env *action.Env, open bool, d *previewData) {
 	if !open {
-		return nil
+		return
 	}
+	l, perr := openWith(ctx, env, d.URL)
+	if perr != nil {
+		d.OpenError = perr.Message
+		return
+	}
+	d.Opened, d.Pending, d.Launcher = l.Opened, l.Pending, l.Launcher
+}
+
+// openWith opens u with the host's opener and says what its launcher
+// reported (launched).
+func openWith(ctx context.Context, env *action.Env, u string) (launched, *protocol.Error) {
 	o := env.Opener
 	if o == nil {
 		o = browser.System(cmdfacts.Native().Dirs)
 	}
-	l, err := launchResult(browser.Open(ctx, o, d.URL))
+	l, err := launchResult(browser.Open(ctx, o, u))
 	if err != nil {
-		return errmap.Browser(err)
+		return l, errmap.Browser(err)
 	}
-	d.Opened, d.Pending, d.Launcher = l.Opened, l.Pending, l.Launcher
-	return nil
+	return l, nil
 }

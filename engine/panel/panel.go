@@ -33,19 +33,22 @@ const Subcommand = "panel-serve"
 // Spec is what the panel shows, passed to its process as JSON by the
 // host that starts it.
 type Spec struct {
-	StateDir       string          `json:"state_dir"`
-	LogPath        string          `json:"log_path"`
-	TTL            int64           `json:"ttl_s"`
-	Version        string          `json:"version"`
-	ConfigSource   string          `json:"config_source"`
-	ConfigHash     string          `json:"config_hash"`
-	PolicyRevision string          `json:"policy_revision"`
-	PolicyHash     string          `json:"policy_hash"`
-	PolicySource   string          `json:"policy_source"` // "" for the embedded policy
-	Workspaces     []Workspace     `json:"workspaces"`
-	Skills         []Skill         `json:"skills"`
-	Origins        []string        `json:"origins"`
-	Extra          json.RawMessage `json:"extra,omitempty"`
+	StateDir       string      `json:"state_dir"`
+	LogPath        string      `json:"log_path"`
+	TTL            int64       `json:"ttl_s"`
+	Version        string      `json:"version"`
+	ConfigSource   string      `json:"config_source"`
+	ConfigHash     string      `json:"config_hash"`
+	PolicyRevision string      `json:"policy_revision"`
+	PolicyHash     string      `json:"policy_hash"`
+	PolicySource   string      `json:"policy_source"` // "" for the embedded policy
+	Workspaces     []Workspace `json:"workspaces"`
+	// Skills are not passed: the panel's process works out its own
+	// (Run's skills), so that what it shows is true of the process that
+	// serves it, not of the host that started it.
+	Skills  []Skill         `json:"-"`
+	Origins []string        `json:"origins"`
+	Extra   json.RawMessage `json:"extra,omitempty"`
 }
 
 // Workspace is one configured workspace.
@@ -77,17 +80,23 @@ func Start(ctx context.Context, exe string, s Spec) (localserve.Instance, bool, 
 	return in, false, err
 }
 
-// Run is the panel process: it listens, announces its instance on out,
-// runs the policy's tests once in the background, and serves until the
-// time to live has passed.
-func Run(ctx context.Context, specJSON string, out io.WriteCloser) error {
+// ParseSpec decodes a spec as Start passes it.
+func ParseSpec(specJSON string) (Spec, error) {
 	var s Spec
 	if err := json.Unmarshal([]byte(specJSON), &s); err != nil {
-		return err
+		return s, err
 	}
 	if s.TTL <= 0 {
-		return errors.New("panel: no time to live")
+		return s, errors.New("panel: no time to live")
 	}
+	return s, nil
+}
+
+// Run is the panel process: it listens, announces its instance on out,
+// runs the policy's tests once in the background, and serves until the
+// time to live has passed. s.Skills are the skills as this process finds
+// them (the engine works them out as get_status does).
+func Run(ctx context.Context, s Spec, out io.WriteCloser) error {
 	ln, in, err := localserve.Listen(s.StateDir, Kind, s.StateDir, time.Duration(s.TTL)*time.Second)
 	if err != nil {
 		return err
@@ -98,14 +107,16 @@ func Run(ctx context.Context, specJSON string, out io.WriteCloser) error {
 	}
 	out.Close()
 	p := NewServer(s, "/"+in.Token+"/")
+	p.admin = in.Admin
 	go p.runPolicyTests(ctx)
-	return localserve.Serve(ctx, s.StateDir, ln, in, p, "")
+	return localserve.Serve(ctx, s.StateDir, ln, in, p, localserve.Options{})
 }
 
 // Server renders the panel's pages.
 type Server struct {
 	spec     Spec
 	base     string // the panel's path, "/TOKEN/", for its cookie
+	admin    string // the instance's Admin secret, which a ticket request carries
 	mu       sync.Mutex
 	tests    string               // the policy test status
 	tickets  map[string]time.Time // unspent one-time tickets and their expiry

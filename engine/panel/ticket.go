@@ -2,6 +2,7 @@ package panel
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"io"
 	"net/http"
@@ -10,10 +11,13 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
 )
 
-// The panel is entered with a one-time ticket: open_deskbridge asks the
-// running panel for a ticket (TicketHeader set: a page in the browser
-// cannot send that header to another origin without a preflight, which
-// the panel refuses), and opens /TOKEN/enter?ticket=T. The first visit
+// The panel is entered with a one-time ticket: open_deskbridge (or
+// `deskbridge panel`) asks the running panel for a ticket, with the
+// instance's Admin secret in TicketHeader: a secret the URL never
+// carries, read from DeskBridge's own state file, so neither a page nor
+// an extension that knows the panel's URL can ask for one; and hands
+// /TOKEN/enter?ticket=T to the opener it starts (or prints it for the
+// person), never to a response. The first visit
 // spends the ticket for a session cookie (HttpOnly, SameSite=Strict,
 // scoped to /TOKEN/) and is redirected to the panel; every page wants
 // that cookie. A URL copied out of the browser's history is worth
@@ -40,7 +44,7 @@ func Ticket(ctx context.Context, in localserve.Instance) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	req.Header.Set(TicketHeader, "1")
+	req.Header.Set(TicketHeader, in.Admin)
 	resp, err := (&http.Client{Transport: &http.Transport{Proxy: nil}}).Do(req)
 	if err != nil {
 		return "", err
@@ -53,9 +57,10 @@ func Ticket(ctx context.Context, in localserve.Instance) (string, error) {
 	return in.URL() + "enter?ticket=" + string(b), nil
 }
 
-// newTicket answers a fresh ticket to a request with TicketHeader.
+// newTicket answers a fresh ticket to a request whose TicketHeader is the
+// instance's Admin secret.
 func (p *Server) newTicket(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get(TicketHeader) != "1" {
+	if p.admin == "" || subtle.ConstantTimeCompare([]byte(r.Header.Get(TicketHeader)), []byte(p.admin)) != 1 {
 		http.Error(w, "forbidden", http.StatusForbidden)
 		return
 	}
@@ -80,7 +85,7 @@ func (p *Server) enter(w http.ResponseWriter, r *http.Request) {
 	}
 	p.mu.Unlock()
 	if session == "" {
-		http.Error(w, "This panel link was used already or has expired; open the panel again from DeskBridge.", http.StatusForbidden)
+		http.Error(w, "This panel link was used already or has expired; run `deskbridge panel` for a new one.", http.StatusForbidden)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: session, Path: p.base, HttpOnly: true, SameSite: http.SameSiteStrictMode})
@@ -95,7 +100,7 @@ func (p *Server) session(h http.HandlerFunc) http.HandlerFunc {
 		ok := err == nil && p.sessions[c.Value]
 		p.mu.Unlock()
 		if !ok {
-			http.Error(w, "Open the control panel from DeskBridge (open_deskbridge): this page needs the session its one-time link starts.", http.StatusForbidden)
+			http.Error(w, "Open the control panel with `deskbridge panel` in a terminal on this computer: this page needs the session its one-time link starts.", http.StatusForbidden)
 			return
 		}
 		h(w, r)

@@ -1,6 +1,7 @@
 package localserve
 
 import (
+	"io"
 	"net/http"
 	"strings"
 )
@@ -10,11 +11,21 @@ import (
 // page may frame it.
 const DefaultCSP = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-// Guard wraps h: only requests for in's own address as Host, GET or HEAD,
-// below /TOKEN/ reach h, with the token prefix stripped (h sees "/" for
+// bareAddress is what a server answers at its address without a token:
+// how a person opens what it serves, and nothing of it.
+const bareAddress = "This is a DeskBridge server on this computer. Its pages open only from a one-time link: run `deskbridge panel` in a terminal for the control panel, or ask the extension to preview again.\n"
+
+// Guard wraps h: only requests for in's own address as Host, GET or
+// HEAD, below /TOKEN/ reach h, with the token prefix stripped (h sees "/" for
 // the base URL); /TOKEN/.deskbridge-alive answers in's key. Every answer
-// carries the security headers, csp (DefaultCSP when "") among them.
-func Guard(in Instance, h http.Handler, csp string) http.Handler {
+// carries the security headers, csp (DefaultCSP when "") among them. The
+// bare address ("/") answers bareAddress, which holds nothing served.
+func Guard(in Instance, h http.Handler, csp string) http.Handler { return guard(in, h, csp, nil) }
+
+// guard is Guard with a stale check (Options.Stale), asked for every
+// request below the token, the liveness check among them: a stale server
+// answers 404 with no body.
+func guard(in Instance, h http.Handler, csp string, stale func() bool) http.Handler {
 	if csp == "" {
 		csp = DefaultCSP
 	}
@@ -33,8 +44,13 @@ func Guard(in Instance, h http.Handler, csp string) http.Handler {
 		case r.Method != http.MethodGet && r.Method != http.MethodHead:
 			hd.Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		case r.URL.EscapedPath() == "/":
+			hd.Set("Content-Type", "text/plain; charset=utf-8")
+			io.WriteString(w, bareAddress)
 		case !strings.HasPrefix(r.URL.EscapedPath(), prefix):
 			http.NotFound(w, r)
+		case stale != nil && stale():
+			w.WriteHeader(http.StatusNotFound)
 		case r.URL.EscapedPath() == prefix+aliveName:
 			w.Write([]byte(in.Key))
 		default:

@@ -29,16 +29,23 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"time"
 )
 
 // Instance is one running server, as its state file records it.
 type Instance struct {
-	Kind    string    `json:"kind"`
-	Key     string    `json:"key"`
-	PID     int       `json:"pid"`
-	Addr    string    `json:"addr"`
-	Token   string    `json:"token"`
+	Kind  string `json:"kind"`
+	Key   string `json:"key"`
+	PID   int    `json:"pid"`
+	Addr  string `json:"addr"`
+	Token string `json:"token"`
+	// Admin is a second secret (32 hex digits) that the URL never
+	// carries: only who reads the state file (DeskBridge's own, in its
+	// protected state folder) has it, for requests that only DeskBridge
+	// may make, such as the control panel's tickets.
+	Admin   string    `json:"admin,omitempty"`
 	Expires time.Time `json:"expires"`
 }
 
@@ -154,7 +161,7 @@ func Listen(stateDir, kind, key string, ttl time.Duration) (net.Listener, Instan
 	if err != nil {
 		return nil, Instance{}, err
 	}
-	in := Instance{Kind: kind, Key: key, PID: os.Getpid(), Addr: ln.Addr().String(), Token: NewToken(), Expires: time.Now().Add(ttl).UTC()}
+	in := Instance{Kind: kind, Key: key, PID: os.Getpid(), Addr: ln.Addr().String(), Token: NewToken(), Admin: NewToken(), Expires: time.Now().Add(ttl).UTC()}
 	if err := writeState(statePath(stateDir, kind, key), in); err != nil {
 		ln.Close()
 		return nil, Instance{}, err
@@ -196,12 +203,26 @@ func writeState(p string, in Instance) error {
 	return err
 }
 
-// Serve serves h, wrapped in Guard, on ln until the instance expires or
-// ctx ends; then it removes its state file (when it is still its own).
-func Serve(ctx context.Context, stateDir string, ln net.Listener, in Instance, h http.Handler, csp string) error {
+// Options tune Serve.
+type Options struct {
+	// CSP is the Content-Security-Policy of every answer; "" means
+	// DefaultCSP.
+	CSP string
+	// Stale, when set, is asked before every request, the liveness check
+	// among them: true means what the server was started from (the
+	// configuration, the policy) has changed, and the server stops: the
+	// request is answered 404 with no body, and so is every request after
+	// it, while the server shuts down.
+	Stale func() bool
+}
+
+// Serve serves h, wrapped in Guard, on ln until the instance expires, ctx
+// ends or o.Stale says the server is stale; then it removes its state
+// file (when it is still its own).
+func Serve(ctx context.Context, stateDir string, ln net.Listener, in Instance, h http.Handler, o Options) error {
 	ctx, cancel := context.WithDeadline(ctx, in.Expires)
 	defer cancel()
-	srv := &http.Server{Handler: Guard(in, h, csp), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}
+	srv := &http.Server{Handler: guard(in, h, o.CSP, stopWhenStale(o.Stale, cancel)), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}
 	go func() {
 		<-ctx.Done()
 		sctx, c := context.WithTimeout(context.Background(), 2*time.Second)
@@ -209,6 +230,33 @@ func Serve(ctx context.Context, stateDir string, ln net.Listener, in Instance, h
 		srv.Shutdown(sctx)
 	}()
 	err := srv.Serve(ln)
+	removeState(stateDir, in)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// stopWhenStale is the check guard runs on every request that passed
+// its host, method and token checks: once stale says true it calls stop
+// and keeps saying true. A nil stale is never stale.
+func stopWhenStale(stale func() bool, stop func()) func() bool {
+	if stale == nil {
+		return nil
+	}
+	var stopped atomic.Bool
+	return func() bool {
+		if stopped.Load() || stale() {
+			stopped.Store(true)
+			stop()
+			return true
+		}
+		return false
+	}
+}
+
+// removeState removes the state file of in when it still names in.
+func removeState(stateDir string, in Instance) {
 	p := statePath(stateDir, in.Kind, in.Key)
 	if b, rerr := os.ReadFile(p); rerr == nil {
 		var cur Instance
@@ -216,8 +264,28 @@ func Serve(ctx context.Context, stateDir string, ln net.Listener, in Instance, h
 			os.Remove(p)
 		}
 	}
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
 }
+
+// List returns the instances of kind recorded in stateDir, whatever their
+// key, that pass the same checks as Find's but the liveness check (a
+// loopback address and a well-formed token).
+func List(stateDir, kind string) []Instance {
+	entries, _ := os.ReadDir(filepath.Join(stateDir, "servers"))
+	var out []Instance
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), kind+"-") || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(stateDir, "servers", e.Name()))
+		var in Instance
+		if err == nil && json.Unmarshal(b, &in) == nil && in.Kind == kind && loopback(in) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// Ping asks in's liveness check, so that a server that has gone stale
+// (Options.Stale) notices and stops; it reports whether in answered as
+// alive.
+func Ping(ctx context.Context, in Instance) bool { return alive(ctx, in) }

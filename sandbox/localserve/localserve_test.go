@@ -2,11 +2,13 @@ package localserve
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -21,7 +23,7 @@ func TestMain(m *testing.M) {
 		}
 		Announce(os.Stdout, in)
 		os.Stdout.Close()
-		Serve(context.Background(), os.Args[2], ln, in, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("page " + r.URL.Path)) }), "")
+		Serve(context.Background(), os.Args[2], ln, in, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("page " + r.URL.Path)) }), Options{})
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -42,6 +44,7 @@ func TestGuard(t *testing.T) {
 		{"GET", in.Addr, "/" + in.Token + "/" + aliveName, 200, "k"},
 		{"GET", in.Addr, "/" + in.Token, 404, ""},
 		{"GET", in.Addr, "/a.html", 404, ""},
+		{"GET", in.Addr, "/", 200, bareAddress},
 		{"GET", in.Addr, "/ffffffffffffffffffffffffffffffff/a.html", 404, ""},
 		{"GET", in.Addr, "/x/../" + in.Token + "/a.html", 404, ""},
 		{"POST", in.Addr, "/" + in.Token + "/a.html", 405, ""},
@@ -152,5 +155,39 @@ func TestFindRefusesOtherAddresses(t *testing.T) {
 	writeState(path, in)
 	if _, ok := Find(context.Background(), state, "test", "key-1"); !ok {
 		t.Error("the real instance is not found")
+	}
+}
+
+// TestServeStopsWhenStale: once Options.Stale says true, the request (a
+// page or the liveness check) is answered 404 with no body, the server
+// stops, and its state file is gone, so Find no longer takes it.
+func TestServeStopsWhenStale(t *testing.T) {
+	state := t.TempDir()
+	ln, in, err := Listen(state, "test", "key-1", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stale atomic.Bool
+	done := make(chan error, 1)
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("page")) })
+	go func() { done <- Serve(context.Background(), state, ln, in, page, Options{Stale: stale.Load}) }()
+	if _, ok := Find(context.Background(), state, "test", "key-1"); !ok {
+		t.Fatal("the fresh server is not found")
+	}
+	stale.Store(true)
+	resp, err := http.Get(in.URL() + "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 || len(b) != 0 {
+		t.Errorf("a stale server answered %d %q", resp.StatusCode, b)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if _, err := os.Stat(statePath(state, "test", "key-1")); !os.IsNotExist(err) {
+		t.Errorf("the state file of the stopped server: %v", err)
 	}
 }

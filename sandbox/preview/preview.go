@@ -1,19 +1,33 @@
 // Package preview serves a workspace folder to the browser for
 // preview_web: a detached deskbridge process (package localserve) that
-// answers GET and HEAD below its token with the folder's files, read
-// through the workspace's agent view (package wsview), so that .git,
-// secrets, ignored files and links answer 404 exactly as the agent never
-// sees them. There is no directory listing: a folder answers its
-// index.html or 404.
+// answers GET and HEAD below its token with the folder's files. It is a
+// second way out of the host for workspace content, so it stands behind
+// the same wall as read_file:
+//
+//   - every file it serves is judged by the caller's Judge, which the
+//     engine makes: the request read_file {path} of the preview's caller,
+//     decided by the same configuration and policy, logged, with the
+//     content check on the bytes; a refusal is 404 with no body;
+//   - the file is read through the workspace's agent view (package
+//     wsview), so that .git, secrets, ignored files and links answer 404
+//     exactly as the agent never sees them;
+//   - a server belongs to one caller, folder, configuration and policy
+//     (its Key holds their hashes), and stops as soon as the configuration
+//     or the policy on disk is no longer what it started from (Wall.Stale).
+//
+// There is no directory listing: a folder answers its index.html or 404.
 package preview
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
@@ -26,7 +40,8 @@ const Kind = "preview"
 // Subcommand is the deskbridge subcommand that runs a preview server.
 const Subcommand = "preview-serve"
 
-// Spec is what a preview server serves, passed to its process as JSON.
+// Spec is what a preview server serves, and for whom, passed to its
+// process as JSON.
 type Spec struct {
 	StateDir      string `json:"state_dir"`
 	WorkspaceName string `json:"workspace_name"`
@@ -35,19 +50,54 @@ type Spec struct {
 	// "/"-separated ("." for the root).
 	Folder string `json:"folder"`
 	TTL    int64  `json:"ttl_s"`
-	// Secret and Executes are the configuration's extra sensitivity
-	// patterns, for the server's classifier.
-	Secret   []string `json:"secret,omitempty"`
-	Executes []string `json:"executes,omitempty"`
+	// Origin and Channel are the caller of preview_web, whose read_file
+	// every served file is judged as.
+	Origin  string `json:"origin"`
+	Channel string `json:"channel"`
+	// ConfigSource is the configuration file the server loads; ConfigHash
+	// and PolicyHash are the hashes of the configuration and policy the
+	// host that started it decided with: the server refuses to start with
+	// others, and stops when the files on disk no longer hash to them.
+	ConfigSource string `json:"config_source"`
+	ConfigHash   string `json:"config_hash"`
+	PolicyHash   string `json:"policy_hash"`
 }
 
-// Key is the instance key of the spec: one server per served folder.
-func (s Spec) Key() string { return s.WorkspaceRoot + "\x00" + s.Folder }
+// Key is the instance key of the spec: one server per served folder,
+// caller, configuration and policy. A changed configuration or policy
+// names another server, never the running one.
+func (s Spec) Key() string {
+	return strings.Join([]string{s.folderKey(), s.Channel, s.Origin, s.ConfigHash, s.PolicyHash}, "\x00")
+}
 
-// Start returns the running server of spec's folder, or starts one by
-// running exe with Subcommand; reused says it was running already.
+// folderKey is the part of the key that names the served folder.
+func (s Spec) folderKey() string { return s.WorkspaceRoot + "\x00" + s.Folder }
+
+// ParseSpec decodes a spec as Start passes it.
+func ParseSpec(specJSON string) (Spec, error) {
+	var s Spec
+	if err := json.Unmarshal([]byte(specJSON), &s); err != nil {
+		return s, err
+	}
+	if s.TTL <= 0 {
+		return s, errors.New("preview: no time to live")
+	}
+	return s, nil
+}
+
+// Start returns the running server of spec, or starts one by running exe
+// with Subcommand; reused says it was running already. Every other
+// preview server of the state folder is asked its liveness check first,
+// so that one started from another configuration or policy (Wall.Stale)
+// stops now rather than at its next page.
 func Start(ctx context.Context, exe string, s Spec) (in localserve.Instance, reused bool, err error) {
-	if in, ok := localserve.Find(ctx, s.StateDir, Kind, s.Key()); ok {
+	key := s.Key()
+	for _, other := range localserve.List(s.StateDir, Kind) {
+		if other.Key != key {
+			localserve.Ping(ctx, other)
+		}
+	}
+	if in, ok := localserve.Find(ctx, s.StateDir, Kind, key); ok {
 		return in, true, nil
 	}
 	b, err := json.Marshal(s)
@@ -58,18 +108,34 @@ func Start(ctx context.Context, exe string, s Spec) (in localserve.Instance, reu
 	return in, false, err
 }
 
+// Judge decides whether the workspace file rel ("/"-separated, relative
+// to the workspace root) may be served, and returns the bytes to serve:
+// it judges the read as the read_file of that path, calls read for the
+// bytes (at most limit of them; a longer file is ErrTooLarge), checks
+// them, and logs what it decided. An error means the file is not served.
+type Judge func(ctx context.Context, rel string, read func(limit int64) ([]byte, error)) ([]byte, error)
+
+// ErrTooLarge reports a file longer than the limit a Judge read it with.
+var ErrTooLarge = errors.New("preview: the file is larger than the limit")
+
+// Wall is what a preview server judges with, made by the engine from the
+// configuration and policy the spec names.
+type Wall struct {
+	// Classifier is the host's classifier of sensitive names, for the
+	// agent view the files are read through.
+	Classifier wsview.Classifier
+	// Judge judges every file before it is served.
+	Judge Judge
+	// Stale reports that the configuration or policy on disk is no longer
+	// what the server started from (localserve.Options.Stale).
+	Stale func() bool
+}
+
 // Run is the server process: it listens, announces its instance on
-// stdout, and serves until the time to live has passed. newCls makes the
-// classifier of the spec's sensitivity patterns (the host's own).
-func Run(ctx context.Context, specJSON string, newCls func(secret, executes []string) wsview.Classifier) error {
-	var s Spec
-	if err := json.Unmarshal([]byte(specJSON), &s); err != nil {
-		return err
-	}
-	if s.TTL <= 0 {
-		return errors.New("preview: no time to live")
-	}
-	v, err := wsview.Open(s.WorkspaceName, s.WorkspaceRoot, newCls(s.Secret, s.Executes))
+// stdout, and serves until the time to live has passed or the wall goes
+// stale.
+func Run(ctx context.Context, s Spec, wall Wall) error {
+	v, err := wsview.Open(s.WorkspaceName, s.WorkspaceRoot, wall.Classifier)
 	if err != nil {
 		return err
 	}
@@ -83,28 +149,52 @@ func Run(ctx context.Context, specJSON string, newCls func(secret, executes []st
 		return err
 	}
 	os.Stdout.Close()
-	return localserve.Serve(ctx, s.StateDir, ln, in, Handler{View: v, Base: s.Folder}, "")
+	return localserve.Serve(ctx, s.StateDir, ln, in, Handler{View: v, Base: s.Folder, Judge: wall.Judge}, localserve.Options{Stale: wall.Stale})
 }
 
-// Handler serves the files of the folder Base of View.
+// Handler serves the files of the folder Base of View, each once Judge
+// has passed it.
 type Handler struct {
-	View *wsview.View
-	Base string
+	View  *wsview.View
+	Base  string
+	Judge Judge
 }
 
-// ServeHTTP answers a file, a folder's index.html, or 404.
+// ServeHTTP answers a file, a folder's index.html, or 404 with no body.
 func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rel := Target(h.Base, r.URL.Path)
-	f, fi, err := h.View.OpenFile(rel)
-	if errors.Is(err, wsview.ErrIsDir) {
-		f, fi, err = h.View.OpenFile(path.Join(rel, "index.html"))
+	if h.isDir(rel) {
+		rel = path.Join(rel, "index.html")
 	}
+	body, err := h.Judge(r.Context(), rel, func(limit int64) ([]byte, error) { return h.read(rel, limit) })
 	if err != nil {
-		http.NotFound(w, r)
+		w.WriteHeader(http.StatusNotFound)
 		return
 	}
+	http.ServeContent(w, r, path.Base(rel), time.Time{}, bytes.NewReader(body))
+}
+
+// isDir reports whether the view opens rel as a folder.
+func (h Handler) isDir(rel string) bool {
+	f, _, err := h.View.OpenFile(rel)
+	if f != nil {
+		f.Close()
+	}
+	return errors.Is(err, wsview.ErrIsDir)
+}
+
+// read reads the file rel through the view, at most limit bytes.
+func (h Handler) read(rel string, limit int64) ([]byte, error) {
+	f, _, err := h.View.OpenFile(rel)
+	if err != nil {
+		return nil, err
+	}
 	defer f.Close()
-	http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = ErrTooLarge
+	}
+	return b, err
 }
 
 // Target maps a request's path to the workspace-relative path it names

@@ -27,3 +27,29 @@ func FuzzTarget(f *testing.F) {
 		}
 	})
 }
+
+// TestKeyNamesCallerConfigAndPolicy: a server belongs to one folder,
+// caller, configuration and policy; a change of any names another server,
+// so a later preview_web never takes the server of another.
+func TestKeyNamesCallerConfigAndPolicy(t *testing.T) {
+	base := Spec{WorkspaceRoot: "/ws", Folder: "site", Origin: "chrome-extension://a/", Channel: "native", ConfigHash: "c1", PolicyHash: "p1"}
+	for name, change := range map[string]func(*Spec){
+		"folder":  func(s *Spec) { s.Folder = "other" },
+		"root":    func(s *Spec) { s.WorkspaceRoot = "/ws2" },
+		"origin":  func(s *Spec) { s.Origin = "chrome-extension://b/" },
+		"channel": func(s *Spec) { s.Channel = "cli" },
+		"config":  func(s *Spec) { s.ConfigHash = "c2" },
+		"policy":  func(s *Spec) { s.PolicyHash = "p2" },
+	} {
+		s := base
+		change(&s)
+		if s.Key() == base.Key() {
+			t.Errorf("another %s has the same key", name)
+		}
+	}
+	longer := base
+	longer.TTL = 5
+	if longer.Key() != base.Key() {
+		t.Error("the time to live changed the key")
+	}
+}
