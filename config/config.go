@@ -318,6 +318,9 @@ func (c *Config) checkWorkspaces(p *problems) {
 		if err := canonicalRoot(w); err != nil {
 			p.add(fmt.Sprintf("/workspaces/%d/path", i), err)
 			rootsOK = false
+			if w.Name == "" {
+				continue // named by its folder, which is not there
+			}
 		}
 		if seen[strings.ToLower(w.Name)] {
 			p.add(fmt.Sprintf("/workspaces/%d/name", i), fmt.Errorf("workspace name %q is used twice", w.Name))

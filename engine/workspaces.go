@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/internal/pathform"
 )
 
@@ -97,14 +98,19 @@ func holdsExisting(root string, paths []string) string {
 	return ""
 }
 
-// inside reports whether p is root or lies below it, by whole names.
+// inside reports whether p is root or lies below it, by whole names,
+// ignoring case where the resolver does (facts.FoldCase).
 func inside(root, p string) bool {
 	r, err1 := pathform.Parse(pathform.Native, root)
 	q, err2 := pathform.Parse(pathform.Native, p)
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	_, ok := pathform.Within(r, q)
+	within := pathform.Within
+	if facts.FoldCase {
+		within = pathform.WithinFold
+	}
+	_, ok := within(r, q)
 	return ok
 }
 

@@ -175,3 +175,18 @@ func TestHelpNamesEveryLogAndPolicyCommand(t *testing.T) {
 		t.Errorf("deskbridge log --help does not name log query:\n%s", logHelp)
 	}
 }
+
+// TestSystemSecretsAreSecret: with /etc as a workspace, /etc/shadow and
+// /etc/gshadow are refused as secrets, whoever runs the host (root could
+// read them).
+func TestSystemSecretsAreSecret(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	mustWriteFile(t, cfg, fmt.Sprintf(`{"workspaces":[{"name":"etc","path":"/etc"}],"decision_log":{"path":%q}}`, filepath.Join(dir, "log", "d.jsonl")))
+	for _, p := range []string{"/etc/shadow", "/etc/gshadow"} {
+		out, errOut, code := runBin(t, "", nil, "--config", cfg, "call", "read_file", fmt.Sprintf(`{"path":%q}`, p))
+		if code != 1 || !strings.Contains(out, `"rule": "sensitivity.secret"`) {
+			t.Errorf("read_file %s: exit %d, want a refusal by sensitivity.secret\n%s%s", p, code, out, errOut)
+		}
+	}
+}
