@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,9 @@ func fakeOpener(t *testing.T, script string) browser.Opener {
 // opener open_deskbridge shares) answer opened: true only when the opener
 // exited 0; an opener still running after its wait is opened: false,
 // pending: true with its name; one that exited 3 is EXECUTION_FAILED with
-// its reason. The URL is an IP literal: nothing is looked up.
+// its reason for open_in_browser, and for preview_web, whose server runs
+// and whose caller can open its URL, opened: false with the reason in
+// open_error. The URL is an IP literal: nothing is looked up.
 func TestOpenedIsTheOpenersWord(t *testing.T) {
 	cases := []struct {
 		name, script, code string
@@ -41,6 +44,13 @@ func TestOpenedIsTheOpenersWord(t *testing.T) {
 				th := newTestHost(t, nil)
 				th.h.env.Opener = fakeOpener(t, tc.script)
 				r := th.call(t, action, map[string]any{"url": "https://93.184.215.14/guide"})
+				if tc.code != "ok" && action == "preview_web" {
+					mustCode(t, r, "ok")
+					if r.Data["opened"] != false || !strings.Contains(fmt.Sprint(r.Data["open_error"]), "xdg-open: no method available") {
+						t.Errorf("preview_web with a failing opener: %v, want opened: false and the reason in open_error", r.Data)
+					}
+					return
+				}
 				mustCode(t, r, tc.code)
 				if tc.code != "ok" {
 					if !strings.Contains(r.Error.Message, "xdg-open: no method available") {

@@ -25,7 +25,7 @@ func TestOpenDeskbridge(t *testing.T) {
 	mustCode(t, th.call(t, "write_file", map[string]any{"path": filepath.Join(th.ws, ".env"), "content": "x"}), "PERMISSION_DENIED")
 	r := th.call(t, "open_deskbridge", map[string]any{"open": false})
 	mustCode(t, r, "ok")
-	if r.Data["url"] != nil || r.Data["opened"] != false || !strings.Contains(r.Data["how"].(string), "deskbridge panel") {
+	if u, _ := r.Data["url"].(string); !regexp.MustCompile(`^http://127\.0\.0\.1:\d+/$`).MatchString(u) || r.Data["opened"] != false || !strings.Contains(r.Data["how"].(string), "deskbridge panel") {
 		t.Errorf("open_deskbridge without opening: %v", r.Data)
 	}
 	enter := panelLink(t, th)

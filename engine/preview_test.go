@@ -115,8 +115,8 @@ func TestPreviewWeb(t *testing.T) {
 	if code, _, _ := get(t, "GET", wrong, ""); code != 404 {
 		t.Errorf("wrong token: %d", code)
 	}
-	if code, _, _ := get(t, "GET", "http://"+strings.Split(base, "/")[2]+"/", ""); code != 404 {
-		t.Errorf("no token: %d", code)
+	if code, _, body := get(t, "GET", "http://"+strings.Split(base, "/")[2]+"/", ""); code != 200 || !strings.Contains(body, "one-time link") || strings.Contains(body, "canary") {
+		t.Errorf("the bare address: %d %q, want 200 and how to open the pages, nothing served", code, body)
 	}
 	if code, _, _ := get(t, "POST", base, ""); code != 405 {
 		t.Errorf("POST: %d", code)
