@@ -79,7 +79,10 @@ type Log struct {
 	mu      sync.Mutex
 	lock    *os.File
 	f       *os.File
-	held    fileID // f's identity, for noticing rotation by others
+	held    fileID    // f's identity, for noticing rotation by others
+	reopen  bool      // f was closed by a rotation that failed: open the path again
+	cut     *writeCut // a write that failed part way, to note in the log
+	noteOut bool      // the note of cut is among the lines of out
 	tail    tailState
 	dirty   bool
 	syncErr error
@@ -310,7 +313,7 @@ func (l *Log) Sync() error {
 	}
 	errQueue := l.writeQueued()
 	l.dropLease() // nobody waits for the lock through the fsync
-	err := errors.Join(l.syncErr, errQueue, l.f.Sync())
+	err := errors.Join(l.syncErr, errQueue, l.syncHeld())
 	l.syncErr, l.dirty = nil, false
 	return err
 }
@@ -333,7 +336,7 @@ func (l *Log) Close() error {
 		l.leaseEnd.Stop()
 	}
 	l.dropLease() // before the fsync, and explicitly (Windows releases a closed handle's lock late)
-	err := errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
+	err := errors.Join(l.syncErr, errQueue, l.syncHeld(), l.closeHeld(), l.lock.Close())
 	if l.opts.CheckpointKey != "" && l.head != "" {
 		err = errors.Join(err, writeCheckpoint(l.path, l.opts.CheckpointKey, l.headSeq, l.head, l.opts.Now()))
 	}
