@@ -218,9 +218,10 @@ func (l *Log) linkWithContext(lb *lineBuf) (link, error) {
 
 // link chains lb to the tail, which readTail has made known, and adds it
 // to the lines to write, rotating first if it would not fit (unless
-// stay: lb goes into the file of the line before it).
+// stay: lb goes into the file of the line before it). A file this Log
+// starts begins with its context line, so that every decision in it
+// can be read whole after older files are deleted (linkFileContext).
 func (l *Log) link(lb *lineBuf, stay bool) (link, error) {
-	torn := l.tail.torn
 	ln := link{seq: l.tail.seq + 1, prevHash: l.tail.hash, fileStart: l.tail.size == 0}
 	ln.hash = lb.finish(ln.seq, ln.fileStart, ln.prevHash)
 	if !stay && l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(lb.line(false))) > l.opts.MaxBytes {
@@ -230,14 +231,48 @@ func (l *Log) link(lb *lineBuf, stay bool) (link, error) {
 		if err := l.rotate(); err != nil {
 			return link{}, err
 		}
-		torn, ln.fileStart = false, true
+		l.tail.torn = false
+	}
+	if l.tail.size == 0 && lb.form != formContext {
+		if err := l.linkFileContext(lb); err != nil {
+			return link{}, err
+		}
+	}
+	if next := (link{seq: l.tail.seq + 1, prevHash: l.tail.hash, fileStart: l.tail.size == 0}); next.seq != ln.seq || next.fileStart != ln.fileStart {
+		ln = next
 		ln.hash = lb.finish(ln.seq, ln.fileStart, ln.prevHash)
 	}
 	// A line cut short by a crash is ended first, so that ours stands alone.
-	line := lb.line(torn)
+	line := lb.line(l.tail.torn)
 	l.out = append(l.out, line...)
 	l.tail = tailState{valid: true, size: l.tail.size + int64(len(line)), hash: ln.hash, seq: ln.seq}
 	return ln, nil
+}
+
+// linkFileContext links, as the first line of the file, the context line
+// of lb (a decision's own, else this Log's current one), if it has one.
+func (l *Log) linkFileContext(lb *lineBuf) error {
+	cev := lb.ctxEv
+	if cev == nil {
+		l.ctxMu.Lock()
+		cev = l.ctx
+		l.ctxMu.Unlock()
+	}
+	if cev == nil {
+		return nil // whole lines only (no decision written yet, or fullLines)
+	}
+	c := *cev
+	c.Timestamp = l.opts.Now().UTC()
+	cb, err := newLineForm(&c, formContext)
+	if err != nil {
+		return err
+	}
+	defer cb.free()
+	if _, err := l.link(cb, true); err != nil {
+		return err
+	}
+	l.ctxIn = c.Context
+	return nil
 }
 
 // writeOut writes the linked lines not yet in the file; once they are
