@@ -19,8 +19,8 @@ const logUsage = `usage:
   deskbridge log verify --log FILE [--head HASH] [--json]
                           check that the hash-chained decision log is intact
   deskbridge log export --log FILE --to DIR [--force]
-                          copy the log, its rotated files and every policy
-                          revision its decisions name into DIR, so that
+                          copy the log, its rotated files, its checkpoints
+                          and every policy revision its decisions name into DIR, so that
                           deskbridge replay --log DIR/<name> works anywhere
 
 Run deskbridge log verify --help or deskbridge log export --help for the flags.
@@ -45,8 +45,8 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 
 const logExportUsage = `usage: deskbridge log export --log FILE --to DIR [--force]
 
-Copy a decision log, its rotated files and every policy revision its
-decisions name (from the policies folder beside it) into the new folder
+Copy a decision log, its rotated files, its checkpoint file and every
+policy revision its decisions name (from the policies folder beside it) into the new folder
 DIR, so that an auditor who receives DIR can verify and replay it:
   deskbridge replay --log DIR/<name of FILE>
 The chain is verified first; a broken one is refused unless --force. A
@@ -93,6 +93,10 @@ func logExport(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if err := copyCheckpoints(*logFile, *to); err != nil {
+		fmt.Fprintf(stderr, "deskbridge log export: %v\n", err)
+		return 1
+	}
 	missing := exportPolicies(policy.StoreDir(*logFile), filepath.Join(*to, "policies"), hashes, stderr)
 	fmt.Fprintf(stdout, "exported %d file(s) of %s (chain head %s) and %d of %d policy revision(s) to %s\nreplay it with: deskbridge replay --log %s\n",
 		len(v.Files), *logFile, v.Head, len(hashes)-missing, len(hashes), *to, filepath.Join(*to, filepath.Base(*logFile)))
@@ -100,6 +104,18 @@ func logExport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// copyCheckpoints copies the log's checkpoint file, when there is one,
+// beside the exported log, so that the auditor checks the export against
+// them (log verify, replay).
+func copyCheckpoints(logFile, to string) error {
+	src := decisionlog.CheckpointPath(logFile)
+	err := copyFile(src, filepath.Join(to, filepath.Base(src)), 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // loggedPolicies lists the policy hashes the log's decisions name.

@@ -74,7 +74,7 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	rep.ExpectHead(*head)
-	cps, err := checkpoints(*path, *key)
+	cps, err := CheckCheckpoints(*path, *key)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", err)
 		return ExitUsage
@@ -126,26 +126,31 @@ func printJSON(w io.Writer, rep decisionlog.Report, cps *decisionlog.CheckpointR
 	}{rep.OK() && (cps == nil || cps.OK()), rep, cps})
 }
 
-// checkpoints checks the log's checkpoints with the key at key; nil when
-// no key is given.
-func checkpoints(path, key string) (*decisionlog.CheckpointReport, error) {
-	if key == "" {
+// CheckCheckpoints is what verify and replay check of a log's
+// checkpoints: with the key file at key, every checkpoint made with it;
+// without one, when a checkpoint file is there, that its checkpoints
+// match the log (their MACs unchecked, which a note says). nil when
+// there is neither.
+func CheckCheckpoints(path, key string) (*decisionlog.CheckpointReport, error) {
+	var k []byte
+	if key != "" {
+		var err error
+		if k, err = decisionlog.LoadKey(key); err != nil {
+			return nil, err
+		}
+	} else if _, err := os.Stat(decisionlog.CheckpointPath(path)); err != nil {
 		return nil, nil
 	}
-	rep, err := decisionlog.VerifyCheckpoints(path, key)
+	rep, err := decisionlog.CheckCheckpoints(path, k)
 	if err != nil {
 		return nil, err
 	}
 	return &rep, nil
 }
 
-// printCheckpoints prints what the checkpoints found, or, without a key,
-// that a checkpoint file was not checked.
+// printCheckpoints prints what the checkpoints found.
 func printCheckpoints(w io.Writer, path string, cps *decisionlog.CheckpointReport) {
 	if cps == nil {
-		if _, err := os.Stat(decisionlog.CheckpointPath(path)); err == nil {
-			fmt.Fprintln(w, "note: the checkpoints were not checked; give the key with --key FILE to find a rewritten or cut log")
-		}
 		return
 	}
 	for _, is := range cps.Issues {
@@ -154,5 +159,9 @@ func printCheckpoints(w io.Writer, path string, cps *decisionlog.CheckpointRepor
 	for _, n := range cps.Notes {
 		fmt.Fprintln(w, "note:", n)
 	}
-	fmt.Fprintf(w, "checkpoints: %d verified, the latest at seq %d (%s)\n", cps.Checkpoints, cps.Latest.Seq, cps.Latest.Hash)
+	if cps.KeyID == "" {
+		fmt.Fprintf(w, "checkpoints: %d read, not authenticated (give the key with --key FILE), the latest at seq %d (%s)\n", cps.Checkpoints, cps.Latest.Seq, cps.Latest.Hash)
+		return
+	}
+	fmt.Fprintf(w, "checkpoints: %d verified with key id %s, the latest at seq %d (%s)\n", cps.Checkpoints, cps.KeyID, cps.Latest.Seq, cps.Latest.Hash)
 }
