@@ -161,8 +161,14 @@ func TestCheckpointsOfAnotherKeyAreNotForged(t *testing.T) {
 	logFile := filepath.Join(state, "deskbridge", "decisions.jsonl")
 	for _, key := range keys {
 		out, errOut, code := runBin(t, "", env, "log", "verify", "--log", logFile, "--key", key)
-		if code != 0 || strings.Contains(out, "forged") || !strings.Contains(out, "2 checkpoint(s) not checked (key id") {
-			t.Errorf("verify with %s: exit %d; want 0, the other key's checkpoints not checked\n%s%s", key, code, out, errOut)
+		if code != 0 || strings.Contains(out, "forged") || !strings.Contains(out, "2 checkpoint(s) not checked (key id") || !strings.Contains(out, "signed heads: 4 verified") {
+			t.Errorf("verify with %s: exit %d; want 0, the other key's checkpoints not checked, every head verified with the keys beside the log\n%s%s", key, code, out, errOut)
+		}
+		// The signed heads with one configuration's public key alone.
+		pub := filepath.Join(filepath.Dir(key), "decision-log.pub")
+		out, errOut, code = runBin(t, "", env, "log", "verify", "--log", logFile, "--key", key, "--pub", pub)
+		if code != 0 || strings.Contains(out, "forged") || strings.Count(out, "signed with another key") != 2 || !strings.Contains(out, "signed heads: 2 verified") {
+			t.Errorf("verify with %s and %s: exit %d; want 0, the other key's heads not checked\n%s%s", key, pub, code, out, errOut)
 		}
 	}
 }

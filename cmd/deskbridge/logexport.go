@@ -16,10 +16,12 @@ import (
 )
 
 const logUsage = `usage:
-  deskbridge log verify --log FILE [--head HASH] [--json]
+  deskbridge log verify --log FILE [--head HASH|HEADFILE] [--key FILE] [--pub FILE] [--json]
                           check that the hash-chained decision log is intact
+  deskbridge log prove --log FILE --decision ID [--pub FILE]
+                          print the proof that a decision is in a signed head
   deskbridge log export --log FILE --to DIR [--force]
-                          copy the log, its rotated files, its checkpoints
+                          copy the log, its rotated files, its checkpoints, signed heads
                           and every policy revision its decisions name into DIR, so that
                           deskbridge replay --log DIR/<name> works anywhere
 
@@ -45,8 +47,8 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 
 const logExportUsage = `usage: deskbridge log export --log FILE --to DIR [--force]
 
-Copy a decision log, its rotated files, its checkpoint file and every
-policy revision its decisions name (from the policies folder beside it) into the new folder
+Copy a decision log, its rotated files, its checkpoint file, its signed
+heads with their public key, and every policy revision its decisions name (from the policies folder beside it) into the new folder
 DIR, so that an auditor who receives DIR can verify and replay it:
   deskbridge replay --log DIR/<name of FILE>
 The chain is verified first; a broken one is refused unless --force. A
@@ -106,16 +108,17 @@ func logExport(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// copyCheckpoints copies the log's checkpoint file, when there is one,
-// beside the exported log, so that the auditor checks the export against
-// them (log verify, replay).
+// copyCheckpoints copies the log's checkpoint file, its signed heads and
+// their public key, those there are, beside the exported log, so that the
+// auditor checks the export against them (log verify, replay).
 func copyCheckpoints(logFile, to string) error {
-	src := decisionlog.CheckpointPath(logFile)
-	err := copyFile(src, filepath.Join(to, filepath.Base(src)), 0o600)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	for _, src := range []string{decisionlog.CheckpointPath(logFile), decisionlog.HeadsPath(logFile), decisionlog.PublicKeyPath(logFile)} {
+		err := copyFile(src, filepath.Join(to, filepath.Base(src)), 0o600)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // loggedPolicies lists the policy hashes the log's decisions name.

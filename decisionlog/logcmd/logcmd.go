@@ -37,16 +37,22 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return RunVerify(args[1:], stdout, stderr)
 	case "query":
 		return RunQuery(args[1:], stdout, stderr)
+	case "prove":
+		return RunProve(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "deskbridge log: unknown command %q (see deskbridge log --help)\n", args[0])
 	return ExitUsage
 }
 
-const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH] [--key FILE] [--json]
+const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH|HEADFILE] [--key FILE] [--pub FILE] [--json]
 
 Walk the decision log and its rotated files as one hash chain and list
-every line that was changed, removed, inserted or reordered. Exit 0 when
-it is intact, 1 when it is not, 2 on bad usage or no log.
+every line that was changed, removed, inserted or reordered; check its
+checkpoints (FILE.checkpoints) and its signed heads (FILE.heads, with the
+public key). --head takes the hash of the last event kept earlier, or a
+file holding a signed head kept earlier, which the log must extend
+(a consistency proof). Exit 0 when it is intact, 1 when it is not, 2 on
+bad usage or no log.
 `
 
 // RunVerify runs `deskbridge log verify` with the arguments after "verify".
@@ -56,7 +62,8 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 	c := cliflag.New("log verify", verifyUsage, stdout, stderr)
 	flags := c.Flags
 	path := flags.String("log", "", "decision log `FILE` (its rotated FILE.n beside it are read too)")
-	head := flags.String("head", "", "expected `HASH` of the last event, kept from an earlier run")
+	head := flags.String("head", "", "expected `HASH` of the last event, or a file holding a signed head, kept from an earlier run")
+	pub := flags.String("pub", "", "public key `FILE` of the signed heads (default: FILE.pub beside the log)")
 	key := flags.String("key", "", "checkpoint key `FILE` (decision-log.key beside the configuration): check FILE.checkpoints")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
 	if code, ok := c.Parse(args); !ok {
@@ -73,19 +80,30 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", describe(err))
 		return ExitUsage
 	}
-	rep.ExpectHead(*head)
+	hc := HeadCheck{Pub: *pub}
+	if isFile(*head) {
+		hc.HeadFile = *head
+	} else {
+		rep.ExpectHead(*head)
+	}
 	cps, err := CheckCheckpoints(*path, *key)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", err)
 		return ExitUsage
 	}
+	heads, err := CheckHeads(*path, hc)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", err)
+		return ExitUsage
+	}
 	if *asJSON {
-		printJSON(stdout, rep, cps)
+		printJSON(stdout, rep, cps, heads)
 	} else {
 		printText(stdout, rep)
 		printCheckpoints(stdout, *path, cps)
+		printHeads(stdout, heads)
 	}
-	if !rep.OK() || (cps != nil && !cps.OK()) {
+	if !rep.OK() || (cps != nil && !cps.OK()) || (heads != nil && !heads.OK()) {
 		return ExitTampered
 	}
 	return ExitIntact
@@ -116,14 +134,15 @@ func printText(w io.Writer, rep decisionlog.Report) {
 	}
 }
 
-func printJSON(w io.Writer, rep decisionlog.Report, cps *decisionlog.CheckpointReport) {
+func printJSON(w io.Writer, rep decisionlog.Report, cps *decisionlog.CheckpointReport, heads *HeadResult) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(struct {
 		Intact bool `json:"intact"`
 		decisionlog.Report
 		Checkpoints *decisionlog.CheckpointReport `json:"checkpoints,omitempty"`
-	}{rep.OK() && (cps == nil || cps.OK()), rep, cps})
+		Heads       *HeadResult                   `json:"signed_heads,omitempty"`
+	}{rep.OK() && (cps == nil || cps.OK()) && (heads == nil || heads.OK()), rep, cps, heads})
 }
 
 // CheckCheckpoints is what verify and replay check of a log's
