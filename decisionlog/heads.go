@@ -195,9 +195,11 @@ func writeHead(path, keyPath string) error {
 	if err != nil {
 		return err
 	}
-	if err := seedFromLatest(t, recs); err != nil {
+	own, err := note.NewVerifier(vkey)
+	if err != nil {
 		return err
 	}
+	seedFromLatest(t, recs, note.VerifierList(own))
 	before := t.size
 	if err := growTree(path, t); err != nil {
 		if t.size == 0 {
@@ -257,35 +259,25 @@ func writePublicKey(path, vkey string) error {
 }
 
 // seedFromLatest starts t from the frontier of the latest head record
-// whose frontier matches the root its note states (the writer's own
-// records; a reader checks signatures first).
-func seedFromLatest(t *merkleTree, recs []headRecord) error {
+// signed with the writer's own key (v) whose frontier hashes to the root
+// it signs. A record anyone else appended (FILE.heads is in the log's
+// folder) is never continued: its frontier could commit the next head to
+// a tree of their choosing.
+func seedFromLatest(t *merkleTree, recs []headRecord, v note.Verifiers) {
 	for i := len(recs) - 1; i >= 0; i-- {
-		n, root, fr, err := recordTree(recs[i])
+		h, err := openHead([]byte(recs[i].Note), v)
 		if err != nil {
 			continue
 		}
+		fr, err := decodeHashes(recs[i].Frontier)
 		s := newMerkleTree()
-		if s.seed(n, fr) != nil {
+		if err != nil || s.seed(h.Size, fr) != nil {
 			continue
 		}
-		if got, err := s.root(n); err != nil || got != root {
+		if got, err := s.root(h.Size); err != nil || got != h.Root {
 			continue
 		}
 		*t = *s
-		return nil
+		return
 	}
-	return nil
-}
-
-// recordTree reads a head record's size, root and frontier, without
-// checking its signature.
-func recordTree(r headRecord) (int64, tlog.Hash, []tlog.Hash, error) {
-	text, _, _ := strings.Cut(r.Note, "\n\n")
-	n, root, err := parseHeadText(text + "\n")
-	if err != nil {
-		return 0, tlog.Hash{}, nil, err
-	}
-	fr, err := decodeHashes(r.Frontier)
-	return n, root, fr, err
 }

@@ -1,6 +1,7 @@
 package decisionlog
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,4 +100,37 @@ func decisionIDAt(t *testing.T, path string) string {
 	}
 	t.Fatal("no decision in", path)
 	return ""
+}
+
+// TestHeadsContinueOnlyTheWritersOwnHeads: a head record appended by
+// someone without the signing key (an unsigned note and a frontier that
+// matches it, committing to a tree of their choosing) is not continued by
+// the next head the host signs: that head still matches the log.
+func TestHeadsContinueOnlyTheWritersOwnHeads(t *testing.T) {
+	path, keyPath := signedLog(t, 2, Options{})
+	fake := newMerkleTree()
+	for range 20 { // as many leaves as the log has lines, other ones
+		if err := fake.add(strings.Repeat("ab", 32)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, _ := fake.root(fake.size)
+	fr, _ := fake.frontier()
+	rec, _ := json.Marshal(headRecord{Note: headText(fake.size, root) + "\n— " + SignerName + " AAAAAA==\n", Frontier: encodeHashes(fr)})
+	f, _ := os.OpenFile(HeadsPath(path), os.O_WRONLY|os.O_APPEND, 0)
+	f.Write(append(rec, '\n'))
+	f.Close()
+	l, err := Open(path, Options{CheckpointKey: keyPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writePairs(t, l, 2)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := LoadPublicKey(PublicKeyPath(path))
+	rep, err := VerifyHeads(path, v)
+	if err != nil || rep.Heads != 3 || strings.Contains(strings.Join(rep.Issues, "\n"), "changed") {
+		t.Fatalf("VerifyHeads = %d heads, %v, %v; want the three genuine heads to match the log (the planted one reported)", rep.Heads, rep.Issues, err)
+	}
 }
