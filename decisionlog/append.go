@@ -61,7 +61,7 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 	defer func() {
 		if err != nil {
 			ln, l.tail.valid, l.out = link{}, false, l.out[:0]
-			l.leased, l.ctxIn = false, ""
+			l.leased, l.ctxIn, l.noteOut = false, "", false
 			unlockFile(l.lock)
 		} else if !leased {
 			l.leaseOrUnlock()
@@ -69,6 +69,11 @@ func (l *Log) writeLocked(lb *lineBuf) (ln link, err error) {
 	}()
 	if !leased {
 		if err := l.catchUp(); err != nil {
+			return link{}, err
+		}
+	}
+	if l.cut != nil {
+		if err := l.linkNote(); err != nil {
 			return link{}, err
 		}
 	}
@@ -213,9 +218,10 @@ func (l *Log) linkWithContext(lb *lineBuf) (link, error) {
 
 // link chains lb to the tail, which readTail has made known, and adds it
 // to the lines to write, rotating first if it would not fit (unless
-// stay: lb goes into the file of the line before it).
+// stay: lb goes into the file of the line before it). A file this Log
+// starts begins with its context line, so that every decision in it
+// can be read whole after older files are deleted (linkFileContext).
 func (l *Log) link(lb *lineBuf, stay bool) (link, error) {
-	torn := l.tail.torn
 	ln := link{seq: l.tail.seq + 1, prevHash: l.tail.hash, fileStart: l.tail.size == 0}
 	ln.hash = lb.finish(ln.seq, ln.fileStart, ln.prevHash)
 	if !stay && l.opts.MaxBytes > 0 && l.tail.size > 0 && l.tail.size+int64(len(lb.line(false))) > l.opts.MaxBytes {
@@ -225,14 +231,48 @@ func (l *Log) link(lb *lineBuf, stay bool) (link, error) {
 		if err := l.rotate(); err != nil {
 			return link{}, err
 		}
-		torn, ln.fileStart = false, true
+		l.tail.torn = false
+	}
+	if l.tail.size == 0 && lb.form != formContext {
+		if err := l.linkFileContext(lb); err != nil {
+			return link{}, err
+		}
+	}
+	if next := (link{seq: l.tail.seq + 1, prevHash: l.tail.hash, fileStart: l.tail.size == 0}); next.seq != ln.seq || next.fileStart != ln.fileStart {
+		ln = next
 		ln.hash = lb.finish(ln.seq, ln.fileStart, ln.prevHash)
 	}
 	// A line cut short by a crash is ended first, so that ours stands alone.
-	line := lb.line(torn)
+	line := lb.line(l.tail.torn)
 	l.out = append(l.out, line...)
 	l.tail = tailState{valid: true, size: l.tail.size + int64(len(line)), hash: ln.hash, seq: ln.seq}
 	return ln, nil
+}
+
+// linkFileContext links, as the first line of the file, the context line
+// of lb (a decision's own, else this Log's current one), if it has one.
+func (l *Log) linkFileContext(lb *lineBuf) error {
+	cev := lb.ctxEv
+	if cev == nil {
+		l.ctxMu.Lock()
+		cev = l.ctx
+		l.ctxMu.Unlock()
+	}
+	if cev == nil {
+		return nil // whole lines only (no decision written yet, or fullLines)
+	}
+	c := *cev
+	c.Timestamp = l.opts.Now().UTC()
+	cb, err := newLineForm(&c, formContext)
+	if err != nil {
+		return err
+	}
+	defer cb.free()
+	if _, err := l.link(cb, true); err != nil {
+		return err
+	}
+	l.ctxIn = c.Context
+	return nil
 }
 
 // writeOut writes the linked lines not yet in the file; once they are
@@ -241,16 +281,22 @@ func (l *Log) writeOut() error {
 	if len(l.out) == 0 {
 		return nil
 	}
-	_, err := l.f.Write(l.out)
+	start := l.tail.size - int64(len(l.out)) // the out lines are the file's last bytes
+	n, err := l.f.Write(l.out)
+	lines := bytes.Count(l.out, []byte{'\n'})
 	if cap(l.out) > maxPooledLine {
 		l.out = nil
 	} else {
 		l.out = l.out[:0]
 	}
 	if err != nil {
+		l.cutShortWrite(start, n, lines, err)
 		return fmt.Errorf("decisionlog: write: %w", err)
 	}
 	l.head, l.headSeq = l.tail.hash, l.tail.seq
+	if l.noteOut {
+		l.cut, l.noteOut = nil, false
+	}
 	return nil
 }
 
@@ -338,7 +384,7 @@ func lastComplete(buf []byte, atStart bool) (record, bool) {
 // the path tells both whether it is still the held file and its size.
 func (l *Log) followRotation() (int64, error) {
 	id, size, err := l.name.stat()
-	if err == nil && sameFile(l.held, id) {
+	if err == nil && !l.reopen && sameFile(l.held, id) {
 		return size, nil
 	}
 	l.f.Close()
@@ -357,16 +403,19 @@ func (l *Log) hold(f *os.File) (int64, error) {
 		f.Close()
 		return 0, err
 	}
-	l.f, l.held, l.ctxIn = f, id, ""
+	l.f, l.held, l.ctxIn, l.reopen = f, id, "", false
 	return size, nil
 }
 
 // rotate shifts FILE.n to FILE.n+1 (dropping FILE.Keep), FILE to FILE.1,
 // and opens a new FILE. The chain continues: l.tail is left as it was.
+// When a step fails (a folder made read-only), the append fails, and the
+// next one opens FILE again (reopen) and tries the rotation again: the
+// closed file is never used.
 func (l *Log) rotate() error {
 	errSync := l.f.Sync()
 	l.f.Close()
-	l.dirty = false
+	l.dirty, l.reopen = false, true
 	if err := removeRotated(l.path, l.opts.Keep); err != nil {
 		return err
 	}
@@ -410,6 +459,22 @@ func renameIfExists(from, to string) error {
 		return err
 	}
 	return nil
+}
+
+// syncHeld fsyncs the file held, unless a failed rotation closed it.
+func (l *Log) syncHeld() error {
+	if l.reopen {
+		return nil
+	}
+	return l.f.Sync()
+}
+
+// closeHeld closes the file held, unless a failed rotation closed it.
+func (l *Log) closeHeld() error {
+	if l.reopen {
+		return nil
+	}
+	return l.f.Close()
 }
 
 // flush fsyncs now under SyncAlways, or marks the file for the next

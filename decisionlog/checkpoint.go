@@ -11,9 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -27,11 +29,27 @@ import (
 // hashes) no longer matches the checkpoints written before it, and a cut
 // below the last checkpoint shows, without a copy of the head kept
 // anywhere (docs/decision-log.md, "Checkpoints").
+//
+// KeyID names the key that made it (KeyID): several configurations
+// without a decision_log.path of their own share the default log, each
+// with its key, and a checkpoint made with another key than the one
+// given is not checked, never taken for a forgery. Checkpoints written
+// before key ids have none, and are checked with the key given.
 type Checkpoint struct {
-	Seq  uint64    `json:"seq"`
-	Hash string    `json:"hash"`
-	Time time.Time `json:"time"`
-	MAC  string    `json:"mac"`
+	Seq   uint64    `json:"seq"`
+	Hash  string    `json:"hash"`
+	Time  time.Time `json:"time"`
+	KeyID string    `json:"key_id,omitempty"`
+	MAC   string    `json:"mac"`
+}
+
+// KeyID is the id of a checkpoint key: 8 hex digits of a SHA-256 of it,
+// which names the key and reveals nothing of it.
+func KeyID(key []byte) string {
+	h := sha256.New()
+	h.Write([]byte("deskbridge decision-log checkpoint key id\n"))
+	h.Write(key)
+	return hex.EncodeToString(h.Sum(nil)[:4])
 }
 
 // CheckpointPath is the checkpoint file of the log at path.
@@ -104,7 +122,7 @@ func writeCheckpoint(path, keyPath string, seq uint64, hash string, now time.Tim
 	if err != nil {
 		return fmt.Errorf("checkpoint key: %w", err)
 	}
-	c := Checkpoint{Seq: seq, Hash: hash, Time: now.UTC()}
+	c := Checkpoint{Seq: seq, Hash: hash, Time: now.UTC(), KeyID: KeyID(key)}
 	c.MAC = c.mac(key)
 	line, err := json.Marshal(c)
 	if err != nil {
@@ -120,12 +138,20 @@ func writeCheckpoint(path, keyPath string, seq uint64, hash string, now time.Tim
 
 // CheckpointReport is what VerifyCheckpoints found.
 type CheckpointReport struct {
-	// Checkpoints counts the checkpoints whose MAC verified; Latest is
-	// the one of the highest seq.
+	// KeyID is the id of the key the checkpoints were checked with; ""
+	// when none was given (CheckCheckpoints with no key).
+	KeyID string `json:"key_id,omitempty"`
+	// Checkpoints counts the checkpoints taken into account: with a key,
+	// those whose MAC verified; without one, every checkpoint read.
+	// Latest is the one of the highest seq.
 	Checkpoints int        `json:"checkpoints"`
 	Latest      Checkpoint `json:"latest"`
+	// OtherKeys counts the checkpoints made with another key (not
+	// checked).
+	OtherKeys int `json:"other_keys,omitempty"`
 	// Issues are what a rewrite, a cut or a forgery left; Notes what
-	// cannot be checked (a checkpoint of a rotated file deleted since).
+	// cannot be checked (a checkpoint of a rotated file deleted since,
+	// one made with another key, MACs without a key).
 	Issues []string `json:"issues,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
 }
@@ -134,15 +160,27 @@ type CheckpointReport struct {
 func (r *CheckpointReport) OK() bool { return len(r.Issues) == 0 }
 
 // VerifyCheckpoints checks the log at path against its checkpoint file
-// with the key at keyPath: every checkpoint must carry a valid MAC, and
-// the event it names (seq) must still be in the log with the hash it had.
-// A log with no checkpoint file is an issue: the host writes one whenever
-// a key is configured.
+// with the key at keyPath (CheckCheckpoints).
 func VerifyCheckpoints(path, keyPath string) (CheckpointReport, error) {
-	var rep CheckpointReport
 	key, err := LoadKey(keyPath)
 	if err != nil {
-		return rep, err
+		return CheckpointReport{}, err
+	}
+	return CheckCheckpoints(path, key)
+}
+
+// CheckCheckpoints checks the log at path against its checkpoint file:
+// every checkpoint made with key (the same key id, or none) must carry a
+// valid MAC, and the event it names (seq) must still be in the log with
+// the hash it had. With a key, a log with no checkpoint file, or none
+// made with the key, is an issue: the host writes one whenever a key is
+// configured. With no key (nil), the MACs are not checked: each
+// checkpoint must still match the log, which finds a rewrite or a cut by
+// whoever left the checkpoint file alone, and a note says the rest.
+func CheckCheckpoints(path string, key []byte) (CheckpointReport, error) {
+	var rep CheckpointReport
+	if key != nil {
+		rep.KeyID = KeyID(key)
 	}
 	cps, err := readCheckpoints(CheckpointPath(path), key, &rep)
 	if err != nil {
@@ -177,18 +215,24 @@ func VerifyCheckpoints(path, keyPath string) (CheckpointReport, error) {
 	return rep, nil
 }
 
-// readCheckpoints reads the checkpoint file, keeping the checkpoints whose
-// MAC verifies and reporting the others.
+// readCheckpoints reads the checkpoint file, keeping the checkpoints made
+// with key whose MAC verifies (every one when key is nil) and reporting
+// the others.
 func readCheckpoints(name string, key []byte, rep *CheckpointReport) ([]Checkpoint, error) {
 	b, err := os.ReadFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		rep.Issues = append(rep.Issues, "removed: there is no checkpoint file ("+filepath.Base(name)+"), though a key is kept for it")
+		if key == nil {
+			rep.Notes = append(rep.Notes, "there is no checkpoint file ("+filepath.Base(name)+"): nothing but the chain was checked")
+		} else {
+			rep.Issues = append(rep.Issues, "removed: there is no checkpoint file ("+filepath.Base(name)+"), though a key is kept for it")
+		}
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	var out []Checkpoint
+	others := map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for n := 1; sc.Scan(); n++ {
 		var c Checkpoint
@@ -196,14 +240,29 @@ func readCheckpoints(name string, key []byte, rep *CheckpointReport) ([]Checkpoi
 			rep.Notes = append(rep.Notes, name+":"+strconv.Itoa(n)+": not a checkpoint (a torn line?)")
 			continue
 		}
-		if !hmac.Equal([]byte(c.mac(key)), []byte(c.MAC)) {
-			rep.Issues = append(rep.Issues, fmt.Sprintf("inserted: %s:%d: a checkpoint whose MAC does not verify (forged, or written with another key)", name, n))
+		switch {
+		case key == nil:
+		case c.KeyID != "" && c.KeyID != rep.KeyID:
+			rep.OtherKeys++
+			others[c.KeyID]++
+			continue
+		case !hmac.Equal([]byte(c.mac(key)), []byte(c.MAC)):
+			rep.Issues = append(rep.Issues, fmt.Sprintf("inserted: %s:%d: a checkpoint whose MAC does not verify with key id %s (forged)", name, n, rep.KeyID))
 			continue
 		}
 		out = append(out, c)
 		if rep.Checkpoints++; c.Seq >= rep.Latest.Seq {
 			rep.Latest = c
 		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(others)) {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d checkpoint(s) not checked (key id %s): made with another key, by another configuration sharing this log", others[id], id))
+	}
+	switch {
+	case key == nil && len(out) > 0:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the %d checkpoint(s) match the log, but their MACs were not checked (no key given): whoever rewrote the log could have rewritten them too", len(out)))
+	case key != nil && len(out) == 0 && rep.OK():
+		rep.Issues = append(rep.Issues, fmt.Sprintf("removed: no checkpoint made with this key (key id %s) is in %s", rep.KeyID, filepath.Base(name)))
 	}
 	return out, sc.Err()
 }

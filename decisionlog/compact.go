@@ -32,6 +32,7 @@ const (
 	formDecision                 // a decision naming its context line
 	formOutcome                  // an outcome of a decision in the log
 	formContext                  // a context line
+	formNote                     // a note of the writer (PhaseNote)
 )
 
 // omittableInput are the input document's members that are {} when they
@@ -66,6 +67,8 @@ func appendHeadForm(b []byte, ev *Event, f lineForm) ([]byte, error) {
 		return appendCompactOutcome(b, ev)
 	case formContext:
 		return appendContextLine(b, ev)
+	case formNote:
+		return appendNoteLine(b, ev)
 	}
 	return appendHead(b, ev)
 }
@@ -156,6 +159,25 @@ func appendContextLine(b []byte, ev *Event) ([]byte, error) {
 	b = appendString(b, ev.PolicyHash)
 	b = append(b, `,"config_hash":`...)
 	b = appendString(b, ev.ConfigHash)
+	return append(b, ','), nil
+}
+
+// appendNoteLine appends the head of a note line: labels, time, phase and
+// detail.
+func appendNoteLine(b []byte, ev *Event) ([]byte, error) {
+	var err error
+	b = append(b, `{"labels":{"id":`...)
+	b = appendString(b, ev.Labels.ID)
+	b = append(b, `,"version":`...)
+	b = appendString(b, ev.Labels.Version)
+	b = append(b, `},"timestamp":`...)
+	if b, err = appendTime(b, ev.Timestamp); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"phase":"note"`...)
+	if b, err = appendDetail(b, ev); err != nil {
+		return nil, err
+	}
 	return append(b, ','), nil
 }
 

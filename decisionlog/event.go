@@ -21,6 +21,11 @@ const (
 	// its decisions share (labels, bundles, policy and configuration
 	// hashes), so that each decision line need not repeat it (compact.go).
 	PhaseContext = "context"
+	// PhaseNote is a line in which the writer states something that
+	// happened to the log itself: today a write that failed part way
+	// (a full disk) and whose piece was cut off (append.go, cutShortWrite).
+	// Its detail says what; readers of decisions pass over it.
+	PhaseNote = "note"
 )
 
 // Decision paths (Event.Path): the policy's decision document, and a

@@ -17,6 +17,7 @@ type lineBuf struct {
 	// must precede it in the same file; "" for any other line.
 	ctx   string
 	ctxEv *Event // the context line's event (its id is ctx)
+	form  lineForm
 }
 
 // maxPooledLine bounds the buffers kept for reuse, so that one huge event
@@ -37,7 +38,7 @@ func newLineForm(ev *Event, f lineForm) (*lineBuf, error) {
 		lb.free()
 		return nil, err
 	}
-	lb.b, lb.head, lb.ctx, lb.ctxEv = b, len(b), "", nil
+	lb.b, lb.head, lb.ctx, lb.ctxEv, lb.form = b, len(b), "", nil, f
 	if f == formDecision {
 		lb.ctx = ev.Context
 	}

@@ -49,7 +49,9 @@ type Options struct {
 	// CheckpointKey, if set, is the path of the checkpoint key (made
 	// there, 0600, when missing): Close then appends a keyed checkpoint
 	// of the last line this Log wrote to FILE.checkpoints
-	// (checkpoint.go). Keep it outside the log's folder.
+	// (checkpoint.go), and a signed head of the log to FILE.heads with
+	// the Ed25519 key decision-log.sign.key beside it (heads.go). Keep it
+	// outside the log's folder.
 	CheckpointKey string
 
 	// NoCompress leaves rotated files as they are; by default FILE.1 is
@@ -79,7 +81,10 @@ type Log struct {
 	mu      sync.Mutex
 	lock    *os.File
 	f       *os.File
-	held    fileID // f's identity, for noticing rotation by others
+	held    fileID    // f's identity, for noticing rotation by others
+	reopen  bool      // f was closed by a rotation that failed: open the path again
+	cut     *writeCut // a write that failed part way, to note in the log
+	noteOut bool      // the note of cut is among the lines of out
 	tail    tailState
 	dirty   bool
 	syncErr error
@@ -310,7 +315,7 @@ func (l *Log) Sync() error {
 	}
 	errQueue := l.writeQueued()
 	l.dropLease() // nobody waits for the lock through the fsync
-	err := errors.Join(l.syncErr, errQueue, l.f.Sync())
+	err := errors.Join(l.syncErr, errQueue, l.syncHeld())
 	l.syncErr, l.dirty = nil, false
 	return err
 }
@@ -333,11 +338,21 @@ func (l *Log) Close() error {
 		l.leaseEnd.Stop()
 	}
 	l.dropLease() // before the fsync, and explicitly (Windows releases a closed handle's lock late)
-	err := errors.Join(l.syncErr, errQueue, l.f.Sync(), l.f.Close(), l.lock.Close())
+	err := errors.Join(l.syncErr, errQueue, l.syncHeld(), l.closeHeld())
 	if l.opts.CheckpointKey != "" && l.head != "" {
-		err = errors.Join(err, writeCheckpoint(l.path, l.opts.CheckpointKey, l.headSeq, l.head, l.opts.Now()))
+		err = errors.Join(err, writeCheckpoint(l.path, l.opts.CheckpointKey, l.headSeq, l.head, l.opts.Now()), l.signHead())
 	}
-	return err
+	return errors.Join(err, l.lock.Close())
+}
+
+// signHead appends a signed head of the log (heads.go) under the file
+// lock, so that no line is appended or rotated while its tree is read.
+func (l *Log) signHead() error {
+	if err := lockFile(l.lock); err != nil {
+		return fmt.Errorf("decisionlog: lock: %w", err)
+	}
+	defer unlockFile(l.lock)
+	return writeHead(l.path, l.opts.CheckpointKey)
 }
 
 func (l *Log) stamp(ev *Event) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -317,4 +318,68 @@ func TestLinesAreInTheFileWhenAppendsReturn(t *testing.T) {
 			t.Fatalf("outcome %d is not in the file when Outcome returns", i)
 		}
 	}
+}
+
+// TestEveryRotatedFileStartsWithItsContext: each file rotation starts
+// begins with the writer's context line, so that after older files are
+// deleted (Keep) every decision left still reads whole: its policy hash
+// among the rest, which replay needs (#36.1).
+func TestEveryRotatedFileStartsWithItsContext(t *testing.T) {
+	for _, queued := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "decisions.jsonl")
+		l, err := Open(path, Options{MaxBytes: 12000, Keep: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 60 {
+			ev := sampleEvent(i)
+			if err := l.WriteDecision(context.Background(), ev); err != nil {
+				t.Fatal(err)
+			}
+			if queued {
+				err = l.QueueOutcome(ev, OutcomeOK, 1500, nil)
+			} else {
+				err = l.WriteOutcome(ev, OutcomeOK, 1500, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		files, _, _ := Files(path)
+		if len(files) != 3 {
+			t.Fatalf("files %v; want FILE.2, FILE.1 and FILE", files)
+		}
+		for _, name := range files {
+			first, _, _ := strings.Cut(string(readSegment(t, name)), "\n")
+			if !strings.Contains(first, `"phase":"context"`) {
+				t.Errorf("queued=%v: %s starts with %.80s…; want its context line", queued, filepath.Base(name), first)
+			}
+		}
+		for ev, err := range Read(path) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Phase == PhaseDecision && ev.PolicyHash == "" {
+				t.Errorf("queued=%v: decision seq %d reads without its policy hash", queued, ev.Seq)
+			}
+		}
+	}
+}
+
+// readSegment reads one file of the log, decompressing a FILE.n.gz.
+func readSegment(t *testing.T, name string) []byte {
+	t.Helper()
+	rc, err := openSegment(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

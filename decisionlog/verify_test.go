@@ -132,7 +132,10 @@ func TestVerifyFileFindsTamperedRotation(t *testing.T) {
 		}, Reordered},
 		{"line changed in a rotated file", func(t *testing.T, path string) {
 			ls := readLines(t, path+".2")
-			ls[0] = bytes.Replace(ls[0], []byte("req-"), []byte("REQ-"), 1)
+			ls[1] = bytes.Replace(ls[1], []byte("req-"), []byte("REQ-"), 1) // line 1 is its context line
+			if !bytes.Contains(ls[1], []byte("REQ-")) {
+				t.Fatal("no request id in the rotated file's second line")
+			}
 			must(t, os.WriteFile(path+".2", joinLines(ls), 0o600))
 		}, Changed},
 	}

@@ -297,7 +297,13 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	add(log)
 	add(log + ".lock")
 	add(decisionlog.CheckpointPath(log))
-	add(checkpointKey(cfg))
+	add(decisionlog.HeadsPath(log))     // signed heads
+	add(decisionlog.PublicKeyPath(log)) // their public key, for export
+	if key := checkpointKey(cfg); key != "" {
+		add(key)
+		add(decisionlog.SigningKeyPath(key))  // the signed heads' private key
+		add(decisionlog.VerifierKeyPath(key)) // and public key
+	}
 	add(policy.StoreDir(log))
 	add(checkedDir(cfg))
 	for i := 1; i <= cfg.DecisionLog.Keep; i++ {

@@ -56,8 +56,8 @@ func (f *Fleet) Ship(ctx context.Context) (int, error) {
 			skipping = !(ev.Seq == cur.Seq && ev.Hash == cur.Hash)
 			continue
 		}
-		if ev.Phase == decisionlog.PhaseContext {
-			continue // Read has put what it says into the events that name it
+		if ev.Phase == decisionlog.PhaseContext || ev.Phase == decisionlog.PhaseNote {
+			continue // Read has put what a context says into the events that name it; a note is the writer's
 		}
 		if err := s.add(ev); err != nil {
 			return s.shipped, err

@@ -16,11 +16,13 @@ import (
 )
 
 const logUsage = `usage:
-  deskbridge log verify --log FILE [--head HASH] [--json]
+  deskbridge log verify --log FILE [--head HASH|HEADFILE] [--key FILE] [--pub FILE] [--json]
                           check that the hash-chained decision log is intact
+  deskbridge log prove --log FILE --decision ID [--pub FILE]
+                          print the proof that a decision is in a signed head
   deskbridge log export --log FILE --to DIR [--force]
-                          copy the log, its rotated files and every policy
-                          revision its decisions name into DIR, so that
+                          copy the log, its rotated files, its checkpoints, signed heads
+                          and every policy revision its decisions name into DIR, so that
                           deskbridge replay --log DIR/<name> works anywhere
   deskbridge log query --log FILE [filters] [--format jsonl|csv] [--summary]
                           print (or count) the decisions that match every
@@ -48,8 +50,8 @@ func logCommand(args []string, stdout, stderr io.Writer) int {
 
 const logExportUsage = `usage: deskbridge log export --log FILE --to DIR [--force]
 
-Copy a decision log, its rotated files and every policy revision its
-decisions name (from the policies folder beside it) into the new folder
+Copy a decision log, its rotated files, its checkpoint file, its signed
+heads with their public key, and every policy revision its decisions name (from the policies folder beside it) into the new folder
 DIR, so that an auditor who receives DIR can verify and replay it:
   deskbridge replay --log DIR/<name of FILE>
 The chain is verified first; a broken one is refused unless --force. A
@@ -96,6 +98,10 @@ func logExport(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if err := copyCheckpoints(*logFile, *to); err != nil {
+		fmt.Fprintf(stderr, "deskbridge log export: %v\n", err)
+		return 1
+	}
 	missing := exportPolicies(policy.StoreDir(*logFile), filepath.Join(*to, "policies"), hashes, stderr)
 	fmt.Fprintf(stdout, "exported %d file(s) of %s (chain head %s) and %d of %d policy revision(s) to %s\nreplay it with: deskbridge replay --log %s\n",
 		len(v.Files), *logFile, v.Head, len(hashes)-missing, len(hashes), *to, filepath.Join(*to, filepath.Base(*logFile)))
@@ -103,6 +109,19 @@ func logExport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// copyCheckpoints copies the log's checkpoint file, its signed heads and
+// their public key, those there are, beside the exported log, so that the
+// auditor checks the export against them (log verify, replay).
+func copyCheckpoints(logFile, to string) error {
+	for _, src := range []string{decisionlog.CheckpointPath(logFile), decisionlog.HeadsPath(logFile), decisionlog.PublicKeyPath(logFile)} {
+		err := copyFile(src, filepath.Join(to, filepath.Base(src)), 0o600)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // loggedPolicies lists the policy hashes the log's decisions name.

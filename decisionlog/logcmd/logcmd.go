@@ -37,16 +37,22 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return RunVerify(args[1:], stdout, stderr)
 	case "query":
 		return RunQuery(args[1:], stdout, stderr)
+	case "prove":
+		return RunProve(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "deskbridge log: unknown command %q (see deskbridge log --help)\n", args[0])
 	return ExitUsage
 }
 
-const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH] [--key FILE] [--json]
+const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH|HEADFILE] [--key FILE] [--pub FILE] [--json]
 
 Walk the decision log and its rotated files as one hash chain and list
-every line that was changed, removed, inserted or reordered. Exit 0 when
-it is intact, 1 when it is not, 2 on bad usage or no log.
+every line that was changed, removed, inserted or reordered; check its
+checkpoints (FILE.checkpoints) and its signed heads (FILE.heads, with the
+public key). --head takes the hash of the last event kept earlier, or a
+file holding a signed head kept earlier, which the log must extend
+(a consistency proof). Exit 0 when it is intact, 1 when it is not, 2 on
+bad usage or no log.
 `
 
 // RunVerify runs `deskbridge log verify` with the arguments after "verify".
@@ -56,7 +62,8 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 	c := cliflag.New("log verify", verifyUsage, stdout, stderr)
 	flags := c.Flags
 	path := flags.String("log", "", "decision log `FILE` (its rotated FILE.n beside it are read too)")
-	head := flags.String("head", "", "expected `HASH` of the last event, kept from an earlier run")
+	head := flags.String("head", "", "expected `HASH` of the last event, or a file holding a signed head, kept from an earlier run")
+	pub := flags.String("pub", "", "public key `FILE` of the signed heads (default: FILE.pub beside the log)")
 	key := flags.String("key", "", "checkpoint key `FILE` (decision-log.key beside the configuration): check FILE.checkpoints")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
 	if code, ok := c.Parse(args); !ok {
@@ -73,19 +80,30 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", describe(err))
 		return ExitUsage
 	}
-	rep.ExpectHead(*head)
-	cps, err := checkpoints(*path, *key)
+	hc := HeadCheck{Pub: *pub}
+	if isFile(*head) {
+		hc.HeadFile = *head
+	} else {
+		rep.ExpectHead(*head)
+	}
+	cps, err := CheckCheckpoints(*path, *key)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", err)
+		return ExitUsage
+	}
+	heads, err := CheckHeads(*path, hc)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", err)
 		return ExitUsage
 	}
 	if *asJSON {
-		printJSON(stdout, rep, cps)
+		printJSON(stdout, rep, cps, heads)
 	} else {
 		printText(stdout, rep)
 		printCheckpoints(stdout, *path, cps)
+		printHeads(stdout, heads)
 	}
-	if !rep.OK() || (cps != nil && !cps.OK()) {
+	if !rep.OK() || (cps != nil && !cps.OK()) || (heads != nil && !heads.OK()) {
 		return ExitTampered
 	}
 	return ExitIntact
@@ -116,36 +134,42 @@ func printText(w io.Writer, rep decisionlog.Report) {
 	}
 }
 
-func printJSON(w io.Writer, rep decisionlog.Report, cps *decisionlog.CheckpointReport) {
+func printJSON(w io.Writer, rep decisionlog.Report, cps *decisionlog.CheckpointReport, heads *HeadResult) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(struct {
 		Intact bool `json:"intact"`
 		decisionlog.Report
 		Checkpoints *decisionlog.CheckpointReport `json:"checkpoints,omitempty"`
-	}{rep.OK() && (cps == nil || cps.OK()), rep, cps})
+		Heads       *HeadResult                   `json:"signed_heads,omitempty"`
+	}{rep.OK() && (cps == nil || cps.OK()) && (heads == nil || heads.OK()), rep, cps, heads})
 }
 
-// checkpoints checks the log's checkpoints with the key at key; nil when
-// no key is given.
-func checkpoints(path, key string) (*decisionlog.CheckpointReport, error) {
-	if key == "" {
+// CheckCheckpoints is what verify and replay check of a log's
+// checkpoints: with the key file at key, every checkpoint made with it;
+// without one, when a checkpoint file is there, that its checkpoints
+// match the log (their MACs unchecked, which a note says). nil when
+// there is neither.
+func CheckCheckpoints(path, key string) (*decisionlog.CheckpointReport, error) {
+	var k []byte
+	if key != "" {
+		var err error
+		if k, err = decisionlog.LoadKey(key); err != nil {
+			return nil, err
+		}
+	} else if _, err := os.Stat(decisionlog.CheckpointPath(path)); err != nil {
 		return nil, nil
 	}
-	rep, err := decisionlog.VerifyCheckpoints(path, key)
+	rep, err := decisionlog.CheckCheckpoints(path, k)
 	if err != nil {
 		return nil, err
 	}
 	return &rep, nil
 }
 
-// printCheckpoints prints what the checkpoints found, or, without a key,
-// that a checkpoint file was not checked.
+// printCheckpoints prints what the checkpoints found.
 func printCheckpoints(w io.Writer, path string, cps *decisionlog.CheckpointReport) {
 	if cps == nil {
-		if _, err := os.Stat(decisionlog.CheckpointPath(path)); err == nil {
-			fmt.Fprintln(w, "note: the checkpoints were not checked; give the key with --key FILE to find a rewritten or cut log")
-		}
 		return
 	}
 	for _, is := range cps.Issues {
@@ -154,5 +178,9 @@ func printCheckpoints(w io.Writer, path string, cps *decisionlog.CheckpointRepor
 	for _, n := range cps.Notes {
 		fmt.Fprintln(w, "note:", n)
 	}
-	fmt.Fprintf(w, "checkpoints: %d verified, the latest at seq %d (%s)\n", cps.Checkpoints, cps.Latest.Seq, cps.Latest.Hash)
+	if cps.KeyID == "" {
+		fmt.Fprintf(w, "checkpoints: %d read, not authenticated (give the key with --key FILE), the latest at seq %d (%s)\n", cps.Checkpoints, cps.Latest.Seq, cps.Latest.Hash)
+		return
+	}
+	fmt.Fprintf(w, "checkpoints: %d verified with key id %s, the latest at seq %d (%s)\n", cps.Checkpoints, cps.KeyID, cps.Latest.Seq, cps.Latest.Hash)
 }

@@ -86,6 +86,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25em .6em;te
 <tr><th>log</th><td>{{.Log}}{{range .Files}}<br>{{.}}{{end}}</td></tr>
 <tr><th>chain head</th><td><code>{{.Head}}</code></td></tr>
 <tr><th>hash chain</th><td>{{if .ChainIntact}}<span class="ok">intact</span>{{else}}<b class="bad">NOT intact: replayed anyway (--force); these may not be the decisions that were made</b><ul>{{range .ChainIssues}}<li>{{.}}</li>{{end}}</ul>{{end}}</td></tr>
+{{if .Unchecked}}<tr><th>not checked</th><td><ul>{{range .Unchecked}}<li>{{.}}</li>{{end}}</ul></td></tr>{{end}}
 <tr><th>compared with</th><td>{{.Policy}}</td></tr>
 <tr><th>replayed at</th><td>{{.At.Format "2006-01-02T15:04:05Z07:00"}}</td></tr>
 </table>{{end}}

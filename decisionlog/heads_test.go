@@ -1,0 +1,136 @@
+package decisionlog
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// signedLog writes rounds of pairs, one Log (one host process) per
+// round, each closing with a checkpoint and a signed head.
+func signedLog(t *testing.T, rounds int, opts Options) (path, keyPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	path = filepath.Join(dir, "log", "decisions.jsonl")
+	os.Mkdir(filepath.Dir(path), 0o700)
+	keyPath = filepath.Join(dir, "config", "decision-log.key")
+	opts.CheckpointKey = keyPath
+	for range rounds {
+		l, err := Open(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writePairs(t, l, 5)
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path, keyPath
+}
+
+// TestSignedHeadsVerifyAndFindARewrite: every close signs a head; the
+// heads verify with the public key alone, also after rotation deleted the
+// oldest files (the tree continues from a head's frontier), and a log
+// rewritten with a recomputed chain and re-keyed checkpoints (the HMAC
+// key is on the machine) no longer matches the heads.
+func TestSignedHeadsVerifyAndFindARewrite(t *testing.T) {
+	path, keyPath := signedLog(t, 6, Options{MaxBytes: 4 << 10, Keep: 2})
+	if st, err := os.Stat(SigningKeyPath(keyPath)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("signing key: %v %v; want a 0600 file beside the checkpoint key", st, err)
+	}
+	if first, _ := firstSeq(mustFiles(t, path)[0]); first <= 1 {
+		t.Fatalf("the log still starts at seq %d; want rotation to have deleted its first files", first)
+	}
+	v, err := LoadPublicKey(PublicKeyPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := VerifyHeads(path, v)
+	if err != nil || !rep.OK() || rep.Heads == 0 || rep.Latest.Size != int64(rep.tree.size) {
+		t.Fatalf("VerifyHeads = %+v, %v; want the heads to verify up to the log's end", rep, err)
+	}
+
+	t.Logf("heads %d, tree leaves %d–%d, notes %v", rep.Heads, rep.tree.base+1, rep.tree.size, rep.Notes)
+	// Inclusion proof of one decision, checked with tlog.
+	id := decisionIDAt(t, path)
+	p, err := ProveDecision(path, id, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proof, _ := decodeHashes(p.Proof)
+	_, lineHash, _ := chainOf([]byte(p.Line))
+	leaf, _ := leafHash(lineHash)
+	if err := tlog.CheckRecord(proof, rep.Latest.Size, rep.Latest.Root, p.Index, leaf); err != nil {
+		t.Fatalf("the inclusion proof does not check: %v", err)
+	}
+
+	// The last file rewritten: a line changed, the chain recomputed.
+	lines := readLines(t, path)
+	writeLines(t, path, rechain(t, lines, len(lines)-2, "req-", "REQ-"))
+	if chain, _ := VerifyFile(path); !chain.OK() {
+		t.Fatalf("the rechained log does not pass the chain: %v", kinds(chain))
+	}
+	rep, err = VerifyHeads(path, v)
+	if err != nil || rep.OK() || !strings.Contains(strings.Join(rep.Issues, "\n"), "changed: the log's tree at size") {
+		t.Fatalf("VerifyHeads of a rewritten log = %v, %v; want it changed", rep.Issues, err)
+	}
+}
+
+func mustFiles(t *testing.T, path string) []string {
+	t.Helper()
+	files, _, err := Files(path)
+	if err != nil || len(files) == 0 {
+		t.Fatal(files, err)
+	}
+	return files
+}
+
+// decisionIDAt is the decision id of a decision in the active file.
+func decisionIDAt(t *testing.T, path string) string {
+	t.Helper()
+	for _, l := range readLines(t, path) {
+		s := string(l)
+		if i := strings.Index(s, `"decision_id":"`); i >= 0 && strings.Contains(s, `"phase":"decision"`) {
+			return s[i+len(`"decision_id":"`):][:36]
+		}
+	}
+	t.Fatal("no decision in", path)
+	return ""
+}
+
+// TestHeadsContinueOnlyTheWritersOwnHeads: a head record appended by
+// someone without the signing key (an unsigned note and a frontier that
+// matches it, committing to a tree of their choosing) is not continued by
+// the next head the host signs: that head still matches the log.
+func TestHeadsContinueOnlyTheWritersOwnHeads(t *testing.T) {
+	path, keyPath := signedLog(t, 2, Options{})
+	fake := newMerkleTree()
+	for range 20 { // as many leaves as the log has lines, other ones
+		if err := fake.add(strings.Repeat("ab", 32)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, _ := fake.root(fake.size)
+	fr, _ := fake.frontier()
+	rec, _ := json.Marshal(headRecord{Note: headText(fake.size, root) + "\n— " + SignerName + " AAAAAA==\n", Frontier: encodeHashes(fr)})
+	f, _ := os.OpenFile(HeadsPath(path), os.O_WRONLY|os.O_APPEND, 0)
+	f.Write(append(rec, '\n'))
+	f.Close()
+	l, err := Open(path, Options{CheckpointKey: keyPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writePairs(t, l, 2)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := LoadPublicKey(PublicKeyPath(path))
+	rep, err := VerifyHeads(path, v)
+	if err != nil || rep.Heads != 3 || strings.Contains(strings.Join(rep.Issues, "\n"), "changed") {
+		t.Fatalf("VerifyHeads = %d heads, %v, %v; want the three genuine heads to match the log (the planted one reported)", rep.Heads, rep.Issues, err)
+	}
+}
