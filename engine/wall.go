@@ -42,7 +42,8 @@ func (h *Host) wall(ctx context.Context, call *action.Call, spec *action.Spec, d
 	if data == nil {
 		return nil, nil
 	}
-	var s scanner
+	var path, member [96]byte // the member names of most answers fit
+	s := scanner{judged: call.Judged, path: path[:0], member: member[:0]}
 	s.value(reflect.ValueOf(data))
 	if len(s.found) == 0 {
 		return data, nil
@@ -97,6 +98,7 @@ type scanner struct {
 	path, member []byte // the current member, with and without indices
 	found        []found
 	replace      map[string]string
+	judged       []action.Outgoing // passed over where the answer holds them as they were judged
 }
 
 var timeType = reflect.TypeFor[time.Time]()
@@ -129,7 +131,7 @@ func (s *scanner) value(v reflect.Value) (reflect.Value, bool) {
 func (s *scanner) str(v reflect.Value) (reflect.Value, bool) {
 	text := v.String()
 	if s.replace == nil {
-		if len(text) >= 2 && len(contentscan.Scan(unsafe.Slice(unsafe.StringData(text), len(text)))) > 0 {
+		if len(text) >= 2 && !s.wasJudged(text) && len(contentscan.Scan(unsafe.Slice(unsafe.StringData(text), len(text)))) > 0 {
 			s.found = append(s.found, found{path: string(s.path), member: string(s.member), text: text, settable: true})
 		}
 		return v, false
@@ -141,6 +143,17 @@ func (s *scanner) str(v reflect.Value) (reflect.Value, bool) {
 	nv := reflect.New(v.Type()).Elem()
 	nv.SetString(r)
 	return nv, true
+}
+
+// wasJudged reports whether the current member holds exactly the text
+// the action's own content check passed for it.
+func (s *scanner) wasJudged(text string) bool {
+	for _, j := range s.judged {
+		if j.Source == string(s.path) && string(j.Text) == text {
+			return true
+		}
+	}
+	return false
 }
 
 // bytes scans a []byte member (encoded as base64, so never overwritten:

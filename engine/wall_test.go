@@ -112,3 +112,23 @@ func TestSpecDeclares(t *testing.T) {
 		}
 	}
 }
+
+// TestWallPassesOverOnlyWhatWasJudged: a member that holds exactly the
+// text the action's own check passed is not scanned again; one that holds
+// anything else is, whatever the action judged under its name.
+func TestWallPassesOverOnlyWhatWasJudged(t *testing.T) {
+	th := newTestHost(t, nil)
+	key := secrettest.AWSKeyID(3)
+	answer := wallAnswer{Title: "see " + key}
+	spec := &action.Spec{Content: []string{"title"}}
+	call := &action.Call{Judged: []action.Outgoing{{Source: "title", Text: []byte("see nothing")}}}
+	call.Request.Action = "list_folder"
+	if _, perr := th.h.wall(context.Background(), call, spec, answer); perr == nil || perr.Rule != "content.unhandled" {
+		t.Fatalf("a member holding other text than was judged: %v", perr)
+	}
+	call = &action.Call{Judged: []action.Outgoing{{Source: "title", Text: []byte("see " + key)}}}
+	call.Request.Action = "list_folder"
+	if out, perr := th.h.wall(context.Background(), call, spec, answer); perr != nil || out.(wallAnswer).Title != answer.Title {
+		t.Fatalf("a member holding what was judged: %v", perr)
+	}
+}
