@@ -33,7 +33,8 @@ type wallAnswer struct {
 
 // TestScannerFindsEveryString: the scanner reaches every string as the
 // JSON encoding names it, through structs, embedded structs, slices,
-// pointers, interfaces, maps and []byte, and leaves out "-".
+// pointers, interfaces, maps and []byte, and leaves out "-"; a map key
+// that is a secret is named "*" in the path, which is logged.
 func TestScannerFindsEveryString(t *testing.T) {
 	key := secrettest.AWSKeyID(1)
 	a := wallAnswer{
@@ -51,7 +52,7 @@ func TestScannerFindsEveryString(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
-		"any.text any.text", "items[1].text items[].text", "map." + key + " map.*", "map.k map.*",
+		"any.text any.text", "items[1].text items[].text", "map.* map.*", "map.k map.*",
 		"note note", "ptr.text ptr.text", "raw raw", "title title",
 	}
 	if !slices.Equal(got, want) {
