@@ -42,7 +42,8 @@ func (h *Host) wall(ctx context.Context, call *action.Call, spec *action.Spec, d
 	if data == nil {
 		return nil, nil
 	}
-	var s scanner
+	var path, member [96]byte // the member names of most answers fit
+	s := scanner{judged: call.Judged, path: path[:0], member: member[:0]}
 	s.value(reflect.ValueOf(data))
 	if len(s.found) == 0 {
 		return data, nil
@@ -75,12 +76,15 @@ func (h *Host) wall(ctx context.Context, call *action.Call, spec *action.Spec, d
 // does not declare: the host log names the member, so that the action's
 // declaration can be fixed.
 func (h *Host) refuseUndeclared(call *action.Call, f found) *protocol.Error {
-	fmt.Fprintf(h.hostLog, "deskbridge: %s answered a secret format in %s, which it does not declare as content (action.Spec.Content); refused\n",
-		call.Request.Action, f.path)
+	why := "which it does not declare as content (action.Spec.Content)"
+	if !f.settable {
+		why = "a map key or bytes, which cannot be masked"
+	}
+	fmt.Fprintf(h.hostLog, "deskbridge: %s answered a secret format in %s, %s; refused\n", call.Request.Action, f.path, why)
 	record := contentRecord(call, policy.Content{})
 	record["outcome"], record["rule"], record["member"] = "refused", ruleUndeclared, f.path
 	perr := protocol.Errorf(protocol.PermissionDenied,
-		"The response holds what looks like a secret in %s, which %s does not declare as content, so DeskBridge does not send it; please report this.",
+		"The response holds what looks like a secret in %s, where %s does not send content, so DeskBridge does not send it; please report this.",
 		f.path, call.Request.Action)
 	perr.Rule = ruleUndeclared
 	return perr
@@ -97,6 +101,7 @@ type scanner struct {
 	path, member []byte // the current member, with and without indices
 	found        []found
 	replace      map[string]string
+	judged       []action.Outgoing // passed over where the answer holds them as they were judged
 }
 
 var timeType = reflect.TypeFor[time.Time]()
@@ -129,7 +134,7 @@ func (s *scanner) value(v reflect.Value) (reflect.Value, bool) {
 func (s *scanner) str(v reflect.Value) (reflect.Value, bool) {
 	text := v.String()
 	if s.replace == nil {
-		if len(text) >= 2 && len(contentscan.Scan(unsafe.Slice(unsafe.StringData(text), len(text)))) > 0 {
+		if len(text) >= 2 && !s.wasJudged(text) && len(contentscan.Scan(unsafe.Slice(unsafe.StringData(text), len(text)))) > 0 {
 			s.found = append(s.found, found{path: string(s.path), member: string(s.member), text: text, settable: true})
 		}
 		return v, false
@@ -141,6 +146,17 @@ func (s *scanner) str(v reflect.Value) (reflect.Value, bool) {
 	nv := reflect.New(v.Type()).Elem()
 	nv.SetString(r)
 	return nv, true
+}
+
+// wasJudged reports whether the current member holds exactly the text
+// the action's own content check passed for it.
+func (s *scanner) wasJudged(text string) bool {
+	for _, j := range s.judged {
+		if j.Source == string(s.path) && string(j.Text) == text {
+			return true
+		}
+	}
+	return false
 }
 
 // bytes scans a []byte member (encoded as base64, so never overwritten:
@@ -266,21 +282,37 @@ func (s *scanner) elem(v reflect.Value, i int) (reflect.Value, bool) {
 	return s.value(v.Index(i))
 }
 
+// keyName is a map key as its JSON member name.
+func keyName(k reflect.Value) string {
+	switch {
+	case k.Kind() == reflect.String:
+		return k.String()
+	case k.CanInterface():
+		return fmt.Sprint(k.Interface())
+	}
+	return "?"
+}
+
 // mapEntries walks a map's keys (as strings that cannot be overwritten)
 // and values (in place), in no particular order.
 func (s *scanner) mapEntries(v reflect.Value) {
 	it := v.MapRange()
 	for it.Next() {
 		k := it.Key()
+		key := keyName(k)
+		name, secretKey := key, len(contentscan.Scan([]byte(key))) > 0
+		if secretKey {
+			name = "*" // a path is logged and answered: never the secret
+		}
 		n0, m0 := len(s.path), len(s.member)
-		s.push(fmt.Sprint(k.Interface()))
+		s.push(name)
 		s.member = s.member[:m0]
 		if m0 > 0 {
 			s.member = append(s.member, '.')
 		}
 		s.member = append(s.member, '*')
-		if k.Kind() == reflect.String && s.replace == nil && len(contentscan.Scan([]byte(k.String()))) > 0 {
-			s.found = append(s.found, found{path: string(s.path), member: string(s.member), text: k.String()})
+		if secretKey && s.replace == nil {
+			s.found = append(s.found, found{path: string(s.path), member: string(s.member), text: key})
 		}
 		if nv, changed := s.value(it.Value()); changed {
 			v.SetMapIndex(k, nv)

@@ -33,7 +33,8 @@ type wallAnswer struct {
 
 // TestScannerFindsEveryString: the scanner reaches every string as the
 // JSON encoding names it, through structs, embedded structs, slices,
-// pointers, interfaces, maps and []byte, and leaves out "-".
+// pointers, interfaces, maps and []byte, and leaves out "-"; a map key
+// that is a secret is named "*" in the path, which is logged.
 func TestScannerFindsEveryString(t *testing.T) {
 	key := secrettest.AWSKeyID(1)
 	a := wallAnswer{
@@ -51,7 +52,7 @@ func TestScannerFindsEveryString(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
-		"any.text any.text", "items[1].text items[].text", "map." + key + " map.*", "map.k map.*",
+		"any.text any.text", "items[1].text items[].text", "map.* map.*", "map.k map.*",
 		"note note", "ptr.text ptr.text", "raw raw", "title title",
 	}
 	if !slices.Equal(got, want) {
@@ -110,5 +111,25 @@ func TestSpecDeclares(t *testing.T) {
 		if s.Declares(m) != want {
 			t.Errorf("Declares(%q) = %v", m, !want)
 		}
+	}
+}
+
+// TestWallPassesOverOnlyWhatWasJudged: a member that holds exactly the
+// text the action's own check passed is not scanned again; one that holds
+// anything else is, whatever the action judged under its name.
+func TestWallPassesOverOnlyWhatWasJudged(t *testing.T) {
+	th := newTestHost(t, nil)
+	key := secrettest.AWSKeyID(3)
+	answer := wallAnswer{Title: "see " + key}
+	spec := &action.Spec{Content: []string{"title"}}
+	call := &action.Call{Judged: []action.Outgoing{{Source: "title", Text: []byte("see nothing")}}}
+	call.Request.Action = "list_folder"
+	if _, perr := th.h.wall(context.Background(), call, spec, answer); perr == nil || perr.Rule != "content.unhandled" {
+		t.Fatalf("a member holding other text than was judged: %v", perr)
+	}
+	call = &action.Call{Judged: []action.Outgoing{{Source: "title", Text: []byte("see " + key)}}}
+	call.Request.Action = "list_folder"
+	if out, perr := th.h.wall(context.Background(), call, spec, answer); perr != nil || out.(wallAnswer).Title != answer.Title {
+		t.Fatalf("a member holding what was judged: %v", perr)
 	}
 }

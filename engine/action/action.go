@@ -84,19 +84,24 @@ type Outgoing struct {
 //
 // Each part's Source is the member of the answer its Text becomes, with
 // its indices ("stdout", "results[2].data.content"). The engine scans
-// the whole answer again before it is sent (engine/wall.go); a check
-// here is for what only the action knows: the bytes around a page, the
-// raw bytes behind base64, and a redaction made before the answer is
-// encoded.
+// the whole answer again before it is sent (engine/wall.go), passing
+// over a member only when it holds exactly a judged part's Text
+// (Call.Judged); a check here is for what only the action knows: the
+// bytes around a page, the raw bytes behind base64, and a redaction made
+// before the answer is encoded.
 func (env *Env) Content(ctx context.Context, c *Call, parts ...Outgoing) *protocol.Error {
 	if env.CheckContent == nil {
 		return nil
 	}
 	for _, p := range parts {
 		if len(p.Before) > 0 || len(p.After) > 0 || len(contentscan.Scan(p.Text)) > 0 {
-			return env.CheckContent(ctx, c, slices.Clone(parts))
+			if perr := env.CheckContent(ctx, c, slices.Clone(parts)); perr != nil {
+				return perr
+			}
+			break
 		}
 	}
+	c.Judged = append(c.Judged, parts...)
 	return nil
 }
 
@@ -137,6 +142,11 @@ type Call struct {
 	// Detail is what Run reports about its result for the decision log's
 	// outcome event: counts and codes, never content.
 	Detail map[string]any
+	// Judged are the parts Env.Content passed, with their Text after the
+	// check: the engine's scan of the answer passes over a member that
+	// holds exactly one of them, judged already (with the bytes around
+	// it), and scans any other.
+	Judged []Outgoing
 }
 
 // Limit returns the named limit of the decision, or def when it has none
