@@ -61,6 +61,11 @@ type Options struct {
 	// every compiler stage, so that its next compile skips the stages that
 	// only report errors (checked.go).
 	CheckedDir string
+	// Serve says the set will decide requests: it is refused unless it
+	// keeps to what DeskBridge reads (contract.go) and its own tests pass
+	// (RunTests; the embedded set's ran when it was built). Both run with
+	// the compiler checks, so once per policy set when CheckedDir is set.
+	Serve bool
 }
 
 // New compiles src with data and prepares the decision query.
@@ -69,7 +74,7 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	if out == nil {
 		out = os.Stderr
 	}
-	checked := wasChecked(opts.CheckedDir, src)
+	checked := wasChecked(opts.CheckedDir, src, opts.Serve)
 	c, err := compile(ctx, src, opts.Data, out, compileMode{skipChecks: checked})
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
@@ -78,7 +83,12 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 		if err := lintErrors(src); err != nil {
 			return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
 		}
-		markChecked(opts.CheckedDir, src, c)
+		if opts.Serve {
+			if err := vetServed(ctx, src, c, out); err != nil {
+				return nil, fmt.Errorf("refusing policy %s: %w", src.Name, err)
+			}
+		}
+		markChecked(opts.CheckedDir, src, c, opts.Serve)
 	}
 	q, err := c.prepare(Query)
 	if err != nil {

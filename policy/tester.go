@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
@@ -13,6 +14,9 @@ import (
 // TestReport counts the outcome of a policy test run.
 type TestReport struct {
 	Passed, Failed, Errored int
+	// Failures name the tests that failed or errored, as
+	// file:line: package.test_name.
+	Failures []string
 }
 
 // OK reports whether every test passed and at least one ran.
@@ -52,8 +56,10 @@ func RunTests(ctx context.Context, src *Source, verbose bool, w io.Writer) (Test
 		switch {
 		case r.Error != nil:
 			rep.Errored++
+			rep.Failures = append(rep.Failures, testName(r))
 		case r.Fail:
 			rep.Failed++
+			rep.Failures = append(rep.Failures, testName(r))
 		default:
 			rep.Passed++
 		}
@@ -80,4 +86,13 @@ func parseAll(src *Source) (map[string]*ast.Module, error) {
 		}
 	}
 	return modules, nil
+}
+
+// testName names test result r as file:line: package.name.
+func testName(r *tester.Result) string {
+	name := strings.TrimPrefix(r.Package, "data.") + "." + r.Name
+	if r.Location != nil {
+		return fmt.Sprintf("%s:%d: %s", r.Location.File, r.Location.Row, name)
+	}
+	return name
 }
