@@ -120,7 +120,31 @@ func bundleSource(path string, b bundle.Bundle) (*Source, error) {
 	if len(s.Modules) == 0 {
 		return nil, fmt.Errorf("policy bundle %s has no .rego modules", path)
 	}
+	if err := checkRoots(path, b); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// checkRoots refuses a bundle with a module whose package lies outside
+// the roots its manifest claims: OPA would not activate it, and a rule
+// the manifest disowns must not decide either.
+func checkRoots(path string, b bundle.Bundle) error {
+	if b.Manifest.Roots == nil {
+		return nil // no roots: the bundle owns all of data
+	}
+	roots := *b.Manifest.Roots
+	for _, m := range b.Modules {
+		if m.Parsed == nil {
+			continue
+		}
+		pkg := strings.TrimPrefix(m.Parsed.Package.Path.String(), "data.")
+		if !bundle.RootPathsContain(roots, strings.ReplaceAll(pkg, ".", "/")) {
+			return fmt.Errorf("policy bundle %s: %s: package %s lies outside the manifest's roots [%s], so OPA would not load it: add %q to roots in .manifest (or build without --ignore of it)",
+				path, strings.TrimPrefix(m.Path, "/"), pkg, strings.Join(roots, ", "), strings.ReplaceAll(pkg, ".", "/"))
+		}
+	}
+	return nil
 }
 
 // Bundle names the bundle that decides and its revision, for the decision

@@ -14,20 +14,28 @@ const servedChecksVersion = "contract-1"
 
 // vetServed refuses a set the host would not really enforce: one that
 // breaks what DeskBridge reads (contractProblems, whose first error it
-// returns with how many there are; warnings go to out) or whose own tests
-// fail (naming them). c must have been compiled with every stage.
-func vetServed(ctx context.Context, src *Source, c *compiled, out io.Writer) error {
-	var errs []Problem
+// returns with how many there are) or whose own tests fail (naming them).
+// It returns the warnings, and writes each to out. c must have been
+// compiled with every stage.
+func vetServed(ctx context.Context, src *Source, c *compiled, out io.Writer) ([]Problem, error) {
+	var errs, warnings []Problem
 	for _, p := range contractProblems(c.compiler, src) {
 		if p.Warning {
 			fmt.Fprintf(out, "deskbridge: policy %s: %s\n", src.Name, p)
+			warnings = append(warnings, p)
 			continue
 		}
 		errs = append(errs, p)
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("%s (%d problems; `deskbridge policy check %s` lists them)", errs[0], len(errs), src.Name)
+		return nil, fmt.Errorf("%s (%d problems; `deskbridge policy check %s` lists them)", errs[0], len(errs), src.Name)
 	}
+	return warnings, runOwnTests(ctx, src)
+}
+
+// runOwnTests fails when one of src's tests fails; the embedded set's
+// ran when it was built.
+func runOwnTests(ctx context.Context, src *Source) error {
 	if src.shipped || len(src.Tests) == 0 {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -85,7 +86,7 @@ func policyTest(args []string, stdout, stderr io.Writer) int {
 
 // policyCheck prints every compile problem; exit 1 when there is one.
 func policyCheck(args []string, stdout, stderr io.Writer) int {
-	c := cliflag.New("policy check", "usage: deskbridge policy check [DIR_OR_BUNDLE]\n\nCompile the policy (default: the embedded policy) and print every problem as file:line:column. Exit 1 when there is one.\n", stdout, stderr)
+	c := cliflag.New("policy check", "usage: deskbridge policy check [DIR_OR_BUNDLE]\n\nCompile the policy (default: the embedded policy) and print every problem as file:line:column: what does not compile, a rule DeskBridge would not read or would read as another type (docs/writing-policies.md, section What DeskBridge refuses), a rule that errors on a sample request of an action, a failing test of the policy's own. Exit 1 when there is one.\n", stdout, stderr)
 	if code, ok := c.Parse(args); !ok {
 		return code
 	}
@@ -111,11 +112,30 @@ func policyCheck(args []string, stdout, stderr io.Writer) int {
 			errs++
 		}
 	}
+	if errs == 0 && c.Arg(0) != "" { // the embedded tests ran when it was built
+		if msg := failingTests(src); msg != "" {
+			fmt.Fprintln(stdout, msg)
+			errs++
+		}
+	}
 	if errs > 0 {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %d modules, %d test modules, no problems (%d warnings)\n", src.Name, len(src.Modules), len(src.Tests), len(probs))
 	return 0
+}
+
+// failingTests runs src's own tests, as the host does before it serves
+// src, and says which fail, or "".
+func failingTests(src *policy.Source) string {
+	rep, err := policy.RunTests(context.Background(), src, false, io.Discard)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s: its tests do not run (%v), so the host would not serve it", src.Name, err)
+	case rep.Failed > 0 || rep.Errored > 0:
+		return fmt.Sprintf("%s: its own tests fail, so the host would not serve it: %s (deskbridge policy test %s -v shows why)", src.Name, strings.Join(rep.Failures, ", "), src.Name)
+	}
+	return ""
 }
 
 // policyEval decides one input document (as `policy input` prints it, or
