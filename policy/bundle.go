@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/bundle"
@@ -58,7 +59,7 @@ func Bundle(path string, v *Verification) (*Source, error) {
 	}
 	b, err := r.Read()
 	if err != nil {
-		return nil, fmt.Errorf("policy bundle %s: %w", path, err)
+		return nil, fmt.Errorf("policy bundle %s: %w%s", path, err, rootsHint(err))
 	}
 	return bundleSource(path, b)
 }
@@ -120,35 +121,25 @@ func bundleSource(path string, b bundle.Bundle) (*Source, error) {
 	if len(s.Modules) == 0 {
 		return nil, fmt.Errorf("policy bundle %s has no .rego modules", path)
 	}
-	if err := checkRoots(path, b); err != nil {
-		return nil, err
-	}
 	return s, nil
-}
-
-// checkRoots refuses a bundle with a module whose package lies outside
-// the roots its manifest claims: OPA would not activate it, and a rule
-// the manifest disowns must not decide either.
-func checkRoots(path string, b bundle.Bundle) error {
-	if b.Manifest.Roots == nil {
-		return nil // no roots: the bundle owns all of data
-	}
-	roots := *b.Manifest.Roots
-	for _, m := range b.Modules {
-		if m.Parsed == nil {
-			continue
-		}
-		pkg := strings.TrimPrefix(m.Parsed.Package.Path.String(), "data.")
-		if !bundle.RootPathsContain(roots, strings.ReplaceAll(pkg, ".", "/")) {
-			return fmt.Errorf("policy bundle %s: %s: package %s lies outside the manifest's roots [%s], so OPA would not load it: add %q to roots in .manifest (or build without --ignore of it)",
-				path, strings.TrimPrefix(m.Path, "/"), pkg, strings.Join(roots, ", "), strings.ReplaceAll(pkg, ".", "/"))
-		}
-	}
-	return nil
 }
 
 // Bundle names the bundle that decides and its revision, for the decision
 // log's bundles field; the name is empty when the policy is not a bundle.
 func (e *Engine) Bundle() (name, revision string) {
 	return e.src.Bundle, e.src.Revision
+}
+
+// outsideRoots is OPA's error for a module whose package lies outside the
+// roots its bundle's manifest claims.
+var outsideRoots = regexp.MustCompile(`do not permit 'package ([\w.]+)'`)
+
+// rootsHint says what to change when err is OPA's refusal of a package
+// outside the manifest's roots, or "".
+func rootsHint(err error) string {
+	m := outsideRoots.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf(": a rule outside the roots would not be enforced; add %s to roots in .manifest", strings.ReplaceAll(m[1], ".", "/"))
 }

@@ -344,6 +344,7 @@ func unreadProblems(c *ast.Compiler, src *Source) []Problem {
 		}
 		switch {
 		case len(unread) == 0:
+		case len(namespaceProblems(m)) > 0: // reported as that
 		case len(unread) == len(m.Rules) && !isTeamPackage(m.Package.Path):
 			probs = append(probs, problemAtLoc(m.Package.Loc(), fmt.Sprintf(
 				"nothing DeskBridge reads refers to package %s, so none of its rules is enforced: DeskBridge reads deny, content_deny and content_redact of the packages directly under %s (name it %s.<team>), or mark the package with the METADATA annotation custom: {deskbridge: {unused: true}} if that is intended",
