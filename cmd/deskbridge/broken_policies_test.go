@@ -77,7 +77,7 @@ func TestBrokenPolicies(t *testing.T) {
 				t.Errorf("doctor: no %s line with %q", level, c.want)
 			}
 			p := start(t, []string{"--config", cfg, origin})
-			action := "get_clipboard"
+			action := "get_status"
 			if c.atRequest != "" {
 				action = c.atRequest
 			}

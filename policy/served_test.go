@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+const passingTeamTest = `package deskbridge.policies.team_test
+
+import rego.v1
+
+test_ok if true
+`
+
+// TestServedTestsRunOncePerSet: a set to serve whose own test fails is
+// refused, naming the test; one whose tests pass is marked, and its mark
+// names the tests too, so a changed test is run again on the next start.
+func TestServedTestsRunOncePerSet(t *testing.T) {
+	dir := t.TempDir()
+	src, err := Dir("../rego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Tests["team_test.rego"] = passingTeamTest
+	if _, err := New(context.Background(), src, Options{Data: benchConfig, CheckedDir: dir, Serve: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !wasChecked(dir, src, true) {
+		t.Fatal("a served set whose tests pass is not marked")
+	}
+	if wasChecked(dir, src, false) {
+		t.Fatal("the mark of a served set counts for a set not to serve")
+	}
+	src.Tests["team_test.rego"] = strings.Replace(passingTeamTest, "if true", "if false", 1)
+	if wasChecked(dir, src, true) {
+		t.Fatal("a changed test counts as run")
+	}
+	_, err = New(context.Background(), src, Options{Data: benchConfig, CheckedDir: dir, Serve: true})
+	if err == nil || !strings.Contains(err.Error(), "team_test.rego:5: deskbridge.policies.team_test.test_ok") {
+		t.Fatalf("a failing test: %v", err)
+	}
+	if wasChecked(dir, src, true) {
+		t.Fatal("a set whose test fails is marked")
+	}
+}
+
+// TestContractAcceptsTheDefaults: the embedded policy and the walkthrough's
+// folder keep to what DeskBridge reads.
+func TestContractAcceptsTheDefaults(t *testing.T) {
+	src, err := Dir("../rego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Check(src) {
+		t.Errorf("%s", p)
+	}
+}
+
+// TestReadDenialRefusesABadPriority: a priority the type check could not
+// see (built by a function) is refused at run time, never read as 0.
+func TestReadDenialRefusesABadPriority(t *testing.T) {
+	src := Embedded()
+	src.Modules["team.rego"] = `package deskbridge.policies.team
+
+import rego.v1
+
+deny contains object.union(base, {"priority": "high"}) if input.request.action == "read_file"
+
+base := {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"}
+`
+	e, err := New(context.Background(), src, Options{Data: benchConfig, Serve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Version: InputVersion, Request: Request{ID: "1", Action: "read_file", Channel: "cli"}}
+	doc, err := in.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Decide(context.Background(), doc); err == nil || !strings.Contains(err.Error(), "priority") {
+		t.Fatalf("Decide: %v, want a priority error", err)
+	}
+}
