@@ -82,3 +82,20 @@ base := {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"}
 		t.Fatalf("Decide: %v, want a priority error", err)
 	}
 }
+
+// BenchmarkWarmStartMark measures what a warm start pays for the checks of
+// a set to serve: finding its mark, whose name hashes the tests too.
+func BenchmarkWarmStartMark(b *testing.B) {
+	src, err := Dir("../rego")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for _, serve := range []bool{false, true} {
+		b.Run(map[bool]string{false: "compile-only", true: "serve"}[serve], func(b *testing.B) {
+			for b.Loop() {
+				wasChecked(dir, src, serve)
+			}
+		})
+	}
+}
