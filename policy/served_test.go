@@ -99,3 +99,51 @@ func BenchmarkWarmStartMark(b *testing.B) {
 		})
 	}
 }
+
+// TestUnusedMark: a rule or package marked custom.deskbridge.unused is
+// neither reported as unread nor its data references checked; unmarked,
+// both are errors.
+func TestUnusedMark(t *testing.T) {
+	const rule = `package deskbridge.policies.team
+
+import rego.v1
+
+%s
+helper if "x" in data.team.missing
+`
+	const lib = `%s
+package teamlib
+
+import rego.v1
+
+glob_of(p) := concat("/", [p, "**"])
+`
+	mark := "# METADATA\n# custom:\n#   deskbridge:\n#     unused: true"
+	pkgMark := "# METADATA\n# scope: package\n# custom:\n#   deskbridge:\n#     unused: true"
+	for _, c := range []struct {
+		name, file, text string
+		errors           int
+	}{
+		{"unmarked rule", "team.rego", strings.Replace(rule, "%s\n", "", 1), 2},
+		{"marked rule", "team.rego", strings.Replace(rule, "%s", mark, 1), 0},
+		{"unmarked package", "lib.rego", strings.Replace(lib, "%s\n", "", 1), 1},
+		{"marked package", "lib.rego", strings.Replace(lib, "%s", pkgMark, 1), 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := Dir("../rego")
+			if err != nil {
+				t.Fatal(err)
+			}
+			src.Modules[c.file] = c.text
+			var errs []Problem
+			for _, p := range Check(src) {
+				if !p.Warning {
+					errs = append(errs, p)
+				}
+			}
+			if len(errs) != c.errors {
+				t.Fatalf("%d errors, want %d: %v", len(errs), c.errors, errs)
+			}
+		})
+	}
+}
