@@ -18,7 +18,11 @@ import (
 
 const policyUsage = `usage:
   deskbridge policy check [DIR_OR_BUNDLE]               compile errors, as file:line:column
-  deskbridge policy test [DIR_OR_BUNDLE] [-v]           run the policy's _test.rego tests
+  deskbridge policy test [DIR_OR_BUNDLE] [-v] [--run REGEX] [--coverage [--threshold N]]
+                         [--format text|json] [--bench] [--timeout D]
+                                                        run the policy's _test.rego tests
+  deskbridge policy fmt [--write] DIR                   list (or rewrite) the .rego files that are
+                                                        not formatted as opa fmt formats them
   deskbridge policy eval --input FILE [DIR_OR_BUNDLE]   one decision and the deny rules that fired
   deskbridge [--config FILE] policy data [DIR_OR_BUNDLE] the data the policy reads: data.config and
                                                         the policy's data documents (data.<team>)
@@ -39,6 +43,8 @@ func policyCommand(configPath string, args []string, stdout, stderr io.Writer) i
 		return 0
 	case args[0] == "test":
 		return policyTest(args[1:], stdout, stderr)
+	case args[0] == "fmt":
+		return policyFmt(args[1:], stdout, stderr)
 	case args[0] == "check":
 		return policyCheck(args[1:], stdout, stderr)
 	case args[0] == "eval":
@@ -48,7 +54,7 @@ func policyCommand(configPath string, args []string, stdout, stderr io.Writer) i
 	case args[0] == "data":
 		return policyData(configPath, args[1:], stdout, stderr)
 	}
-	return c.Fail("unknown command %q (want check, test, eval, input or data)", args[0])
+	return c.Fail("unknown command %q (want check, test, fmt, eval, input or data)", args[0])
 }
 
 // loadSource reads the policy at path, or the embedded default when path is "".
@@ -57,31 +63,6 @@ func loadSource(path string) (*policy.Source, error) {
 		return policy.Embedded(), nil
 	}
 	return policy.Open(path)
-}
-
-func policyTest(args []string, stdout, stderr io.Writer) int {
-	c := cliflag.New("policy test", "usage: deskbridge policy test [DIR_OR_BUNDLE] [-v]\n\nRun the policy's _test.rego tests (default: the embedded policy). Exit 1 when one fails.\n", stdout, stderr)
-	verbose := c.Flags.Bool("v", false, "list every test")
-	if code, ok := c.Parse(args); !ok {
-		return code
-	}
-	if code, ok := c.Args(0, 1); !ok {
-		return code
-	}
-	src, err := loadSource(c.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
-		return 2
-	}
-	rep, err := policy.RunTests(context.Background(), src, *verbose, stdout)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
-		return 2
-	}
-	if !rep.OK() {
-		return 1
-	}
-	return 0
 }
 
 // policyCheck prints every compile problem; exit 1 when there is one.
