@@ -23,7 +23,8 @@ const policyUsage = `usage:
                                                         run the policy's _test.rego tests
   deskbridge policy fmt [--write] DIR                   list (or rewrite) the .rego files that are
                                                         not formatted as opa fmt formats them
-  deskbridge policy eval --input FILE [DIR_OR_BUNDLE]   one decision and the deny rules that fired
+  deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]
+                                                        one decision and the deny rules that fired
   deskbridge [--config FILE] policy data [DIR_OR_BUNDLE] the data the policy reads: data.config and
                                                         the policy's data documents (data.<team>)
   deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
@@ -165,11 +166,11 @@ func evalSetup(configPath, inputFile, policyPath string) (*policy.Engine, ast.Va
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := callConfig(configPath)
+	cfg, err := policyConfig(configPath, os.Stderr)
 	if err != nil {
 		return nil, nil, err
 	}
-	src, err := loadSource(policyPath)
+	src, err := configuredSource(cfg, policyPath, os.Stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -194,7 +195,7 @@ func policyInput(configPath string, args []string, stdout, stderr io.Writer) int
 	if code, ok := c.Args(1, 2); !ok {
 		return code
 	}
-	cfg, err := callConfig(configPath)
+	cfg, err := policyConfig(configPath, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2

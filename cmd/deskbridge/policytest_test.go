@@ -50,3 +50,17 @@ func TestPolicyFmt(t *testing.T) {
 		t.Fatalf("fmt after --write: exit %d: %s", code, out)
 	}
 }
+
+// TestPolicyCommandsUseTheInstalledConfiguration: without --config,
+// policy data reads the configuration the host would
+// ($DESKBRIDGE_CONFIG here), and its policy folder, and says so.
+func TestPolicyCommandsUseTheInstalledConfiguration(t *testing.T) {
+	pol := walkthroughPolicy(t)
+	cfg, _ := writeConfig(t, `,"policy":{"dir":`+strconvQuote(pol)+`}`)
+	out, errOut, code := runBin(t, "", []string{"DESKBRIDGE_CONFIG=" + cfg}, "policy", "data")
+	if code != 0 || !strings.Contains(errOut, "configuration "+cfg) || !strings.Contains(errOut, "policy "+pol) || !strings.Contains(out, `"acme"`) {
+		t.Fatalf("policy data: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
