@@ -23,8 +23,9 @@ const policyUsage = `usage:
                                                         run the policy's _test.rego tests
   deskbridge policy fmt [--write] DIR                   list (or rewrite) the .rego files that are
                                                         not formatted as opa fmt formats them
-  deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]
-                                                        one decision and the deny rules that fired
+  deskbridge [--config FILE] policy eval --input FILE [--query Q] [--explain full|notes|fails]
+                         [--profile] [DIR_OR_BUNDLE]   one decision and the deny rules that fired,
+                                                        or any query, with OPA's trace and profile
   deskbridge [--config FILE] policy data [DIR_OR_BUNDLE] the data the policy reads: data.config and
                                                         the policy's data documents (data.<team>)
   deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
@@ -125,6 +126,10 @@ func failingTests(src *policy.Source) string {
 func policyEval(configPath string, args []string, stdout, stderr io.Writer) int {
 	c := cliflag.New("policy eval", "usage: deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]\n\nDecide one input document (as policy input prints it, or a logged event's input) with the configuration's data, and list the deny rules that fired. Exit 1 when it is denied.\n", stdout, stderr)
 	inputFile := c.Flags.String("input", "", "input document `FILE` (JSON)")
+	query := c.Flags.String("query", "", "evaluate the Rego `QUERY` instead of the decision (e.g. data.deskbridge.policies.acme.deny)")
+	var qopts policy.QueryOptions
+	c.Flags.StringVar(&qopts.Explain, "explain", "", "print OPA's trace: `full`, notes or fails")
+	c.Flags.BoolVar(&qopts.Profile, "profile", false, "report the expressions that took longest")
 	if code, ok := c.Parse(args); !ok {
 		return code
 	}
@@ -139,6 +144,9 @@ func policyEval(configPath string, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
 	}
+	if *query != "" || qopts.Explain != "" || qopts.Profile {
+		return policyQuery(e, in, *query, qopts, stdout, stderr)
+	}
 	dec, fired, err := e.Explain(context.Background(), in)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
@@ -148,6 +156,22 @@ func policyEval(configPath string, args []string, stdout, stderr io.Writer) int 
 	if !dec.Allow {
 		return 1
 	}
+	return 0
+}
+
+// policyQuery evaluates query (the decision when "") and prints its
+// results, OPA's trace and profile as asked.
+func policyQuery(e *policy.Engine, in ast.Value, query string, opts policy.QueryOptions, stdout, stderr io.Writer) int {
+	if query == "" {
+		query = policy.Query
+	}
+	opts.Trace = stdout
+	res, err := e.Query(context.Background(), query, in, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
+	}
+	printJSON(stdout, res)
 	return 0
 }
 

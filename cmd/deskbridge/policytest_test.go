@@ -64,3 +64,17 @@ func TestPolicyCommandsUseTheInstalledConfiguration(t *testing.T) {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// TestPolicyEvalQuery: policy eval evaluates any query, with OPA's trace
+// (--explain) and profile (--profile).
+func TestPolicyEvalQuery(t *testing.T) {
+	pol := walkthroughPolicy(t)
+	in := filepath.Join(t.TempDir(), "in.json")
+	if err := os.WriteFile(in, []byte(`{"request":{"action":"read_file","channel":"cli"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runBin(t, "", nil, "policy", "eval", "--input", in, "--query", "n := count(data.deskbridge.policies.acme.deny)", "--explain", "full", "--profile", pol)
+	if code != 0 || !strings.Contains(out, `"n": 0`) || !strings.Contains(out, "query:1") || !strings.Contains(out, "Enter __localq") || !strings.Contains(out, `"profile"`) {
+		t.Fatalf("policy eval --query: exit %d\n%s%s", code, out, errOut)
+	}
+}
