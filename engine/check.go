@@ -54,6 +54,9 @@ func Check(ctx context.Context, cfg *config.Config) []Finding {
 		add(LevelFix, "policy", "%v", c.err)
 	} else {
 		add(LevelOK, "policy", "%s compiles (revision %q)", c.src.Name, c.engine.Revision())
+		for _, w := range c.engine.Warnings() {
+			add(LevelWarn, "policy", "%s", w)
+		}
 		if cfg.Policy.Dir == "" && cfg.Policy.Bundle == "" { // policySource: the embedded policy
 			add(LevelOK, "policy tests", "the embedded policy's tests passed when this version was built; deskbridge policy test runs them again")
 		} else {

@@ -127,7 +127,7 @@ func compilePolicy(ctx context.Context, cfg *config.Config, hostLog io.Writer, c
 	if err != nil {
 		return compileResult{err: err}
 	}
-	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog, CheckedDir: checked})
+	pe, err := policy.New(ctx, src, policy.Options{Data: data, Print: hostLog, CheckedDir: checked, Serve: true})
 	return compileResult{engine: pe, src: src, data: data, err: err}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/bundle"
@@ -58,7 +59,7 @@ func Bundle(path string, v *Verification) (*Source, error) {
 	}
 	b, err := r.Read()
 	if err != nil {
-		return nil, fmt.Errorf("policy bundle %s: %w", path, err)
+		return nil, fmt.Errorf("policy bundle %s: %w%s", path, err, rootsHint(err))
 	}
 	return bundleSource(path, b)
 }
@@ -127,4 +128,18 @@ func bundleSource(path string, b bundle.Bundle) (*Source, error) {
 // log's bundles field; the name is empty when the policy is not a bundle.
 func (e *Engine) Bundle() (name, revision string) {
 	return e.src.Bundle, e.src.Revision
+}
+
+// outsideRoots is OPA's error for a module whose package lies outside the
+// roots its bundle's manifest claims.
+var outsideRoots = regexp.MustCompile(`do not permit 'package ([\w.]+)'`)
+
+// rootsHint says what to change when err is OPA's refusal of a package
+// outside the manifest's roots, or "".
+func rootsHint(err error) string {
+	m := outsideRoots.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf(": a rule outside the roots would not be enforced; add %s to roots in .manifest", strings.ReplaceAll(m[1], ".", "/"))
 }

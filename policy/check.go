@@ -30,8 +30,9 @@ func (p Problem) String() string {
 // Check parses and compiles every module of src, tests included, with the
 // capabilities decisions run under, and returns every problem found (none
 // when the set compiles). It also requires the decision rule to exist, and
-// adds what Lint finds: what the host would refuse at run time (errors)
-// or never fire (warnings).
+// adds what contractProblems finds (a rule DeskBridge would not read, or
+// read as another type than it expects) and what Lint finds: what the
+// host would refuse at run time (errors) or never fire (warnings).
 func Check(src *Source) []Problem {
 	mods := map[string]*ast.Module{}
 	var probs []Problem
@@ -53,6 +54,7 @@ func Check(src *Source) []Problem {
 	if len(c.GetRulesExact(ast.MustParseRef(Query))) == 0 {
 		probs = append(probs, Problem{File: src.Name, Message: Query + " is not defined"})
 	}
+	probs = append(probs, contractProblems(c, src)...)
 	return append(probs, Lint(src)...)
 }
 

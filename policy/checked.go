@@ -42,10 +42,19 @@ var checkOnlyStages = []ast.StageID{
 	ast.StageCheckTypes,
 }
 
-// checkedMark is the path of src's mark in dir.
-func checkedMark(dir string, src *Source) string {
+// checkedMark is the path of src's mark in dir. A mark for a set to
+// serve (Options.Serve) also says that it kept to what DeskBridge reads
+// and that its tests passed, so its name has the tests and the version
+// of those checks in it too.
+func checkedMark(dir string, src *Source, serve bool) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", src.Hash(nil), version.Version)
+	if serve {
+		fmt.Fprintf(h, "serve\x00%s\x00", servedChecksVersion)
+		for _, name := range sortedKeys(src.Tests) {
+			fmt.Fprintf(h, "%s\x00%d\x00%s", name, len(src.Tests[name]), src.Tests[name])
+		}
+	}
 	for _, name := range slices.Sorted(mapKeys(forbidden)) {
 		fmt.Fprintf(h, "%s\x00", name)
 	}
@@ -56,25 +65,25 @@ func checkedMark(dir string, src *Source) string {
 }
 
 // wasChecked reports whether dir holds src's mark.
-func wasChecked(dir string, src *Source) bool {
+func wasChecked(dir string, src *Source, serve bool) bool {
 	if dir == "" {
 		return false
 	}
-	_, err := os.Lstat(checkedMark(dir, src))
+	_, err := os.Lstat(checkedMark(dir, src, serve))
 	return err == nil
 }
 
 // markChecked records in dir that src passed every stage of c, unless a
 // module has `with` outside the tests. A mark that cannot be written
 // costs the next start the checks, nothing else.
-func markChecked(dir string, src *Source, c *compiled) {
+func markChecked(dir string, src *Source, c *compiled, serve bool) {
 	if dir == "" || hasWith(c) {
 		return
 	}
 	if os.MkdirAll(dir, 0o700) != nil {
 		return
 	}
-	if f, err := os.OpenFile(checkedMark(dir, src), os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+	if f, err := os.OpenFile(checkedMark(dir, src, serve), os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
 		f.Close()
 	}
 }

@@ -17,13 +17,13 @@ import (
 func TestCheckedMark(t *testing.T) {
 	dir := t.TempDir()
 	src := Embedded()
-	if wasChecked(dir, src) {
+	if wasChecked(dir, src, false) {
 		t.Fatal("marked before any compile")
 	}
 	if _, err := New(context.Background(), src, Options{Data: benchConfig, CheckedDir: dir}); err != nil {
 		t.Fatal(err)
 	}
-	if !wasChecked(dir, src) {
+	if !wasChecked(dir, src, false) {
 		t.Fatal("not marked after a full compile")
 	}
 	if _, err := New(context.Background(), src, Options{Data: benchConfig, CheckedDir: dir}); err != nil {
@@ -34,14 +34,14 @@ func TestCheckedMark(t *testing.T) {
 		changed.Modules[name] += "\n# changed\n"
 		break
 	}
-	if wasChecked(dir, changed) {
+	if wasChecked(dir, changed, false) {
 		t.Fatal("a changed set counts as checked")
 	}
 	bad := &Source{Name: "bad", Modules: map[string]string{"x.rego": "package x\n\np if { q(1) }\n"}}
 	if _, err := New(context.Background(), bad, Options{CheckedDir: dir}); err == nil {
 		t.Fatal("an undefined function compiled")
 	}
-	if wasChecked(dir, bad) {
+	if wasChecked(dir, bad, false) {
 		t.Fatal("a set that failed a check is marked")
 	}
 	entries, _ := os.ReadDir(dir)

@@ -17,7 +17,7 @@ const allowList = `package deskbridge.policies.acme
 
 import rego.v1
 
-deny contains {"code": "PERMISSION_DENIED", "rule": "acme.not_listed", "message": "Not on the list."} if {
+deny contains {"code": "PERMISSION_DENIED", "rule": "acme.not_listed", "message": "Not on the list.", "priority": 50} if {
 	input.request.action == "read_file"
 	not listed
 }

@@ -133,10 +133,18 @@ func readDenial(v ast.Value) (Denial, error) {
 	if den.Message == "" {
 		den.Message = "The policy does not allow this request."
 	}
-	if n, ok := valueOf(m, keyPriority).(ast.Number); ok {
-		p, _ := json.Number(n).Int64()
-		den.Priority = int(p)
+	// A priority that is not a whole number would order the denial first
+	// (priority 0): the type check (contract.go) refuses what it can
+	// prove, and this refuses the rest.
+	n, ok := valueOf(m, keyPriority).(ast.Number)
+	if !ok {
+		return Denial{}, fmt.Errorf("policy: denial %q has no numeric priority", den.Rule)
 	}
+	p, err := wholeNumber(json.Number(n))
+	if err != nil {
+		return Denial{}, fmt.Errorf("policy: denial %q: priority %w", den.Rule, err)
+	}
+	den.Priority = int(p)
 	return den, nil
 }
 

@@ -13,15 +13,15 @@ func TestLint(t *testing.T) {
 		want         string // in the one problem's String
 		warning      bool
 	}{
-		{"made-up code", `deny contains {"code": "NOT_A_CODE", "rule": "team.x", "message": "m"} if input.request.action == "read_file"`,
+		{"made-up code", `deny contains {"code": "NOT_A_CODE", "rule": "team.x", "message": "m", "priority": 50} if input.request.action == "read_file"`,
 			`team.rego:5:24: denial code "NOT_A_CODE" is not a v1 code`, false},
-		{"a member the input never has", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if object.get(input.approval, "by", "") == ""`,
-			"team.rego:5:93: warning: input.approval is not a member", true},
-		{"below a member", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if input.paths.target.sizes > 10`,
+		{"a member the input never has", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m", "priority": 50} if object.get(input.approval, "by", "") == ""`,
+			"team.rego:5:109: warning: input.approval is not a member", true},
+		{"below a member", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m", "priority": 50} if input.paths.target.sizes > 10`,
 			"warning: input.paths.target.sizes is not a member", true},
-		{"an action's member, no action tested", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if count(input.command.argv) > 3`,
+		{"an action's member, no action tested", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m", "priority": 50} if count(input.command.argv) > 3`,
 			"warning: deny rule reads input.command.argv, and input.command is {} on every action but run_command", true},
-		{"an action's member, another action tested", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if {
+		{"an action's member, another action tested", `deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m", "priority": 50} if {
 	input.request.action in {"read_file", "run_command"}
 	input.command.program_name == "git"
 }`, "input.command is {} on read_file", true},
@@ -46,7 +46,7 @@ func TestLint(t *testing.T) {
 
 import rego.v1
 
-deny contains {"code": "COMMAND_NOT_ALLOWED", "rule": "team.x", "message": "m"} if {
+deny contains {"code": "COMMAND_NOT_ALLOWED", "rule": "team.x", "message": "m", "priority": 50} if {
 	input.request.action == "run_command"
 	input.command.program_name == "curl"
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -39,9 +40,10 @@ type Engine struct {
 	contentQ    *query
 	contentErr  error
 
-	src  *Source
-	hash string
-	mask *masker
+	src      *Source
+	hash     string
+	warnings []Problem
+	mask     *masker
 
 	readsOnce  sync.Once // fills inputReads on the first ReadsInput
 	inputReads inputReads
@@ -61,6 +63,11 @@ type Options struct {
 	// every compiler stage, so that its next compile skips the stages that
 	// only report errors (checked.go).
 	CheckedDir string
+	// Serve says the set will decide requests: it is refused unless it
+	// keeps to what DeskBridge reads (contract.go) and its own tests pass
+	// (RunTests; the embedded set's ran when it was built). Both run with
+	// the compiler checks, so once per policy set when CheckedDir is set.
+	Serve bool
 }
 
 // New compiles src with data and prepares the decision query.
@@ -69,7 +76,8 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	if out == nil {
 		out = os.Stderr
 	}
-	checked := wasChecked(opts.CheckedDir, src)
+	checked := wasChecked(opts.CheckedDir, src, opts.Serve)
+	var warnings []Problem
 	c, err := compile(ctx, src, opts.Data, out, compileMode{skipChecks: checked})
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
@@ -78,7 +86,12 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 		if err := lintErrors(src); err != nil {
 			return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
 		}
-		markChecked(opts.CheckedDir, src, c)
+		if opts.Serve {
+			if warnings, err = vetServed(ctx, src, c, out); err != nil {
+				return nil, fmt.Errorf("refusing policy %s: %w", src.Name, err)
+			}
+		}
+		markChecked(opts.CheckedDir, src, c, opts.Serve)
 	}
 	q, err := c.prepare(Query)
 	if err != nil {
@@ -88,8 +101,13 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{q: q, c: c, src: src, hash: src.Hash(opts.Data), mask: m}, nil
+	return &Engine{q: q, c: c, src: src, hash: src.Hash(opts.Data), mask: m, warnings: warnings}, nil
 }
+
+// Warnings are what New found that does not stop the set from serving (a
+// default policy file missing), when it checked the set to serve
+// (Options.Serve, without a mark).
+func (e *Engine) Warnings() []Problem { return e.warnings }
 
 // Hash identifies the policy set and data that decide: the hex SHA-256 of
 // every module's name and text and of the configuration.
@@ -228,4 +246,27 @@ func sortDenials(ds []Denial) {
 		}
 		return ds[i].Rule < ds[j].Rule
 	})
+}
+
+// EvaluateRef evaluates ref (data.…) over input, with builtin errors
+// raised as the decision raises them, and returns its value (nil when
+// undefined).
+func (e *Engine) EvaluateRef(ctx context.Context, ref string, input ast.Value) (ast.Value, error) {
+	q, err := e.c.prepare(ref)
+	if err != nil {
+		return nil, err
+	}
+	return q.eval(ctx, input, nil)
+}
+
+// TeamPackages are the packages of the set directly under
+// PoliciesNamespace (data.deskbridge.policies.<team>), sorted.
+func (e *Engine) TeamPackages() []string {
+	seen := map[string]bool{}
+	for _, m := range e.c.modules {
+		if isTeamPackage(m.Package.Path) {
+			seen[m.Package.Path.String()] = true
+		}
+	}
+	return slices.Sorted(mapKeys(seen))
 }

@@ -31,6 +31,8 @@ type Source struct {
 	// name under data they take: team/data.json is Data["team"]
 	// (datadoc.go). Never "config": that is the configuration.
 	Data map[string]any
+
+	shipped bool // the embedded default set
 }
 
 // Embedded returns the default policy set shipped in the binary.
@@ -39,6 +41,7 @@ func Embedded() *Source {
 	if err != nil {
 		panic(err) // the embedded files are part of the build
 	}
+	s.shipped = true
 	return s
 }
 

@@ -44,6 +44,11 @@ denial(rule, message) := {
 
 # cmd is input.command; the rules here read input.command directly, one
 # rule fewer to evaluate per decision.
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 cmd := input.command
 
 name := lower(input.command.program_name)
@@ -226,11 +231,21 @@ first_operand := n if {
 
 # option_args are the arguments before "--". The rules below slice args at
 # end_of_options instead, which does not build this set.
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 option_args contains [i, a] if {
 	some i, a in args
 	i < end_of_options
 }
 
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 option_name(a) := split(a, "=")[0]
 
 # option_in holds when a names one of a set of options exactly, with
@@ -241,6 +256,11 @@ option_name(a) := split(a, "=")[0]
 # each *_names set against its options). The rules spell it out as
 # `split(a, "=")[0] in {…}`, the set written in the rule: a function called
 # per argument costs a rule evaluation each time.
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 option_in(a, names) if option_name(a) in names
 
 short_cluster(a) if {
@@ -263,6 +283,11 @@ info_flags := {"-V", "-VV", "-v", "--version", "-h", "--help"}
 # a rule evaluated costs more than the reference, and an input without args
 # gives them nothing to iterate either way.
 
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 git_denied_options := {
 	"-c", "-C", "--git-dir", "--work-tree", "--exec-path", "--upload-pack",
 	"--receive-pack", "--exec", "--config-env", "--output", "--ext-diff", "--textconv",
@@ -401,6 +426,11 @@ program_denials.find contains denial("find_action", sprintf("The find action %s 
 
 # ---- rg ------------------------------------------------------------------------
 
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 rg_denied := {"--pre", "--hostname-bin", "--search-zip"}
 
 # The two rg_option rules are rg_option_denied(a), written out (a function
@@ -424,12 +454,23 @@ rg_denied_names := {
 	"--searc", "--search", "--search-", "--search-z", "--search-zi", "--search-zip",
 }
 
+# METADATA
+# scope: document
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 rg_option_denied(a) if option_in(a, rg_denied_names)
 
 rg_option_denied(a) if cluster_has(a, {"z"})
 
 # ---- interpreters ----------------------------------------------------------------
 
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 interpreter_rules := {
 	"python": {"letters": {"c", "i"}, "long": set(), "values": {"-W", "-X"}},
 	"python3": {"letters": {"c", "i"}, "long": set(), "values": {"-W", "-X"}},
@@ -541,6 +582,11 @@ program_denials.npm contains denial("npm_subcommand", sprintf("npm %s runs arbit
 	a in npm_denied_subcommands
 }
 
+# METADATA
+# description: kept for readers and tests; the rules spell it out
+# custom:
+#   deskbridge:
+#     unused: true
 npm_denied_options := {"--script-shell", "--node-options", "--userconfig", "--globalconfig", "--call", "-c"}
 
 program_denials.npm contains denial("npm_option", sprintf("The npm option %s runs other programs or reads another configuration.", [a])) if {

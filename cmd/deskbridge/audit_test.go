@@ -132,13 +132,13 @@ func TestPolicyCheckReportsRunTimeRefusals(t *testing.T) {
 		name, file, text, want string
 		code                   int
 	}{
-		{"a made-up denial code", "team.rego", team(`deny contains {"code": "NOPE", "rule": "team.x", "message": "m"} if input.request.action == "read_file"`),
+		{"a made-up denial code", "team.rego", team(`deny contains {"code": "NOPE", "rule": "team.x", "message": "m", "priority": 50} if input.request.action == "read_file"`),
 			`team.rego:5:24: denial code "NOPE" is not a v1 code`, 1},
-		{"the clock", "team.rego", team(`deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if time.now_ns() > 0`),
+		{"the clock", "team.rego", team(`deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m", "priority": 50} if time.now_ns() > 0`),
 			"team.rego:5:", 1},
 		{"a limit the action ignores", "limits.rego", "", "the decision for list_folder sets max_bytes", 1},
-		{"a member the input lacks", "team.rego", team(`deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m"} if input.approval.by == ""`),
-			"team.rego:5:82: warning: input.approval is not a member", 0},
+		{"a member the input lacks", "team.rego", team(`deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m", "priority": 50} if input.approval.by == ""`),
+			"team.rego:5:98: warning: input.approval is not a member", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

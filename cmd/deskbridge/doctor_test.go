@@ -109,7 +109,8 @@ func TestDoctorReportsEveryStartRefusal(t *testing.T) {
 			}
 			mustWriteFile(t, filepath.Join(pol, "zz_fail_test.rego"), failingTest)
 			return fmt.Sprintf(`{"workspaces":[{"name":"w","path":%q}],"allowed_origins":[%q],"policy":{"dir":%q}}`, ws, origin, pol)
-		}, "ok", []string{"FIX  policy tests:", "1 failed"}},
+			// The host refuses a policy whose own tests fail (as doctor does).
+		}, "ACTION_NOT_ALLOWED", []string{"FIX  policy:", "its own tests fail", "zz_fail_test.rego"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

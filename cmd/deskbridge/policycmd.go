@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -17,8 +18,14 @@ import (
 
 const policyUsage = `usage:
   deskbridge policy check [DIR_OR_BUNDLE]               compile errors, as file:line:column
-  deskbridge policy test [DIR_OR_BUNDLE] [-v]           run the policy's _test.rego tests
-  deskbridge policy eval --input FILE [DIR_OR_BUNDLE]   one decision and the deny rules that fired
+  deskbridge policy test [DIR_OR_BUNDLE] [-v] [--run REGEX] [--coverage [--threshold N]]
+                         [--format text|json] [--bench] [--timeout D]
+                                                        run the policy's _test.rego tests
+  deskbridge policy fmt [--write] DIR                   list (or rewrite) the .rego files that are
+                                                        not formatted as opa fmt formats them
+  deskbridge [--config FILE] policy eval --input FILE [--query Q] [--explain full|notes|fails]
+                         [--profile] [DIR_OR_BUNDLE]   one decision and the deny rules that fired,
+                                                        or any query, with OPA's trace and profile
   deskbridge [--config FILE] policy data [DIR_OR_BUNDLE] the data the policy reads: data.config and
                                                         the policy's data documents (data.<team>)
   deskbridge [--config FILE] policy input [--origin O] [--logged] ACTION [JSON]
@@ -38,6 +45,8 @@ func policyCommand(configPath string, args []string, stdout, stderr io.Writer) i
 		return 0
 	case args[0] == "test":
 		return policyTest(args[1:], stdout, stderr)
+	case args[0] == "fmt":
+		return policyFmt(args[1:], stdout, stderr)
 	case args[0] == "check":
 		return policyCheck(args[1:], stdout, stderr)
 	case args[0] == "eval":
@@ -47,7 +56,7 @@ func policyCommand(configPath string, args []string, stdout, stderr io.Writer) i
 	case args[0] == "data":
 		return policyData(configPath, args[1:], stdout, stderr)
 	}
-	return c.Fail("unknown command %q (want check, test, eval, input or data)", args[0])
+	return c.Fail("unknown command %q (want check, test, fmt, eval, input or data)", args[0])
 }
 
 // loadSource reads the policy at path, or the embedded default when path is "".
@@ -58,34 +67,9 @@ func loadSource(path string) (*policy.Source, error) {
 	return policy.Open(path)
 }
 
-func policyTest(args []string, stdout, stderr io.Writer) int {
-	c := cliflag.New("policy test", "usage: deskbridge policy test [DIR_OR_BUNDLE] [-v]\n\nRun the policy's _test.rego tests (default: the embedded policy). Exit 1 when one fails.\n", stdout, stderr)
-	verbose := c.Flags.Bool("v", false, "list every test")
-	if code, ok := c.Parse(args); !ok {
-		return code
-	}
-	if code, ok := c.Args(0, 1); !ok {
-		return code
-	}
-	src, err := loadSource(c.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
-		return 2
-	}
-	rep, err := policy.RunTests(context.Background(), src, *verbose, stdout)
-	if err != nil {
-		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
-		return 2
-	}
-	if !rep.OK() {
-		return 1
-	}
-	return 0
-}
-
 // policyCheck prints every compile problem; exit 1 when there is one.
 func policyCheck(args []string, stdout, stderr io.Writer) int {
-	c := cliflag.New("policy check", "usage: deskbridge policy check [DIR_OR_BUNDLE]\n\nCompile the policy (default: the embedded policy) and print every problem as file:line:column. Exit 1 when there is one.\n", stdout, stderr)
+	c := cliflag.New("policy check", "usage: deskbridge policy check [DIR_OR_BUNDLE]\n\nCompile the policy (default: the embedded policy) and print every problem as file:line:column: what does not compile, a rule DeskBridge would not read or would read as another type (docs/writing-policies.md, section What DeskBridge refuses), a rule that errors on a sample request of an action, a failing test of the policy's own. Exit 1 when there is one.\n", stdout, stderr)
 	if code, ok := c.Parse(args); !ok {
 		return code
 	}
@@ -111,6 +95,12 @@ func policyCheck(args []string, stdout, stderr io.Writer) int {
 			errs++
 		}
 	}
+	if errs == 0 && c.Arg(0) != "" { // the embedded tests ran when it was built
+		if msg := failingTests(src); msg != "" {
+			fmt.Fprintln(stdout, msg)
+			errs++
+		}
+	}
 	if errs > 0 {
 		return 1
 	}
@@ -118,11 +108,28 @@ func policyCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// failingTests runs src's own tests, as the host does before it serves
+// src, and says which fail, or "".
+func failingTests(src *policy.Source) string {
+	rep, err := policy.RunTests(context.Background(), src, false, io.Discard)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s: its tests do not run (%v), so the host would not serve it", src.Name, err)
+	case rep.Failed > 0 || rep.Errored > 0:
+		return fmt.Sprintf("%s: its own tests fail, so the host would not serve it: %s (deskbridge policy test %s -v shows why)", src.Name, strings.Join(rep.Failures, ", "), src.Name)
+	}
+	return ""
+}
+
 // policyEval decides one input document (as `policy input` prints it, or
 // the input of a decision-log event) and explains the denials.
 func policyEval(configPath string, args []string, stdout, stderr io.Writer) int {
 	c := cliflag.New("policy eval", "usage: deskbridge [--config FILE] policy eval --input FILE [DIR_OR_BUNDLE]\n\nDecide one input document (as policy input prints it, or a logged event's input) with the configuration's data, and list the deny rules that fired. Exit 1 when it is denied.\n", stdout, stderr)
 	inputFile := c.Flags.String("input", "", "input document `FILE` (JSON)")
+	query := c.Flags.String("query", "", "evaluate the Rego `QUERY` instead of the decision (e.g. data.deskbridge.policies.acme.deny)")
+	var qopts policy.QueryOptions
+	c.Flags.StringVar(&qopts.Explain, "explain", "", "print OPA's trace: `full`, notes or fails")
+	c.Flags.BoolVar(&qopts.Profile, "profile", false, "report the expressions that took longest")
 	if code, ok := c.Parse(args); !ok {
 		return code
 	}
@@ -137,6 +144,9 @@ func policyEval(configPath string, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
 	}
+	if *query != "" || qopts.Explain != "" || qopts.Profile {
+		return policyQuery(e, in, *query, qopts, stdout, stderr)
+	}
 	dec, fired, err := e.Explain(context.Background(), in)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
@@ -146,6 +156,22 @@ func policyEval(configPath string, args []string, stdout, stderr io.Writer) int 
 	if !dec.Allow {
 		return 1
 	}
+	return 0
+}
+
+// policyQuery evaluates query (the decision when "") and prints its
+// results, OPA's trace and profile as asked.
+func policyQuery(e *policy.Engine, in ast.Value, query string, opts policy.QueryOptions, stdout, stderr io.Writer) int {
+	if query == "" {
+		query = policy.Query
+	}
+	opts.Trace = stdout
+	res, err := e.Query(context.Background(), query, in, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+		return 2
+	}
+	printJSON(stdout, res)
 	return 0
 }
 
@@ -164,11 +190,11 @@ func evalSetup(configPath, inputFile, policyPath string) (*policy.Engine, ast.Va
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := callConfig(configPath)
+	cfg, err := policyConfig(configPath, os.Stderr)
 	if err != nil {
 		return nil, nil, err
 	}
-	src, err := loadSource(policyPath)
+	src, err := configuredSource(cfg, policyPath, os.Stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -193,7 +219,7 @@ func policyInput(configPath string, args []string, stdout, stderr io.Writer) int
 	if code, ok := c.Args(1, 2); !ok {
 		return code
 	}
-	cfg, err := callConfig(configPath)
+	cfg, err := policyConfig(configPath, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/policy"
@@ -20,18 +21,12 @@ func policyData(configPath string, args []string, stdout, stderr io.Writer) int 
 	if code, ok := c.Args(0, 1); !ok {
 		return code
 	}
-	args = c.Pos
-	cfg, err := callConfig(configPath)
+	cfg, err := policyConfig(configPath, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
 	}
-	var src *policy.Source
-	if len(args) == 1 {
-		src, err = policy.Open(args[0])
-	} else {
-		src, err = engine.PolicySource(cfg)
-	}
+	src, err := configuredSource(cfg, c.Arg(0), stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
 		return 2
@@ -43,4 +38,33 @@ func policyData(configPath string, args []string, stdout, stderr io.Writer) int 
 	}
 	printJSON(stdout, src.DataDocument(data))
 	return 0
+}
+
+// policyConfig loads the configuration as the host does (--config, else
+// $DESKBRIDGE_CONFIG, else the user configuration folder's) and says on
+// stderr which one it used.
+func policyConfig(path string, stderr io.Writer) (*config.Config, error) {
+	cfg, found, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		fmt.Fprintf(stderr, "deskbridge: configuration %s\n", cfg.Source)
+	} else {
+		fmt.Fprintf(stderr, "deskbridge: no configuration at %s: the defaults\n", config.DefaultPath())
+	}
+	return cfg, nil
+}
+
+// configuredSource is the policy at path, or, for "", the one cfg names
+// (as the host reads it); it says on stderr which.
+func configuredSource(cfg *config.Config, path string, stderr io.Writer) (*policy.Source, error) {
+	if path != "" {
+		return policy.Open(path)
+	}
+	src, err := engine.PolicySource(cfg)
+	if err == nil {
+		fmt.Fprintf(stderr, "deskbridge: policy %s\n", src.Name)
+	}
+	return src, err
 }

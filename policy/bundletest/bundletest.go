@@ -105,3 +105,16 @@ func BuildWithData(t testing.TB, modules map[string]string, data map[string]any,
 	}
 	return write(t, b)
 }
+
+// BuildWithRoots is Build with the manifest's roots set to roots.
+func BuildWithRoots(t testing.TB, modules map[string]string, roots []string, rev string, key *Key) []byte {
+	t.Helper()
+	b := newBundle(modules, rev)
+	b.Manifest.Roots = &roots
+	if key != nil {
+		if err := b.GenerateSignature(bundle.NewSigningConfig(key.PrivatePEM, "RS256", ""), KeyID, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return write(t, b)
+}

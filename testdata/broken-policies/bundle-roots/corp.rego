@@ -1,0 +1,8 @@
+# A correct rule, in a bundle whose manifest roots leave out deskbridge/policies/corp.
+package deskbridge.policies.corp
+
+import rego.v1
+
+deny contains {"code": "PERMISSION_DENIED", "rule": "corp.no_clipboard", "message": "No clipboard reads.", "priority": 50} if {
+	input.request.action == "get_clipboard"
+}
