@@ -413,9 +413,11 @@ test_npm_rules_are_option_in if {
 test_go_rules_are_option_name if {
 	every a in option_probes {
 		go_refused := "commands.go_option" in rules(["go", "test", a])
-		go_refused == (commands.option_name(a) in {"-toolexec", "--toolexec", "-exec", "--exec"})
+		go_named := commands.option_name(a) in {"-toolexec", "--toolexec", "-exec", "--exec"}
+		go_refused == go_named
 		env_refused := "commands.go_env_write" in rules(["go", "env", a])
-		env_refused == (commands.option_name(a) in {"-w", "-u", "--w", "--u"})
+		env_named := commands.option_name(a) in {"-w", "-u", "--w", "--u"}
+		env_refused == env_named
 	}
 }
 

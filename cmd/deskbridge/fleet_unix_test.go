@@ -326,7 +326,7 @@ func statusRevision(t *testing.T, r response) string {
 		} `json:"policy"`
 	}
 	if !r.Success || json.Unmarshal(r.Data, &s) != nil {
-		t.Fatalf("get_status failed: %+v", r)
+		t.Fatalf("get_status failed: %+v %+v", r, r.Error)
 	}
 	return s.Policy.Revision
 }
