@@ -53,7 +53,10 @@ func warmServe(configPath string, args []string, stdout, stderr io.Writer) int {
 	}
 	l, err := warm.Listen(*socket)
 	if errors.Is(err, warm.ErrTaken) {
-		return 0 // a warm process of the same name already serves
+		// A warm process of the same name serves, or is starting (several
+		// ports opened at once): deskbridge-host hands the port to it.
+		ready.Write([]byte{warm.ReadyTaken})
+		return 0
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "deskbridge: warm-serve:", err)
@@ -72,7 +75,7 @@ func warmServe(configPath string, args []string, stdout, stderr io.Writer) int {
 	}
 	cfgHash, policyHash := h.Hashes()
 	w := &warmHost{h: h, configPath: configPath, started: cfgHash + " " + policyHash, stderr: stderr, l: l}
-	ready.Write([]byte{1})
+	ready.Write([]byte{warm.ReadyServing})
 	ready.Close()
 	w.serve(ctx, idle)
 	if err := h.Close(); err != nil {

@@ -151,6 +151,31 @@ func TestWarmProcessServesTheMessages(t *testing.T) {
 	}
 }
 
+// Eight ports opened at once with no warm process: each deskbridge-host
+// starts a warm process, one of them takes the socket's lock, the others
+// say so and their deskbridge-hosts wait for that one to serve: every
+// message is served warm, and one warm process compiled the policy.
+func TestWarmBurstIsServedWarm(t *testing.T) {
+	cfg, _ := writeConfig(t, "")
+	// after the configuration: its cleanup, which waits for the warm process, runs first
+	w := newWarmEnv(t, "30s")
+	answers := make([]response, 8)
+	var wg sync.WaitGroup
+	for i := range answers {
+		wg.Go(func() { answers[i] = callWarm(t, w, cfg, "get_status", nil) })
+	}
+	wg.Wait()
+	for i, r := range answers {
+		var s status
+		if !r.Success || json.Unmarshal(r.Data, &s) != nil || !s.Warm {
+			t.Errorf("port %d of 8 was not served warm: %s, warm %v", i, r.code(), s.Warm)
+		}
+	}
+	if got := w.sockets(); len(got) != 1 {
+		t.Errorf("warm sockets after the burst: %v; want one", got)
+	}
+}
+
 // A warm process that cannot start (here: a configuration that does not
 // load) leaves the message to deskbridge itself, which answers as a host
 // that cannot start does, and leaves no socket behind.
