@@ -55,6 +55,7 @@ type Host struct {
 // The outcome is in the log when Handle returns.
 func (h *Host) Handle(ctx context.Context, payload []byte) *protocol.Response {
 	resp, r := h.handle(ctx, payload)
+	r.noteCancel(ctx)
 	r.Finish(false)
 	return resp
 }
@@ -84,6 +85,7 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	if perr := h.decide(ctx, r); perr != nil {
 		return r.answer(nil, perr), r
 	}
+	r.executing = true
 	return r.answer(h.execute(ctx, r.call)), r
 }
 

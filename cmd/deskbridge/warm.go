@@ -175,11 +175,11 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 	stdin, stdout, stderr := files[0], files[1], files[2]
 	closeAll := sync.OnceFunc(func() { stdin.Close(); stdout.Close(); stderr.Close() })
 	defer closeAll()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	go func() {
 		conn.Read(make([]byte, 1)) // returns when deskbridge-host ends
-		cancel()
+		cancel(engine.ErrPortClosed)
 	}()
 	widenOutput(stdout)
 	h := w.h.Caller(hello.Origin, stderr)
