@@ -47,6 +47,9 @@ type Host struct {
 	originOK bool
 	hostLog  io.Writer
 	now      func() time.Time
+	// fresh says whether the configuration or policy changed since the
+	// host started (fresh.go); nil when no file holds them.
+	fresh *freshness
 }
 
 // Handle runs one request payload through the whole pipeline and returns
@@ -72,6 +75,9 @@ func (h *Host) handle(ctx context.Context, payload []byte) (resp *protocol.Respo
 	r.id = req.ID
 	if perr != nil {
 		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleEnvelope, perr)), r
+	}
+	if h.fresh.Changed() {
+		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleChanged, changedError())), r
 	}
 	if !h.originOK {
 		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleOrigin, originError())), r

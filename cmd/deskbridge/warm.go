@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/internal/warm"
@@ -159,7 +158,7 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 		warm.WriteFrame(conn, warm.Reply{Why: "an unreadable hello"})
 		return
 	}
-	if fingerprint(w.configPath) != w.started {
+	if engine.Fingerprint(w.configPath) != w.started {
 		w.stopListening()
 		warm.WriteFrame(conn, warm.Reply{Why: "the configuration or policy changed"})
 		return
@@ -191,24 +190,4 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 	}
 	closeAll() // the port is the browser's again before deskbridge-host exits
 	warm.WriteFrame(conn, warm.Done{Status: status})
-}
-
-// fingerprint names the configuration and policy a host would start from
-// now, as Host.Hashes names those it started from: the configuration's
-// hash (after its paths are made canonical) and the policy set's. A
-// configuration or policy that does not load has none.
-func fingerprint(configPath string) string {
-	cfg, _, err := config.Load(configPath)
-	if err != nil {
-		return ""
-	}
-	src, err := engine.PolicySource(cfg)
-	if err != nil {
-		return ""
-	}
-	data, err := engine.ConfigData(cfg)
-	if err != nil {
-		return ""
-	}
-	return cfg.Hash() + " " + src.Hash(data)
 }

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/internal/warm"
-
+	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
+	"github.com/deskbridge/deskbridge/internal/warm"
 )
 
 // warmHostPath is deskbridge-host, built beside binaryPath on first use:
@@ -302,7 +302,7 @@ func BenchmarkFingerprint(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if fingerprint(cfg) == "" {
+		if engine.Fingerprint(cfg) == "" {
 			b.Fatal("the configuration or policy did not load")
 		}
 	}
