@@ -43,9 +43,12 @@ type astWriter struct {
 	// The state of the object being written, saved and restored around
 	// a nested one.
 	b      []byte
-	plain  bool // every key so far is a string
+	plain  bool // every key so far is a string, and none repeats the one before
 	err    error
 	member int
+	// last is the key of the member before, in the object's (sorted)
+	// order, where a repeated key would sit next to its twin.
+	last *ast.Term
 	// omitTop: the next object is an input document whose omittable
 	// members that are {} are left out (compact.go); omit says so of the
 	// object being written.
@@ -130,14 +133,16 @@ func (w *astWriter) set(b []byte, s ast.Set) ([]byte, error) {
 // object appends an object whose keys are all strings, in the object's
 // own order, which for string keys is byte order, as encoding/json sorts
 // a map's; ok is false (and nothing appended) when a key is not a string,
-// which ast.JSON turns into its JSON text.
+// which ast.JSON turns into its JSON text, or when a key is repeated
+// (ast.NewObject keeps both members of a repeated key): ast.JSON makes a
+// map of it, which holds one, so a line never carries a member twice.
 func (w *astWriter) object(b []byte, o ast.Object) (_ []byte, ok bool, err error) {
-	outerB, outerPlain, outerErr, outerMember, outerOmit := w.b, w.plain, w.err, w.member, w.omit
-	w.b, w.plain, w.err, w.member, w.omit = append(b, '{'), true, nil, 0, w.omitTop
+	outerB, outerPlain, outerErr, outerMember, outerOmit, outerLast := w.b, w.plain, w.err, w.member, w.omit, w.last
+	w.b, w.plain, w.err, w.member, w.omit, w.last = append(b, '{'), true, nil, 0, w.omitTop, nil
 	w.omitTop = false
 	o.Until(w.addFn)
 	inner, plain, err := w.b, w.plain, w.err
-	w.b, w.plain, w.err, w.member, w.omit = outerB, outerPlain, outerErr, outerMember, outerOmit
+	w.b, w.plain, w.err, w.member, w.omit, w.last = outerB, outerPlain, outerErr, outerMember, outerOmit, outerLast
 	switch {
 	case !plain:
 		return b, false, nil
@@ -148,13 +153,15 @@ func (w *astWriter) object(b []byte, o ast.Object) (_ []byte, ok bool, err error
 }
 
 // addMember appends one member of the object being written; it stops the
-// walk (returns true) at a key that is not a string or at an error.
+// walk (returns true) at a key that is not a string, at a key equal to the
+// one before, or at an error.
 func (w *astWriter) addMember(k, v *ast.Term) bool {
 	key, ok := k.Value.(ast.String)
-	if !ok {
+	if !ok || w.last != nil && w.last.Value.(ast.String) == key {
 		w.plain = false
 		return true
 	}
+	w.last = k
 	if w.omit && omittableInput[string(key)] {
 		if o, ok := v.Value.(ast.Object); ok && o.Len() == 0 {
 			return false

@@ -63,6 +63,13 @@ func TestASTEncoderMatchesMarshalJSON(t *testing.T) {
 	t.Run("odd strings", func(t *testing.T) {
 		checkAST(t, ast.NewObject(ast.Item(ast.StringTerm(odd), ast.StringTerm(odd)), ast.Item(ast.StringTerm("k"), ast.SetTerm(ast.StringTerm(odd)))))
 	})
+	t.Run("repeated key", func(t *testing.T) {
+		// ast.NewObject keeps both members of a repeated key; the line
+		// must carry one, as encoding/json of ast.JSON does.
+		twice := ast.NewObject(ast.Item(ast.StringTerm("s"), ast.IntNumberTerm(0)), ast.Item(ast.StringTerm("s"), ast.SetTerm(ast.StringTerm("s"))))
+		checkAST(t, twice)
+		checkAST(t, ast.NewObject(ast.Item(ast.StringTerm("a"), ast.NewTerm(twice)), ast.Item(ast.StringTerm(""), ast.NullTerm()), ast.Item(ast.StringTerm(""), ast.BooleanTerm(true))))
+	})
 	t.Run("many members", func(t *testing.T) {
 		obj := ast.NewObject()
 		for i := range 40 {

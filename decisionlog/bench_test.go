@@ -200,3 +200,41 @@ func BenchmarkEncodeForms(b *testing.B) {
 type marshalOnly struct{ d opaDoc }
 
 func (m marshalOnly) MarshalJSON() ([]byte, error) { return m.d.MarshalJSON() }
+
+// BenchmarkASTEncoder compares, side by side, the log's own encoder of
+// documents kept in OPA's form (ast.go) with the reference it must match:
+// ast.JSON, then the map encoder. The documents are an engine-shaped input
+// of a read_file and its decision, as each decision line carries them.
+func BenchmarkASTEncoder(b *testing.B) {
+	ev := engineEvent()
+	in, err := ast.InterfaceToValue(ev.Input)
+	if err != nil {
+		b.Fatal(err)
+	}
+	result := ast.MustParseTerm(`{"allow": true, "denials": set(), "limits": {"max_bytes": 1048576, "timeout_ms": 10000}}`).Value
+	reference := func(b []byte, v ast.Value) ([]byte, error) {
+		doc, err := ast.JSON(v)
+		if err != nil {
+			return nil, err
+		}
+		return appendValue(b, doc)
+	}
+	for _, enc := range []struct {
+		name   string
+		append func([]byte, ast.Value) ([]byte, error)
+	}{{"fast", appendAST}, {"reference", reference}} {
+		b.Run("encoder="+enc.name, func(b *testing.B) {
+			buf := make([]byte, 0, 4096)
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := enc.append(buf[:0], in)
+				if err == nil {
+					_, err = enc.append(out, result)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

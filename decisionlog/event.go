@@ -37,8 +37,15 @@ const (
 )
 
 // OutcomeOK is the outcome code of an allowed decision and of an action
-// that succeeded; any other outcome is one of the 29 v1 error codes.
+// that succeeded; any other outcome is OutcomeCancelled or one of the 29
+// v1 error codes.
 const OutcomeOK = "OK"
+
+// OutcomeCancelled is the outcome of an allowed request whose effect was
+// cancelled because its port closed or its host was stopped (the outcome
+// line's detail says which, as "reason"). It is a log outcome only, never
+// a code on the wire: no one is left to answer.
+const OutcomeCancelled = "CANCELLED"
 
 // Genesis is the prev_hash of the very first event of a log.
 const Genesis = "0000000000000000000000000000000000000000000000000000000000000000"

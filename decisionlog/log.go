@@ -374,10 +374,10 @@ func header(ev *Event) Event {
 }
 
 func checkCode(code string) error {
-	if code == OutcomeOK || protocol.Code(code).Valid() {
+	if code == OutcomeOK || code == OutcomeCancelled || protocol.Code(code).Valid() {
 		return nil
 	}
-	return fmt.Errorf("decisionlog: outcome %q is neither OK nor a v1 code", code)
+	return fmt.Errorf("decisionlog: outcome %q is neither OK, CANCELLED nor a v1 code", code)
 }
 
 // newID returns a random UUID (version 4) for a decision.

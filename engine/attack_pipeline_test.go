@@ -16,6 +16,8 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/wire"
+
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 )
 
 const attackOrigin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
@@ -76,7 +78,7 @@ func TestAttackServeHangsOnFIFO(t *testing.T) {
 	go func() { done <- h.Serve(context.Background(), bytes.NewReader(in), io.Discard) }()
 	select {
 	case <-done:
-	case <-time.After(3 * time.Second):
+	case <-time.After(proctest.Bound):
 		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil { // release the worker
 			w.Close()
 		}

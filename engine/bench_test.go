@@ -42,6 +42,12 @@ func benchHost(b *testing.B, n int) (*Host, string) {
 		b.Fatal(err)
 	}
 	cfg.AllowedOrigins = []string{benchOrigin}
+	// A configuration file, as a browser's host has: each request checks
+	// that it has not changed (fresh.go).
+	cfg.Source = filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfg.Source, []byte(`{"workspaces": []}`), 0o600); err != nil {
+		b.Fatal(err)
+	}
 	h, err := Start(context.Background(), Options{Config: cfg, Origin: benchOrigin, Channel: ChannelNative, HostLog: os.Stderr})
 	if err != nil {
 		b.Fatal(err)

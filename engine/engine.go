@@ -47,6 +47,9 @@ type Host struct {
 	originOK bool
 	hostLog  io.Writer
 	now      func() time.Time
+	// fresh says whether the configuration or policy changed since the
+	// host started (fresh.go); nil when no file holds them.
+	fresh *freshness
 }
 
 // Handle runs one request payload through the whole pipeline and returns
@@ -55,6 +58,7 @@ type Host struct {
 // The outcome is in the log when Handle returns.
 func (h *Host) Handle(ctx context.Context, payload []byte) *protocol.Response {
 	resp, r := h.handle(ctx, payload)
+	r.noteCancel(ctx)
 	r.Finish(false)
 	return resp
 }
@@ -83,6 +87,9 @@ func (h *Host) handleWith(ctx context.Context, payload []byte, run runFunc) (res
 	if perr != nil {
 		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleEnvelope, perr)), r
 	}
+	if h.fresh.Changed() {
+		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleChanged, changedError())), r
+	}
 	if !h.originOK {
 		return r.answer(nil, h.refuse(ctx, r, h.bareCall(req), ruleOrigin, originError())), r
 	}
@@ -98,6 +105,7 @@ func (h *Host) handleWith(ctx context.Context, payload []byte, run runFunc) (res
 	if perr := h.resolveAndDecide(ctx, r); perr != nil {
 		return r.answer(nil, perr), r
 	}
+	r.executing = true
 	return r.answer(h.execute(ctx, r.call, run)), r
 }
 

@@ -31,6 +31,9 @@ const (
 	// ruleLimitUnenforced: the decision set a limit the action does not
 	// enforce, which would be ignored, so the request is refused.
 	ruleLimitUnenforced = "host.limit_unenforced"
+	// ruleChanged: the configuration or policy changed since the host
+	// started (fresh.go), so it decides nothing more.
+	ruleChanged = "host.config_changed"
 )
 
 // originAllowed reports whether the host may serve its caller: a request
@@ -46,6 +49,15 @@ func originError() *protocol.Error {
 	perr := protocol.Errorf(protocol.PermissionDenied,
 		"This extension's origin is not in allowed_origins; add it to the DeskBridge configuration (deskbridge install --extension-id).")
 	perr.Rule = ruleOrigin
+	return perr
+}
+
+// changedError is the answer to a request a host receives after its
+// configuration or policy changed.
+func changedError() *protocol.Error {
+	perr := protocol.Errorf(protocol.ActionNotAllowed,
+		"DeskBridge's configuration or policy changed since this port opened; open a new port (reconnect) to be served under the new one.")
+	perr.Rule = ruleChanged
 	return perr
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -35,6 +36,9 @@ type request struct {
 	logged bool                 // ev is in the log and its outcome is not
 	perr   *protocol.Error      // the answer's error; nil for success
 	took   time.Duration        // from start to the answer
+
+	executing bool   // the decision allowed it and the executor ran it
+	cancelled string // why its failed effect was cancelled (noteCancel); "" when it was not
 
 	evalNS      int64          // the policy evaluation's time, for ev's metrics
 	metrics     map[string]any // {evalMetric: &evalNS}, made once per pooled request
@@ -106,6 +110,18 @@ func (r *request) recover(resp **protocol.Response) {
 	}
 }
 
+// noteCancel marks a request whose effect failed because the work of its
+// port or host was cancelled under it (ctx's cause: the port closed,
+// ErrPortClosed, or the host was told to stop): its outcome is then
+// CANCELLED with that reason, not the error the interrupted effect
+// returned (a command killed when its port closed is not a failure of the
+// command, nor a timeout).
+func (r *request) noteCancel(ctx context.Context) {
+	if r.executing && r.perr != nil && ctx.Err() != nil {
+		r.cancelled = context.Cause(ctx).Error()
+	}
+}
+
 // Finish writes the outcome of the request's logged decision, with the
 // answer's code and the detail the executor left on the call
 // (Call.Detail), and puts the request back in the pool; it writes nothing
@@ -125,15 +141,27 @@ func (r *request) Finish(queue bool) {
 			fmt.Fprintf(r.h.hostLog, "deskbridge: internal error writing an outcome: %v\n%s", v, debug.Stack())
 		}
 	}()
-	code := decisionlog.OutcomeOK
+	code, detail := decisionlog.OutcomeOK, r.call.Detail
 	if r.perr != nil {
 		code = string(r.perr.Code)
+	}
+	if r.cancelled != "" {
+		code, detail = decisionlog.OutcomeCancelled, withReason(detail, r.cancelled)
 	}
 	write := r.h.log.WriteOutcome
 	if queue {
 		write = r.h.log.QueueOutcome
 	}
-	if err := write(&r.ev, code, r.took, r.call.Detail); err != nil {
+	if err := write(&r.ev, code, r.took, detail); err != nil {
 		fmt.Fprintf(r.h.hostLog, "deskbridge: decision log outcome: %v\n", err)
 	}
+}
+
+// withReason is detail with reason added (a copy: the call's own detail
+// is the executor's).
+func withReason(detail map[string]any, reason string) map[string]any {
+	out := make(map[string]any, len(detail)+1)
+	maps.Copy(out, detail)
+	out["reason"] = reason
+	return out
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,12 @@ const PoolSize = 8
 // ErrCorruptStream ends Serve when a frame declares a length beyond 64 MiB.
 var ErrCorruptStream = errors.New("engine: corrupt frame stream")
 
+// ErrPortClosed is the cause of the work a port's end cancels: the
+// browser closed the port (the end of the stream), or the program that
+// handed the port over ended (a warm process's deskbridge-host). A request
+// it cancelled is logged with the outcome CANCELLED and this reason.
+var ErrPortClosed = errors.New("the port closed")
+
 // Serve answers framed requests from in on out until the browser closes
 // the port. Requests are served concurrently, PoolSize at most at once,
 // and answered in whole frames, possibly out of order (clients match them
@@ -31,8 +38,8 @@ var ErrCorruptStream = errors.New("engine: corrupt frame stream")
 // returns ctx's error once they have answered; a read in progress is left
 // to end with the stream (the process is about to exit).
 func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	inner, cancel := context.WithCancel(ctx)
-	defer cancel()
+	inner, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	p := &port{h: h, ctx: inner, cancel: cancel, fw: wire.NewWriter(out), turn: make(chan *reading, 1)}
 	p.turn <- &reading{fr: wire.NewReader(in)}
 	p.watch = time.AfterFunc(time.Hour, p.handOn)
@@ -101,7 +108,7 @@ func (g *gate) close() {
 type port struct {
 	h      *Host
 	ctx    context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	fw     *wire.Writer
 
 	turn     chan *reading // holds the reading side when no goroutine owns it
@@ -197,6 +204,7 @@ func (p *port) handOn() {
 // is in the queue when SIGTERM or the end of the port writes it.
 func (h *Host) answer(ctx context.Context, fw *wire.Writer, payload []byte) {
 	resp, r := h.handle(ctx, payload)
+	r.noteCancel(ctx)
 	r.Finish(true)
 	h.write(fw, resp)
 }
@@ -210,35 +218,47 @@ func (p *port) next(rd *reading) ([]byte, bool) {
 		if err == nil {
 			return payload, true
 		}
-		if stop := p.h.frameError(p.fw, err); stop != nil || errors.Is(err, io.EOF) {
+		perr, stop := frameRefusal(err)
+		if perr != nil {
+			p.h.refuseFrame(p.ctx, p.fw, perr)
+		}
+		if stop != nil || errors.Is(err, io.EOF) {
 			rd.done, rd.err = true, stop
-			p.cancel()
+			p.cancel(cmp.Or(stop, ErrPortClosed))
 		}
 	}
 	return nil, false
 }
 
-// frameError answers a framing error. It returns the error that ends the
-// stream, or nil to read on (io.EOF also ends it, cleanly).
-func (h *Host) frameError(fw *wire.Writer, err error) error {
+// frameRefusal is the answer to a framing error: the refusal to send (nil
+// at the end of the stream), and the error that ends the stream (nil to
+// read on; io.EOF also ends it, cleanly).
+func frameRefusal(err error) (perr *protocol.Error, stop error) {
 	switch {
 	case errors.Is(err, io.EOF):
-		return nil
+		return nil, nil
 	case errors.Is(err, wire.ErrEmpty):
-		h.write(fw, invalidFrame("The message is empty (length 0); send one JSON object per message."))
-		return nil
+		return invalidFrame("The message is empty (length 0); send one JSON object per message."), nil
 	case errors.Is(err, wire.ErrTooLarge):
-		h.write(fw, invalidFrame("The message is larger than DeskBridge's 1 MB limit and was discarded; send smaller messages."))
-		return nil
+		return invalidFrame("The message is larger than DeskBridge's 1 MB limit and was discarded; send smaller messages."), nil
 	case errors.Is(err, wire.ErrCorrupt):
-		h.write(fw, invalidFrame("The message length is beyond 64 MiB, so the stream is corrupt; DeskBridge is closing the port."))
-		return ErrCorruptStream
+		return invalidFrame("The message length is beyond 64 MiB, so the stream is corrupt; DeskBridge is closing the port."), ErrCorruptStream
 	}
-	return fmt.Errorf("engine: reading frames: %w", err)
+	return nil, fmt.Errorf("engine: reading frames: %w", err)
 }
 
-func invalidFrame(msg string) *protocol.Response {
-	return protocol.Failure("", protocol.Errorf(protocol.InvalidRequest, "%s", msg))
+func invalidFrame(msg string) *protocol.Error {
+	return protocol.Errorf(protocol.InvalidRequest, "%s", msg)
+}
+
+// refuseFrame answers a frame that holds no request (empty, over the cap,
+// a corrupt length) with perr, and logs the refusal as every refused
+// request is: a decision of the host (rule host.envelope) and its outcome.
+func (h *Host) refuseFrame(ctx context.Context, fw *wire.Writer, perr *protocol.Error) {
+	r := h.newRequest()
+	resp := r.answer(nil, h.refuse(ctx, r, h.bareCall(protocol.Request{}), ruleEnvelope, perr))
+	r.Finish(true)
+	h.write(fw, resp)
 }
 
 // write encodes resp as one frame, written with one write call. A

@@ -127,27 +127,6 @@ func previewRead(ctx context.Context, env *action.Env, c *action.Call, read func
 	return b, nil
 }
 
-// Fingerprint names the configuration and policy a host would start from
-// now, as Host.Hashes names those it started from ("CONFIG POLICY"): the
-// configuration's hash (after its paths are made canonical) and the
-// policy set's. A configuration or policy that does not load has none
-// (""). configPath is as config.Load takes it.
-func Fingerprint(configPath string) string {
-	cfg, _, err := config.Load(configPath)
-	if err != nil {
-		return ""
-	}
-	src, err := PolicySource(cfg)
-	if err != nil {
-		return ""
-	}
-	data, err := ConfigData(cfg)
-	if err != nil {
-		return ""
-	}
-	return cfg.Hash() + " " + src.Hash(data)
-}
-
 // RunPanelServer is the process of `deskbridge panel-serve SPEC`, which
 // open_deskbridge starts detached. The skills it shows it works out
 // itself, from the spec's configuration, as get_status would in this

@@ -104,7 +104,8 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 			ConfigHash: cfg.Hash(), ConfigSource: cfg.Source, Warm: o.Warm},
 	}
 	h := &Host{env: env, decider: pe, policy: pe, bundles: logBundles(pe), log: log, origin: o.Origin, channel: o.Channel, hostLog: hostLog,
-		originOK: originAllowed(o.Channel, o.Origin, cfg.AllowedOrigins), now: time.Now}
+		originOK: originAllowed(o.Channel, o.Origin, cfg.AllowedOrigins), now: time.Now,
+		fresh: newFreshness(cfg, env.Info.ConfigHash, env.Info.PolicyHash)}
 	env.CheckContent = h.checkContent
 	return h, nil
 }

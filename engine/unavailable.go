@@ -47,7 +47,12 @@ func ServeUnavailableLogged(ctx context.Context, cause error, cfg *config.Config
 	for ctx.Err() == nil {
 		payload, err := fr.Next()
 		if err != nil {
-			if stop := h.frameError(fw, err); stop != nil || errors.Is(err, io.EOF) {
+			perr, stop := frameRefusal(err)
+			if perr != nil {
+				logUnavailable(ctx, log, protocol.Request{}, origin, perr, cause)
+				h.write(fw, protocol.Failure("", perr))
+			}
+			if stop != nil || errors.Is(err, io.EOF) {
 				return stop
 			}
 			continue

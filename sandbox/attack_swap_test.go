@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 )
 
 // The policy judges the canonical path, which by construction holds no
@@ -126,7 +128,7 @@ func TestAttackReadAtBlocksOnFIFO(t *testing.T) {
 		if err == nil {
 			t.Fatal("ReadAt on a FIFO succeeded; want a refusal of non-regular files")
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(proctest.Bound):
 		// Unblock the reader so the test process can finish.
 		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
 			w.Close()

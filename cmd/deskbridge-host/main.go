@@ -22,11 +22,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/deskbridge/deskbridge/internal/warm"
 )
 
 func main() { os.Exit(run(os.Args[1:])) }
+
+// readyWait is how long deskbridge-host waits for a warm process it
+// started, or one another deskbridge-host started at the same moment,
+// before it serves the message by becoming deskbridge.
+const readyWait = 10 * time.Second
 
 // run serves the port through a warm process, or hands it to deskbridge.
 func run(args []string) int {
@@ -39,7 +45,7 @@ func run(args []string) int {
 	if origin != "" {
 		conn, socket, err := connect(full, config, origin)
 		if err != nil && socket != "" && startWarm(full, config, socket) {
-			conn, err = warm.Dial(socket, origin)
+			conn, err = warm.DialWait(socket, origin, readyWait)
 		}
 		if err == nil {
 			return handOver(conn)

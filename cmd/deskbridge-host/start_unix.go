@@ -6,19 +6,19 @@ import (
 	"os"
 	"syscall"
 	"time"
-)
 
-// readyWait is how long deskbridge-host waits for a warm process it
-// started before it serves the message by becoming deskbridge.
-const readyWait = 10 * time.Second
+	"github.com/deskbridge/deskbridge/internal/warm"
+)
 
 // startWarm starts `deskbridge [--config FILE] warm-serve --socket S
 // --ready-fd 3` detached: in a session of its own, with none of the
 // browser's pipes (the browser waits for them to close), its own messages
-// in S.log. It reports whether the process said it listens, its policy
-// compiled, within readyWait: then the message goes to it, and a host
-// does not compile the same policy beside it. Failing costs this message
-// a host start, nothing else.
+// in S.log. It reports whether, within readyWait, the process said it
+// serves (its policy compiled) or that another warm process, started at the
+// same moment by another deskbridge-host, holds the socket: either way the
+// message goes to the warm process on the socket (warm.DialWait), and a
+// host does not compile the same policy beside it. Failing costs this
+// message a host start, nothing else.
 func startWarm(full, config, socket string) bool {
 	null, err := os.Open(os.DevNull)
 	if err != nil {
@@ -50,8 +50,9 @@ func startWarm(full, config, socket string) bool {
 	}
 	p.Release()
 	ready.SetReadDeadline(time.Now().Add(readyWait))
-	n, _ := ready.Read(make([]byte, 1)) // one byte when ready; EOF when it ended
-	return n == 1
+	answer := make([]byte, 1)
+	n, _ := ready.Read(answer) // one byte when ready or taken; EOF when it ended
+	return n == 1 && (answer[0] == warm.ReadyServing || answer[0] == warm.ReadyTaken)
 }
 
 // direct becomes deskbridge with the same arguments: it serves the port

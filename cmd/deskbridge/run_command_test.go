@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 )
 
 // These tests drive the real binary (built once in host_test.go), the way a
@@ -521,42 +523,22 @@ setInterval(() => {}, 1000);
 	return script, pidFile
 }
 
-// gone reports whether pid is no longer a running process (missing, or a
-// zombie waiting for a parent that is not the test's).
-func gone(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && len(s) > i+2 && (s[i+2] == 'Z' || s[i+2] == 'X')
-}
-
+// readPid waits for the process id a command's script writes to p.
 func readPid(t *testing.T, p string) int {
 	t.Helper()
-	for range 200 {
-		if b, err := os.ReadFile(p); err == nil && len(b) > 0 {
-			n, err := strconv.Atoi(string(b))
-			if err == nil {
-				return n
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("the grandchild's pid never appeared")
-	return 0
+	b := proctest.WaitFile(t, p, func(b []byte) bool {
+		_, err := strconv.Atoi(string(b))
+		return err == nil
+	})
+	n, _ := strconv.Atoi(string(b))
+	return n
 }
 
+// waitGone waits until the process pid has ended (the kernel's event, with
+// proctest's generous bound: a loaded machine is slow, not wrong).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	for range 100 {
-		if gone(pid) {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("grandchild %d is still running", pid)
+	proctest.WaitGone(t, pid)
 }
 
 // TestRunCommandTimeoutKillsTree: at the timeout the whole tree goes.
@@ -630,7 +612,7 @@ func TestRunCommandPortClosed(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(proctest.Bound):
 		cmd.Process.Kill()
 		t.Fatal("the host did not exit after the port closed")
 	}

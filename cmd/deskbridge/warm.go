@@ -52,7 +52,10 @@ func warmServe(configPath string, args []string, stdout, stderr io.Writer) int {
 	}
 	l, err := warm.Listen(*socket)
 	if errors.Is(err, warm.ErrTaken) {
-		return 0 // a warm process of the same name already serves
+		// A warm process of the same name serves, or is starting (several
+		// ports opened at once): deskbridge-host hands the port to it.
+		ready.Write([]byte{warm.ReadyTaken})
+		return 0
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "deskbridge: warm-serve:", err)
@@ -71,7 +74,7 @@ func warmServe(configPath string, args []string, stdout, stderr io.Writer) int {
 	}
 	cfgHash, policyHash := h.Hashes()
 	w := &warmHost{h: h, configPath: configPath, started: cfgHash + " " + policyHash, stderr: stderr, l: l}
-	ready.Write([]byte{1})
+	ready.Write([]byte{warm.ReadyServing})
 	ready.Close()
 	w.serve(ctx, idle)
 	if err := h.Close(); err != nil {
@@ -155,7 +158,7 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 		warm.WriteFrame(conn, warm.Reply{Why: "an unreadable hello"})
 		return
 	}
-	if fingerprint(w.configPath) != w.started {
+	if engine.Fingerprint(w.configPath) != w.started {
 		w.stopListening()
 		warm.WriteFrame(conn, warm.Reply{Why: "the configuration or policy changed"})
 		return
@@ -171,11 +174,11 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 	stdin, stdout, stderr := files[0], files[1], files[2]
 	closeAll := sync.OnceFunc(func() { stdin.Close(); stdout.Close(); stderr.Close() })
 	defer closeAll()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	go func() {
 		conn.Read(make([]byte, 1)) // returns when deskbridge-host ends
-		cancel()
+		cancel(engine.ErrPortClosed)
 	}()
 	widenOutput(stdout)
 	h := w.h.Caller(hello.Origin, stderr)
@@ -188,7 +191,3 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 	closeAll() // the port is the browser's again before deskbridge-host exits
 	warm.WriteFrame(conn, warm.Done{Status: status})
 }
-
-// fingerprint names the configuration and policy a host would start from
-// now (engine.Fingerprint).
-func fingerprint(configPath string) string { return engine.Fingerprint(configPath) }

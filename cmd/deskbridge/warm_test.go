@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/engine"
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/internal/warm"
 )
 
@@ -63,12 +65,7 @@ func (w warmEnv) sockets() []string {
 func stopWarm(dir string) {
 	pattern := "warm-serve --socket " + dir
 	exec.Command("pkill", "-f", pattern).Run()
-	for range 200 {
-		if exec.Command("pgrep", "-f", pattern).Run() != nil {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	proctest.WaitFor(func() bool { return exec.Command("pgrep", "-f", pattern).Run() != nil })
 }
 
 // status is get_status's data, as far as these tests read it.
@@ -117,14 +114,11 @@ func statusOf(t *testing.T, r response) status {
 // waitWarmStatus calls get_status until a warm process answers.
 func waitWarmStatus(t *testing.T, w warmEnv, config string) status {
 	t.Helper()
-	for range 100 {
-		if s := statusOf(t, callWarm(t, w, config, "get_status", nil)); s.Warm {
-			return s
-		}
-		time.Sleep(100 * time.Millisecond)
+	var s status
+	if !proctest.WaitFor(func() bool { s = statusOf(t, callWarm(t, w, config, "get_status", nil)); return s.Warm }) {
+		t.Fatal("no warm process answered")
 	}
-	t.Fatal("no warm process answered")
-	return status{}
+	return s
 }
 
 // The first message through deskbridge-host starts a warm process and is
@@ -152,13 +146,34 @@ func TestWarmProcessServesTheMessages(t *testing.T) {
 	if err != nil || !strings.Contains(string(log), `"read_file"`) {
 		t.Fatalf("the warm process's read_file is not in the decision log: %v", err)
 	}
-	for range 200 { // idle 3 s
-		if len(w.sockets()) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !proctest.WaitFor(func() bool { return len(w.sockets()) == 0 }) { // idle 3 s
+		t.Fatal("the warm process did not end after being idle")
 	}
-	t.Fatal("the warm process did not end after being idle")
+}
+
+// Eight ports opened at once with no warm process: each deskbridge-host
+// starts a warm process, one of them takes the socket's lock, the others
+// say so and their deskbridge-hosts wait for that one to serve: every
+// message is served warm, and one warm process compiled the policy.
+func TestWarmBurstIsServedWarm(t *testing.T) {
+	cfg, _ := writeConfig(t, "")
+	// after the configuration: its cleanup, which waits for the warm process, runs first
+	w := newWarmEnv(t, "30s")
+	answers := make([]response, 8)
+	var wg sync.WaitGroup
+	for i := range answers {
+		wg.Go(func() { answers[i] = callWarm(t, w, cfg, "get_status", nil) })
+	}
+	wg.Wait()
+	for i, r := range answers {
+		var s status
+		if !r.Success || json.Unmarshal(r.Data, &s) != nil || !s.Warm {
+			t.Errorf("port %d of 8 was not served warm: %s, warm %v", i, r.code(), s.Warm)
+		}
+	}
+	if got := w.sockets(); len(got) != 1 {
+		t.Errorf("warm sockets after the burst: %v; want one", got)
+	}
 }
 
 // A warm process that cannot start (here: a configuration that does not
@@ -287,7 +302,7 @@ func BenchmarkFingerprint(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if fingerprint(cfg) == "" {
+		if engine.Fingerprint(cfg) == "" {
 			b.Fatal("the configuration or policy did not load")
 		}
 	}

@@ -234,7 +234,7 @@ func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 		return nil, protocol.Wrap(protocol.ExecutionFailed, err,
 			"The program could not be started; check that it is an executable file you may run.")
 	}
-	c.Detail = map[string]any{"exit_code": res.ExitCode, "command_duration_ms": res.Duration.Milliseconds(), "timed_out": res.TimedOut}
+	c.Detail = map[string]any{"exit_code": res.ExitCode, "command_duration_ms": res.Duration.Milliseconds(), "timed_out": res.TimedOut && !errors.Is(ctx.Err(), context.Canceled)}
 	if res.TimedOut {
 		return nil, timedOut(ctx, timeout)
 	}

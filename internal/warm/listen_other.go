@@ -25,6 +25,9 @@ func (*Listener) Close() error { return nil }
 
 func dial(string) (net.Conn, error) { return nil, ErrUnsupported }
 
+// DialWait reports ErrUnsupported.
+func DialWait(string, string, time.Duration) (net.Conn, error) { return nil, ErrUnsupported }
+
 // SendFiles reports ErrUnsupported.
 func SendFiles(net.Conn, ...*os.File) error { return ErrUnsupported }
 

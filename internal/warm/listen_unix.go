@@ -98,6 +98,42 @@ func peerIsSelf(c *net.UnixConn) error {
 	return nil
 }
 
+// DialWait is Dial for a socket whose warm process may still be starting:
+// the one holding the socket's lock, which another deskbridge-host started
+// at the same moment (ReadyTaken). It connects as soon as the socket is
+// there (the holder listens before it compiles the policy) and waits for
+// the hello's answer, which the holder sends once it serves: all within
+// wait. It gives up at once when no process holds the lock (the holder
+// failed and ended), and then returns the dial's error.
+func DialWait(socket, origin string, wait time.Duration) (net.Conn, error) {
+	end := time.Now().Add(wait)
+	for {
+		c, err := dial(socket)
+		if err == nil {
+			return hello(c, origin, time.Until(end))
+		}
+		notYet := errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)
+		if !notYet || !held(socket) || time.Now().After(end) {
+			return nil, err
+		}
+		// The holder has the lock and is between taking it and listening:
+		// a few system calls, with no event to wait on.
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// held reports whether a process holds socket's lock (Listen's): a shared
+// lock cannot be had while it is held exclusively; one that was had is let
+// go at once.
+func held(socket string) bool {
+	f, err := os.OpenFile(socket+".lock", os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB) != nil
+}
+
 // dial connects to socket; only this user's processes can listen in
 // its Private folder.
 func dial(socket string) (net.Conn, error) {

@@ -50,6 +50,18 @@ type Reply struct {
 	Why string `json:"why,omitempty"`
 }
 
+// What a warm process writes on its ready descriptor (`warm-serve
+// --ready-fd`) for the deskbridge-host that started it; it closes the
+// descriptor without a byte when it cannot serve.
+const (
+	// ReadyServing: it listens on the socket and its policy compiled.
+	ReadyServing byte = 1
+	// ReadyTaken: another warm process holds the socket's lock (several
+	// deskbridge-hosts started one at once); that one answers a hello
+	// once it serves (DialWait).
+	ReadyTaken byte = 2
+)
+
 // Done is the last frame of a connection: the warm process has finished
 // with the port, and Status is the exit status a host that served it
 // itself would have had.
@@ -114,13 +126,16 @@ func ReadFrame(r io.Reader, v any) error {
 // ErrUnsupported is returned where this platform has no warm process.
 var ErrUnsupported = errors.New("warm: not supported on this platform")
 
+// helloWait is how long Dial waits for a serving warm process's answer.
+const helloWait = 5 * time.Second
+
 // hello says hello for origin on a new connection c and returns c once
-// the warm process has answered OK; c is closed otherwise.
-func hello(c net.Conn, origin string) (net.Conn, error) {
+// the warm process has answered OK, within wait; c is closed otherwise.
+func hello(c net.Conn, origin string, wait time.Duration) (net.Conn, error) {
 	var r Reply
 	err := WriteFrame(c, Hello{Version: Version, Origin: origin})
 	if err == nil {
-		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		c.SetReadDeadline(time.Now().Add(wait))
 		err = ReadFrame(c, &r)
 		c.SetReadDeadline(time.Time{})
 	}
@@ -142,5 +157,5 @@ func Dial(socket, origin string) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hello(c, origin)
+	return hello(c, origin, helloWait)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -84,15 +85,7 @@ func TestCommandOpenerIgnoresPATH(t *testing.T) {
 
 func waitForFile(t *testing.T, path string) string {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
-			return string(b)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("opener did not run")
-	return ""
+	return string(proctest.WaitFile(t, path, func(b []byte) bool { return strings.HasSuffix(string(b), "\n") }))
 }
 
 // TestCommandOpenerExitStatus runs stand-in openers: the URL counts as

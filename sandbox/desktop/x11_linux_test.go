@@ -13,6 +13,8 @@ import (
 	"github.com/jezek/xgb/xproto"
 
 	"github.com/deskbridge/deskbridge/internal/xvfb"
+
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 )
 
 // x11 returns the test display's desktop, its owner this test binary.
@@ -66,15 +68,14 @@ func TestReadLargeContentIncrementally(t *testing.T) {
 func xclipServe(t *testing.T, b []byte, target string) {
 	t.Helper()
 	xtool(t, b, "xclip", "-i", "-selection", "clipboard", "-t", target)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	took := proctest.WaitFor(func() bool {
 		cmd := exec.Command("xclip", "-o", "-selection", "clipboard", "-t", target)
 		cmd.Env = append(os.Environ(), "DISPLAY="+display)
-		if out, err := cmd.Output(); err == nil && bytes.Equal(out, b) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("xclip did not take the clipboard within 10 s")
-		}
+		out, err := cmd.Output()
+		return err == nil && bytes.Equal(out, b)
+	})
+	if !took {
+		t.Fatalf("xclip did not take the clipboard within %v", proctest.Bound)
 	}
 }
 
@@ -87,11 +88,7 @@ func TestOwnerEndsWhenTheSelectionIsTaken(t *testing.T) {
 	}
 	pid := ownerPID(t)
 	xclipServe(t, []byte("second"), "UTF8_STRING")
-	for deadline := time.Now().Add(10 * time.Second); processAlive(pid); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("owner %d still runs after another client took the selection", pid)
-		}
-	}
+	proctest.WaitGone(t, pid) // the owner ends once another client took the selection
 }
 
 // ownerPID is the pid of the one running owner of this test binary.
@@ -107,24 +104,6 @@ func ownerPID(t *testing.T) int {
 		pid = pid*10 + int(c-'0')
 	}
 	return pid
-}
-
-// processAlive reports whether pid runs (not a zombie).
-func processAlive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i > 0 && len(b) > i+2 && b[i+2] != 'Z'
-}
-
-func itoa(n int) string {
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // TestOwnerGivesUpAfterItsTTL: a selection nobody takes is released when

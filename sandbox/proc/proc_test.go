@@ -10,9 +10,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 )
 
 func sh(script string) Spec {
@@ -112,22 +113,12 @@ func pidOf(t *testing.T, b []byte) int {
 	return pid
 }
 
-// waitGone waits until process pid no longer exists (killed and reaped),
-// failing the test if it still does after a generous deadline. A process
-// that is gone cannot write anything afterwards.
+// waitGone waits until process pid has ended, failing the test if it
+// still runs after proctest's generous bound. A process that has ended
+// cannot write anything afterwards.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		err := syscall.Kill(pid, 0)
-		if errors.Is(err, syscall.ESRCH) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d still exists: %v", pid, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	proctest.WaitGone(t, pid)
 }
 
 func TestContextCancelKills(t *testing.T) {
