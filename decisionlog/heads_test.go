@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -132,5 +133,41 @@ func TestHeadsContinueOnlyTheWritersOwnHeads(t *testing.T) {
 	rep, err := VerifyHeads(path, v)
 	if err != nil || rep.Heads != 3 || strings.Contains(strings.Join(rep.Issues, "\n"), "changed") {
 		t.Fatalf("VerifyHeads = %d heads, %v, %v; want the three genuine heads to match the log (the planted one reported)", rep.Heads, rep.Issues, err)
+	}
+}
+
+// TestOpenLogSignsHeadsWhileItRuns: a Log that stays open (the warm
+// process) signs a head of what it appended once CheckpointInterval has
+// elapsed, without closing, and the head verifies up to its last line.
+func TestOpenLogSignsHeadsWhileItRuns(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "log", "decisions.jsonl")
+	os.Mkdir(filepath.Dir(path), 0o700)
+	keyPath := filepath.Join(dir, "config", "decision-log.key")
+	l, err := Open(path, Options{CheckpointKey: keyPath, CheckpointInterval: time.Millisecond, SyncInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	writePairs(t, l, 5)
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	lines := int64(len(readLines(t, path)))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if v, err := LoadPublicKey(PublicKeyPath(path)); err == nil {
+			rep, err := VerifyHeads(path, v)
+			if err == nil && rep.OK() && rep.Latest.Size == lines {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no signed head covering the %d lines of a Log that stays open", lines)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if cps, err := os.ReadFile(CheckpointPath(path)); err != nil || len(cps) == 0 {
+		t.Fatalf("checkpoints of the open Log: %q, %v; want one beside the head", cps, err)
 	}
 }
