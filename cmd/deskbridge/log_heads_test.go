@@ -171,4 +171,8 @@ func TestWitnessFindsARollback(t *testing.T) {
 	if !strings.Contains(out, "head: removed: the log ends at seq 3, before the end of witnessed head 2 (size 6, root ") || !strings.Contains(out, "rolled back") {
 		t.Fatalf("verify --witness does not name the witnessed head the log no longer extends:\n%s", out)
 	}
+	_, errOut, code := runBin(t, "", nil, "replay", "--log", logFile, "--pub", pub, "--witness", witness)
+	if code != 1 || !strings.Contains(errOut, "before the end of witnessed head 2") {
+		t.Fatalf("replay --witness of a rolled-back log: exit %d\n%s", code, errOut)
+	}
 }
