@@ -71,7 +71,12 @@ func (f *Fleet) shipHeads(ctx context.Context, path string) error {
 				}
 			}
 		}
-		if err := f.uploadHead(ctx, up); err != nil {
+		err = f.uploadHead(ctx, up)
+		if errors.Is(err, errNoWitness) {
+			f.logf("decision logs: the collector takes no signed heads (%v); nothing witnesses this log's heads", err)
+			return nil
+		}
+		if err != nil {
 			return fmt.Errorf("signed head of size %d: %w", h.Size, err)
 		}
 		if err := writeFileAtomic(f.headCursorPath(), []byte(n)); err != nil {
@@ -92,6 +97,11 @@ func pendingHeads(notes []string, held string) []string {
 	}
 	return notes[len(notes)-1:]
 }
+
+// errNoWitness is a collector that has no heads resource (404, 405): an
+// OPA collector that is no witness. Its events were delivered; the heads
+// are not, and the fleet's log says so.
+var errNoWitness = errors.New("no heads resource")
 
 // uploadHead POSTs one signed head and its proof.
 func (f *Fleet) uploadHead(ctx context.Context, up HeadUpload) error {
@@ -114,6 +124,8 @@ func (f *Fleet) uploadHead(ctx context.Context, up HeadUpload) error {
 	switch {
 	case resp.StatusCode == http.StatusConflict:
 		return fmt.Errorf("%w: %s", ErrHeadRefused, strings.TrimSpace(string(msg)))
+	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed:
+		return fmt.Errorf("%w: %s", errNoWitness, resp.Status)
 	case resp.StatusCode/100 != 2:
 		return fmt.Errorf("collector answered %s", resp.Status)
 	}

@@ -328,3 +328,26 @@ func TestCollectorWitnessesSignedHeads(t *testing.T) {
 		t.Fatalf("the collector refused %d heads and now holds %q; want it to keep the last genuine head", c.refused, c.heads[len(c.heads)-1])
 	}
 }
+
+// TestCollectorWithoutHeadsStillTakesTheEvents: an OPA collector, which
+// has no heads resource (404), still gets every event, and Ship does not
+// fail for the heads it cannot send.
+func TestCollectorWithoutHeadsStillTakesTheEvents(t *testing.T) {
+	c := &collector{}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/logs/heads" {
+			http.NotFound(w, r)
+			return
+		}
+		c.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	s := newSetup(t, ts.URL, "")
+	path := s.cfg.LogPath()
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	decideSigned(t, path, filepath.Join(s.dir, "config", "decision-log.key"), 2)
+	if n, err := s.fleet(t).Ship(context.Background()); err != nil || n != 4 {
+		t.Fatalf("ship to a collector without heads: %d, %v; want the 4 events", n, err)
+	}
+	exactlyOnce(t, c, path)
+}
