@@ -25,6 +25,9 @@ import (
 	"github.com/go-json-experiment/json"
 )
 
+// maxCheckpointSeconds bounds decision_log.checkpoint_seconds: a day.
+const maxCheckpointSeconds = 86400
+
 // maxKeep bounds decision_log.keep (the log keeps at most this many
 // rotated files; see decisionlog.MaxRotated).
 const maxKeep = 1000
@@ -99,6 +102,9 @@ type DecisionLog struct {
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 	// Keep is how many rotated files are kept (0: 5).
 	Keep int `json:"keep,omitempty"`
+	// CheckpointSeconds is how often a process that stays open (the warm
+	// host) writes a checkpoint and a signed head of the log (0: 300).
+	CheckpointSeconds int `json:"checkpoint_seconds,omitempty"`
 	// Disabled turns decision logging off (not recommended).
 	Disabled bool `json:"disabled,omitempty"`
 	// Unmasked logs requests whole. By default the secrets requests
@@ -280,6 +286,9 @@ func (c *Config) normalise() error {
 	c.canonicalImportSources(&p)
 	if c.DecisionLog.Keep < 0 || c.DecisionLog.Keep > maxKeep {
 		p.add("/decision_log/keep", fmt.Errorf("decision_log.keep must be between 0 and %d", maxKeep))
+	}
+	if c.DecisionLog.CheckpointSeconds < 0 || c.DecisionLog.CheckpointSeconds > maxCheckpointSeconds {
+		return memberError("/decision_log/checkpoint_seconds", fmt.Errorf("decision_log.checkpoint_seconds must be between 0 and %d", maxCheckpointSeconds))
 	}
 	for i, cidr := range c.Network.AllowPrivate {
 		if _, err := netip.ParsePrefix(cidr); err != nil {

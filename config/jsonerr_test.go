@@ -23,7 +23,7 @@ func TestLoadNamesWhereTheConfigurationIsWrong(t *testing.T) {
 	}{
 		{"syntax", "{\n  \"workspaces\": nul\n}", "/workspaces", 2, 20, "not valid JSON"},
 		{"typo", "{\n  \"workspace\": []\n}", "/workspace", 2, 3, `unknown member "workspace": did you mean "workspaces"? The members allowed here are`},
-		{"nested typo", `{"decision_log":{"pth":"x"}}`, "/decision_log/pth", 1, 18, `unknown member "pth": did you mean "path"? The members allowed here are "disabled", "keep"`},
+		{"nested typo", `{"decision_log":{"pth":"x"}}`, "/decision_log/pth", 1, 18, `unknown member "pth": did you mean "path"? The members allowed here are "checkpoint_seconds", "disabled", "keep"`},
 		{"wrong kind", `{"workspaces":"/tmp"}`, "/workspaces", 1, 15, "must be a list (JSON array), not a string"},
 		{"no such folder", `{"workspaces":[{"name":"w","path":` + missing + `}]}`, "/workspaces/0/path", 1, 28, "does not exist"},
 		{"bad origin", `{"allowed_origins":["chrome-extension://x/"]}`, "/allowed_origins/0", 1, 21, "not of the form"},

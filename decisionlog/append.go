@@ -499,6 +499,11 @@ func (l *Log) syncLoop() {
 			return
 		case <-t.C:
 			l.groupSync()
+			if err := l.checkpointIfDue(); err != nil {
+				l.mu.Lock()
+				l.syncErr = errors.Join(l.syncErr, err)
+				l.mu.Unlock()
+			}
 		}
 	}
 }

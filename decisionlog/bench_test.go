@@ -97,11 +97,17 @@ func engineEvent() *Event {
 }
 
 // BenchmarkRequest measures what logging costs one request: an
-// engine-shaped decision event and its outcome, fsync grouped.
+// engine-shaped decision event and its outcome, fsync grouped; "signed"
+// also writes a checkpoint and a signed head every second, from the
+// grouped flush, as a warm host does every checkpoint_seconds.
 func BenchmarkRequest(b *testing.B) {
-	for _, outcome := range []string{"written", "queued"} {
+	for _, outcome := range []string{"written", "queued", "signed"} {
 		b.Run("outcome="+outcome, func(b *testing.B) {
-			l, err := Open(filepath.Join(b.TempDir(), "d.jsonl"), Options{Labels: Labels{ID: "host", Version: "1.0.0"}})
+			opts := Options{Labels: Labels{ID: "host", Version: "1.0.0"}}
+			if outcome == "signed" {
+				opts.CheckpointKey, opts.CheckpointInterval = filepath.Join(b.TempDir(), "decision-log.key"), time.Second
+			}
+			l, err := Open(filepath.Join(b.TempDir(), "d.jsonl"), opts)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,12 +1,15 @@
 package decisionlog
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 )
 
@@ -132,5 +135,95 @@ func TestHeadsContinueOnlyTheWritersOwnHeads(t *testing.T) {
 	rep, err := VerifyHeads(path, v)
 	if err != nil || rep.Heads != 3 || strings.Contains(strings.Join(rep.Issues, "\n"), "changed") {
 		t.Fatalf("VerifyHeads = %d heads, %v, %v; want the three genuine heads to match the log (the planted one reported)", rep.Heads, rep.Issues, err)
+	}
+}
+
+// TestOpenLogSignsHeadsWhileItRuns: a Log that stays open (the warm
+// process) signs a head of what it appended once CheckpointInterval has
+// elapsed, without closing, and the head verifies up to its last line.
+func TestOpenLogSignsHeadsWhileItRuns(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "log", "decisions.jsonl")
+	os.Mkdir(filepath.Dir(path), 0o700)
+	keyPath := filepath.Join(dir, "config", "decision-log.key")
+	l, err := Open(path, Options{CheckpointKey: keyPath, CheckpointInterval: time.Millisecond, SyncInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	writePairs(t, l, 5)
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	lines := int64(len(readLines(t, path)))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if v, err := LoadPublicKey(PublicKeyPath(path)); err == nil {
+			rep, err := VerifyHeads(path, v)
+			if err == nil && rep.OK() && rep.Latest.Size == lines {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no signed head covering the %d lines of a Log that stays open", lines)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if cps, err := os.ReadFile(CheckpointPath(path)); err != nil || len(cps) == 0 {
+		t.Fatalf("checkpoints of the open Log: %q, %v; want one beside the head", cps, err)
+	}
+}
+
+// TestWitnessedHeads: a witness file is read in either form (FILE.heads
+// lines, or bare signed notes one after another); a genuine log extends
+// every witnessed head; a witnessed head the public keys given do not
+// verify (the key beside the log replaced together with the log), a
+// line that is no head, and an empty witness file are issues, never
+// skipped.
+func TestWitnessedHeads(t *testing.T) {
+	path, _ := signedLog(t, 3, Options{})
+	v, err := LoadPublicKey(PublicKeyPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(HeadsPath(path))
+	fromRecords := WitnessHeads(b)
+	var bare []byte
+	for _, m := range fromRecords {
+		bare = append(bare, m...)
+	}
+	if fromBare := WitnessHeads(bare); len(fromRecords) != 3 || len(fromBare) != 3 {
+		t.Fatalf("WitnessHeads read %d heads from FILE.heads lines and %d from bare notes; want 3 and 3", len(fromRecords), len(WitnessHeads(bare)))
+	}
+	check := func(msgs [][]byte, keys PublicKeys) HeadReport {
+		rep, err := VerifyHeads(path, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.CheckWitnessed(msgs, keys)
+		return rep
+	}
+	if rep := check(WitnessHeads(bare), v); !rep.OK() {
+		t.Fatalf("a genuine log against its witnessed heads: %v", rep.Issues)
+	}
+
+	_, other, err := note.GenerateKey(rand.Reader, SignerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov, _ := note.NewVerifier(other)
+	replaced := PublicKeys{Verifiers: note.VerifierList(ov), IDs: []string{keyID(ov.KeyHash())}}
+	for name, tc := range map[string]struct {
+		msgs [][]byte
+		keys PublicKeys
+		want string
+	}{
+		"key replaced": {fromRecords, replaced, "not checked: witnessed head 1 does not verify"},
+		"not a head":   {WitnessHeads([]byte("{\"note\": 3}\n")), v, "not checked: witnessed head 1"},
+		"empty":        {WitnessHeads(nil), v, "holds no signed head"},
+	} {
+		if rep := check(tc.msgs, tc.keys); rep.OK() || !strings.Contains(strings.Join(rep.Issues, "\n"), tc.want) {
+			t.Errorf("%s: issues %v; want %q", name, rep.Issues, tc.want)
+		}
 	}
 }

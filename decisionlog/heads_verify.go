@@ -3,6 +3,7 @@ package decisionlog
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -201,24 +202,51 @@ func treeOfLog(path string, heads []Head, frontiers [][]string, rep *HeadReport)
 // consistency proof (RFC 6962) from it to the log's latest tree must
 // hold. The findings go into rep, which VerifyHeads made.
 func (r *HeadReport) CheckHeadConsistent(msg []byte, keys PublicKeys) {
-	v := keys.Verifiers
-	old, err := openHead(bytes.TrimSpace(msg), v)
+	old, err := openHead(bytes.TrimSpace(msg), keys.Verifiers)
 	if err != nil {
-		old, err = openHead(msg, v)
+		old, err = openHead(msg, keys.Verifiers)
 	}
 	if err != nil {
 		headError("the head given (--head)", err, r)
 		return
 	}
+	r.checkExtends(old, fmt.Sprintf("the head given (size %d, root %s)", old.Size, old.RootBase64()))
+}
+
+// CheckWitnessed checks that the log extends every signed head a witness
+// holds (msgs, WitnessHeads): a consistency proof from each to the log's
+// latest tree. A witnessed head the public keys do not verify is an
+// issue, not a note: the heads beside the log and their key may have
+// been replaced together, and a witness exists to find exactly that.
+func (r *HeadReport) CheckWitnessed(msgs [][]byte, keys PublicKeys) {
+	if len(msgs) == 0 {
+		r.Issues = append(r.Issues, "removed: the witness file holds no signed head")
+		return
+	}
+	for i, msg := range msgs {
+		what := fmt.Sprintf("witnessed head %d", i+1)
+		h, err := openHead(msg, keys.Verifiers)
+		if err != nil {
+			r.Issues = append(r.Issues, fmt.Sprintf("not checked: %s does not verify with key id %s: %v (the log's key was replaced, or give the key the witness holds with --pub)", what, r.KeyID, err))
+			continue
+		}
+		r.checkExtends(h, fmt.Sprintf("%s (size %d, root %s)", what, h.Size, h.RootBase64()))
+	}
+}
+
+// checkExtends checks, with a consistency proof, that the log's latest
+// tree extends the signed head old, named by what in the findings.
+func (r *HeadReport) checkExtends(old Head, what string) {
 	t := r.tree
 	switch {
 	case t == nil:
+		r.Issues = append(r.Issues, fmt.Sprintf("removed: %s could not be checked: the log has no tree to prove it against", what))
 		return
 	case old.Size > t.size:
-		r.Issues = append(r.Issues, fmt.Sprintf("removed: the log ends at seq %d, but the head given was signed at size %d: the log was cut or rolled back", t.size, old.Size))
+		r.Issues = append(r.Issues, fmt.Sprintf("removed: the log ends at seq %d, before the end of %s: the log was cut or rolled back", t.size, what))
 		return
 	case old.Size < t.base:
-		r.Notes = append(r.Notes, fmt.Sprintf("the head given (size %d) covers lines in files deleted by rotation; not checked", old.Size))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s covers lines in files deleted by rotation; not checked", what))
 		return
 	}
 	root, err := t.root(t.size)
@@ -229,8 +257,43 @@ func (r *HeadReport) CheckHeadConsistent(msg []byte, keys PublicKeys) {
 		}
 	}
 	if err != nil {
-		r.Issues = append(r.Issues, fmt.Sprintf("changed: the log is not an extension of the head given (size %d, root %s): %v", old.Size, old.RootBase64(), err))
+		r.Issues = append(r.Issues, fmt.Sprintf("changed: the log is not an extension of %s: %v", what, err))
 	}
+}
+
+// WitnessHeads splits a witness file into its signed heads: either lines
+// of FILE.heads ({"note": …}), or signed notes one after another, each
+// starting with the line HeadOrigin.
+func WitnessHeads(b []byte) [][]byte {
+	var out [][]byte
+	var cur []byte
+	flush := func() {
+		if len(bytes.TrimSpace(cur)) > 0 {
+			out = append(out, cur)
+		}
+		cur = nil
+	}
+	for line := range bytes.Lines(b) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '{' {
+			flush()
+			var rec headRecord
+			if json.Unmarshal(t, &rec) == nil && rec.Note != "" {
+				out = append(out, []byte(rec.Note))
+			} else {
+				out = append(out, t) // does not open: an issue, never skipped
+			}
+			continue
+		}
+		if string(bytes.TrimRight(line, "\r\n")) == HeadOrigin {
+			flush()
+		}
+		cur = append(cur, line...)
+	}
+	flush()
+	for i, m := range out { // a note ends with its last signature line's newline, and nothing after
+		out[i] = append(bytes.TrimRight(m, "\r\n"), '\n')
+	}
+	return out
 }
 
 // InclusionProof proves that one line of the log is in a signed head:

@@ -17,6 +17,9 @@ import (
 const (
 	DefaultKeep         = 5
 	DefaultSyncInterval = 100 * time.Millisecond
+	// DefaultCheckpointInterval is how often a Log that stays open writes
+	// a checkpoint and a signed head (Options.CheckpointInterval).
+	DefaultCheckpointInterval = 5 * time.Minute
 )
 
 // SyncAlways as Options.SyncInterval makes every append wait for fsync.
@@ -53,6 +56,13 @@ type Options struct {
 	// the Ed25519 key decision-log.sign.key beside it (heads.go). Keep it
 	// outside the log's folder.
 	CheckpointKey string
+	// CheckpointInterval is how often a Log that stays open also writes
+	// a checkpoint and a signed head of what it appended (at most once an
+	// interval, from its grouped flush, never on an append), so that a
+	// long-lived process's log gets heads while it runs. Zero means
+	// DefaultCheckpointInterval; below zero, only Close writes them. It
+	// needs CheckpointKey and a grouped flush (SyncInterval above zero).
+	CheckpointInterval time.Duration
 
 	// NoCompress leaves rotated files as they are; by default FILE.1 is
 	// compressed to FILE.1.gz at rotation (compress.go).
@@ -99,6 +109,8 @@ type Log struct {
 	out     []byte     // lines linked under the lock, not yet written
 	head    string     // the hash of the last line this Log wrote (Head)
 	headSeq uint64     // its seq, for the checkpoint Close writes
+	signed  string     // the head the last checkpoint covered
+	signAt  time.Time  // when the next periodic checkpoint is due
 
 	ctxMu sync.Mutex
 	ctx   *Event // the context line decisions name (context.go)
@@ -125,7 +137,7 @@ func Open(path string, opts Options) (*Log, error) {
 		lock.Close()
 		return nil, err
 	}
-	l := &Log{path: path, name: name, opts: opts, lock: lock}
+	l := &Log{path: path, name: name, opts: opts, lock: lock, signAt: time.Now().Add(opts.CheckpointInterval)}
 	if _, err := l.hold(f); err != nil {
 		lock.Close()
 		return nil, err
@@ -147,6 +159,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.CheckpointInterval == 0 {
+		o.CheckpointInterval = DefaultCheckpointInterval
 	}
 	return o
 }
@@ -353,6 +368,28 @@ func (l *Log) signHead() error {
 	}
 	defer unlockFile(l.lock)
 	return writeHead(l.path, l.opts.CheckpointKey)
+}
+
+// checkpointIfDue writes a checkpoint and a signed head of the lines this
+// open Log appended when CheckpointInterval has elapsed since the last
+// and it appended since. It runs from the grouped flush, off the append
+// path; appends wait for it only while it holds l.mu, once an interval.
+func (l *Log) checkpointIfDue() error {
+	if l.opts.CheckpointKey == "" || l.opts.CheckpointInterval < 0 {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.head == "" || l.head == l.signed || time.Now().Before(l.signAt) {
+		return nil
+	}
+	l.signAt = time.Now().Add(l.opts.CheckpointInterval)
+	l.dropLease() // signHead takes the file lock itself
+	err := errors.Join(writeCheckpoint(l.path, l.opts.CheckpointKey, l.headSeq, l.head, l.opts.Now()), l.signHead())
+	if err == nil {
+		l.signed = l.head
+	}
+	return err
 }
 
 func (l *Log) stamp(ev *Event) {

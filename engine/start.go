@@ -237,6 +237,8 @@ func openLog(cfg *config.Config, m decisionlog.Masker) (*decisionlog.Log, error)
 		// A keyed checkpoint of the head at every close, its key beside
 		// the configuration, outside the log's folder (docs/decision-log.md).
 		CheckpointKey: checkpointKey(cfg),
+		// and a signed head every interval while a warm host runs.
+		CheckpointInterval: time.Duration(cfg.DecisionLog.CheckpointSeconds) * time.Second,
 	})
 }
 

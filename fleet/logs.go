@@ -31,7 +31,8 @@ type Cursor struct {
 // returns the number of events acknowledged.
 //
 // When the cursor's event is no longer in the log (the log was replaced,
-// or rotated away), every event in the log is shipped.
+// or rotated away), every event in the log is shipped. Then each new
+// signed head of the log is sent to the collector, a witness (shipHeads).
 func (f *Fleet) Ship(ctx context.Context) (int, error) {
 	path := f.cfg.LogPath()
 	cur, err := f.cursor()
@@ -63,7 +64,10 @@ func (f *Fleet) Ship(ctx context.Context) (int, error) {
 			return s.shipped, err
 		}
 	}
-	return s.shipped, s.flush()
+	if err := s.flush(); err != nil {
+		return s.shipped, err
+	}
+	return s.shipped, f.shipHeads(ctx, path)
 }
 
 // holds reports whether the log at path has the cursor's event. A zero

@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -24,6 +25,12 @@ type collector struct {
 	posts   int
 	events  []decisionlog.Event
 	headers []http.Header
+
+	// As a witness: the public keys of the desktop's signed heads, the
+	// heads accepted (each consistent with the one before) and refused.
+	keys    decisionlog.PublicKeys
+	heads   []string
+	refused int
 }
 
 func (c *collector) setDown(d bool) {
@@ -36,6 +43,10 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.posts++
+	if !c.down && r.Method == http.MethodPost && r.URL.Path == "/logs/heads" {
+		c.witness(w, r)
+		return
+	}
 	if c.down || c.failOn[c.posts] || r.Method != http.MethodPost || r.URL.Path != "/logs" {
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
 		return
@@ -52,6 +63,27 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.events = append(c.events, batch...)
+}
+
+// witness accepts a signed head only when it verifies with c.keys and
+// extends the last head it holds (a consistency proof); else 409. c.mu
+// is held.
+func (c *collector) witness(w http.ResponseWriter, r *http.Request) {
+	var up HeadUpload
+	if err := json.NewDecoder(r.Body).Decode(&up); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var held []byte
+	if len(c.heads) > 0 {
+		held = []byte(c.heads[len(c.heads)-1])
+	}
+	if _, err := decisionlog.CheckHeadExtends(held, []byte(up.Head), up.Proof, c.keys); err != nil {
+		c.refused++
+		http.Error(w, err.Error(), http.StatusConflict)
+		return
+	}
+	c.heads = append(c.heads, up.Head)
 }
 
 // seqs counts the events the collector holds by sequence number.
@@ -214,4 +246,108 @@ func TestBackoffIsCapped(t *testing.T) {
 			}
 		})
 	}
+}
+
+// decideSigned is decide by a host with a checkpoint key: each call's
+// Close signs a head of the log.
+func decideSigned(t *testing.T, path, keyPath string, n int) {
+	t.Helper()
+	l, err := decisionlog.Open(path, decisionlog.Options{SyncInterval: decisionlog.SyncAlways, CheckpointKey: keyPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		ev := &decisionlog.Event{Path: "deskbridge/main", Action: "read_file", RequestID: fmt.Sprint(i), Outcome: decisionlog.OutcomeOK}
+		if err := l.WriteDecision(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.WriteOutcome(ev, decisionlog.OutcomeOK, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCollectorWitnessesSignedHeads: Ship sends each new signed head with
+// a consistency proof from the last one the collector acknowledged; the
+// collector, a witness, accepts heads that extend it, and refuses the
+// head of a log rolled back together with its heads and checkpoints
+// (older copies put back, then more decisions signed): Ship reports the
+// refusal and the collector keeps the last genuine head (#36).
+func TestCollectorWitnessesSignedHeads(t *testing.T) {
+	c := &collector{}
+	ts := httptest.NewServer(c)
+	defer ts.Close()
+	s := newSetup(t, ts.URL, "")
+	path := s.cfg.LogPath()
+	keyPath := filepath.Join(s.dir, "config", "decision-log.key")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	decideSigned(t, path, keyPath, 2)
+	keys, err := decisionlog.LoadPublicKey(decisionlog.VerifierKeyPath(keyPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.keys = keys // the collector got the desktop's public key out of band
+	c.mu.Unlock()
+
+	f := s.fleet(t)
+	if _, err := f.Ship(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	older := map[string][]byte{}
+	for _, name := range []string{path, decisionlog.HeadsPath(path), decisionlog.CheckpointPath(path)} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		older[name] = b
+	}
+	decideSigned(t, path, keyPath, 1)
+	decideSigned(t, path, keyPath, 1)
+	if _, err := f.Ship(context.Background()); err != nil {
+		t.Fatalf("ship of a genuine longer log: %v", err)
+	}
+	if len(c.heads) != 3 || c.refused != 0 {
+		t.Fatalf("the collector holds %d heads and refused %d; want the 3 signed, each extending the last", len(c.heads), c.refused)
+	}
+
+	for name, b := range older { // the rollback: older copies put back
+		if err := os.WriteFile(name, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decideSigned(t, path, keyPath, 3) // and a head signed over the other history, larger than the last witnessed
+	last := c.heads[len(c.heads)-1]
+	if _, err := s.fleet(t).Ship(context.Background()); !errors.Is(err, ErrHeadRefused) {
+		t.Fatalf("ship of a rolled-back log: %v; want the collector to refuse its head", err)
+	}
+	if c.refused != 1 || c.heads[len(c.heads)-1] != last {
+		t.Fatalf("the collector refused %d heads and now holds %q; want it to keep the last genuine head", c.refused, c.heads[len(c.heads)-1])
+	}
+}
+
+// TestCollectorWithoutHeadsStillTakesTheEvents: an OPA collector, which
+// has no heads resource (404), still gets every event, and Ship does not
+// fail for the heads it cannot send.
+func TestCollectorWithoutHeadsStillTakesTheEvents(t *testing.T) {
+	c := &collector{}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/logs/heads" {
+			http.NotFound(w, r)
+			return
+		}
+		c.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	s := newSetup(t, ts.URL, "")
+	path := s.cfg.LogPath()
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	decideSigned(t, path, filepath.Join(s.dir, "config", "decision-log.key"), 2)
+	if n, err := s.fleet(t).Ship(context.Background()); err != nil || n != 4 {
+		t.Fatalf("ship to a collector without heads: %d, %v; want the 4 events", n, err)
+	}
+	exactlyOnce(t, c, path)
 }

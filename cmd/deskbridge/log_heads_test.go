@@ -117,3 +117,62 @@ func runVerifier(t *testing.T, pub, proof string) (string, error) {
 	t.Logf("logverify: %s", out)
 	return string(out), err
 }
+
+// TestWitnessFindsARollback: an auditor (a witness) keeps the signed
+// heads of a log; a forger who rolls the log back together with its
+// heads and checkpoints (copying older versions back) passes log verify
+// alone, but verify --witness names the witnessed head the log no longer
+// extends and exits 1; a genuine longer log passes (#36.4).
+func TestWitnessFindsARollback(t *testing.T) {
+	cfg, ws := writeConfig(t, "")
+	logFile := filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl")
+	pub := filepath.Join(filepath.Dir(cfg), "decision-log.pub")
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o644)
+	read := func(p string) { runLogged(t, "--config", cfg, "call", "read_file", `{"path":`+quoteJSON(p)+`}`) }
+	read(filepath.Join(ws, "a.txt"))
+	older := filepath.Join(t.TempDir(), "older")
+	os.Mkdir(older, 0o700)
+	kept := []string{logFile, logFile + ".heads", logFile + ".checkpoints"}
+	for _, f := range kept {
+		if err := copyFile(f, filepath.Join(older, filepath.Base(f)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read(filepath.Join(filepath.Dir(cfg), "secret.txt"))
+
+	// The witness keeps every head so far: FILE.heads lines, and the
+	// latest as a bare signed note.
+	heads, err := os.ReadFile(logFile + ".heads")
+	if err != nil {
+		t.Fatal(err)
+	}
+	note, _ := os.ReadFile(latestHead(t, logFile))
+	witness := filepath.Join(t.TempDir(), "witness.heads")
+	os.WriteFile(witness, append(heads, note...), 0o600)
+
+	read(filepath.Join(ws, "a.txt"))
+	if out, code := runLogged(t, "log", "verify", "--log", logFile, "--pub", pub, "--witness", witness); code != 0 {
+		t.Fatalf("verify --witness of a genuine longer log: exit %d\n%s", code, out)
+	}
+
+	for _, f := range kept {
+		os.Remove(f)
+		if err := copyFile(filepath.Join(older, filepath.Base(f)), f, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, code := runLogged(t, "log", "verify", "--log", logFile, "--pub", pub); code != 0 {
+		t.Fatalf("the rolled-back log should pass without a witness (the documented limit): exit %d\n%s", code, out)
+	}
+	out, code := runLogged(t, "log", "verify", "--log", logFile, "--pub", pub, "--witness", witness)
+	if code != 1 || !strings.Contains(out, "NOT intact") {
+		t.Fatalf("verify --witness of a rolled-back log: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "head: removed: the log ends at seq 3, before the end of witnessed head 2 (size 6, root ") || !strings.Contains(out, "rolled back") {
+		t.Fatalf("verify --witness does not name the witnessed head the log no longer extends:\n%s", out)
+	}
+	_, errOut, code := runBin(t, "", nil, "replay", "--log", logFile, "--pub", pub, "--witness", witness)
+	if code != 1 || !strings.Contains(errOut, "before the end of witnessed head 2") {
+		t.Fatalf("replay --witness of a rolled-back log: exit %d\n%s", code, errOut)
+	}
+}

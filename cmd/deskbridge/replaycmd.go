@@ -16,7 +16,7 @@ import (
 	"github.com/deskbridge/deskbridge/policy"
 )
 
-const replayUsage = `usage: deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--head HASH|HEADFILE] [--key FILE] [--pub FILE]
+const replayUsage = `usage: deskbridge replay --log FILE [--policy DIR_OR_BUNDLE] [--head HASH|HEADFILE] [--witness FILE] [--key FILE] [--pub FILE]
                          [--json] [--html FILE] [--force]
 
 Re-evaluate every decision of a decision log: against the policy that
@@ -24,8 +24,9 @@ decided it (from the policies folder beside the log), where each must come
 out the same, or with --policy against a new policy, to see what it would
 change. The log's hash chain is verified first, with its checkpoints
 (FILE.checkpoints: with --key their MACs too), its signed heads (FILE.heads,
-with --pub or FILE.pub) and the head kept with --head (a hash, or a file
-holding a signed head): a log that was changed or cut is refused (exit 1) unless --force,
+with --pub or FILE.pub), the head kept with --head (a hash, or a file
+holding a signed head) and the heads a witness saved (--witness FILE):
+a log that was changed, cut or rolled back is refused (exit 1) unless --force,
 and then the report says so; what could not be checked is named.
 Exit 0 when every decision reproduces, 1 when any differs or cannot be
 replayed, 2 on bad usage. A log copied from another machine replays when
@@ -45,6 +46,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	force := flags.Bool("force", false, "replay a log whose hash chain is broken, marked so in the report")
 	head := flags.String("head", "", "expected `HASH` of the log's last event, or a file holding a signed head, kept from an earlier run")
 	pub := flags.String("pub", "", "public key `FILE` of the signed heads (default: FILE.pub beside the log)")
+	witness := flags.String("witness", "", "`FILE` of signed heads a witness saved earlier, which the log must extend")
 	key := flags.String("key", "", "checkpoint key `FILE` (decision-log.key beside the configuration): check the checkpoints' MACs")
 	if code, ok := c.Parse(args); !ok {
 		return code
@@ -55,7 +57,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 	if *logFile == "" {
 		return c.Fail("--log FILE is required")
 	}
-	src, code := replaySource(*logFile, chainCheck{head: *head, key: *key, pub: *pub}, *force, stderr)
+	src, code := replaySource(*logFile, chainCheck{head: *head, key: *key, pub: *pub, witness: *witness}, *force, stderr)
 	if src == nil {
 		return code
 	}
@@ -95,8 +97,9 @@ func replayCommand(args []string, stdout, stderr io.Writer) int {
 }
 
 // chainCheck is what replay checks the log against besides its chain:
-// the head kept by the auditor and the checkpoint key.
-type chainCheck struct{ head, key, pub string }
+// the head kept by the auditor, the checkpoint key, the public key and
+// the file of a witness's heads.
+type chainCheck struct{ head, key, pub, witness string }
 
 // replaySource verifies the log's hash chain, its checkpoints and the
 // expected head before anything is replayed: a log that was changed, cut
@@ -109,7 +112,7 @@ func replaySource(logFile string, check chainCheck, force bool, stderr io.Writer
 		fmt.Fprintf(stderr, "deskbridge replay: %v\n", err)
 		return nil, 2
 	}
-	hc := logcmd.HeadCheck{Pub: check.pub}
+	hc := logcmd.HeadCheck{Pub: check.pub, Witness: check.witness}
 	if st, err := os.Stat(check.head); err == nil && st.Mode().IsRegular() {
 		hc.HeadFile = check.head
 	} else {
@@ -169,8 +172,8 @@ func unchecked(logFile string, check chainCheck, cps *decisionlog.CheckpointRepo
 	} else {
 		out = append(out, heads.Notes...)
 	}
-	if check.head == "" {
-		out = append(out, "the log's end: no head kept earlier was given (--head HASH), so whole lines cut from its end since the last checkpoint would not show")
+	if check.head == "" && check.witness == "" {
+		out = append(out, "the log's end: no head kept earlier was given (--head HASH, --witness FILE), so whole lines cut from its end since the last checkpoint, or the log rolled back together with its heads, would not show")
 	}
 	if cps == nil {
 		out = append(out, "checkpoints: there is no checkpoint file beside "+filepath.Base(logFile)+" (export the log with deskbridge log export to carry it)")

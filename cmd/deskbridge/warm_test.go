@@ -307,3 +307,35 @@ func BenchmarkFingerprint(b *testing.B) {
 		}
 	}
 }
+
+// TestWarmProcessSignsHeadsWhileItRuns: a warm process that stays up
+// signs a head of its decisions every decision_log.checkpoint_seconds,
+// without closing its log: a head covering every line of the log is
+// there while its socket still is, and log verify checks it (#36).
+func TestWarmProcessSignsHeadsWhileItRuns(t *testing.T) {
+	cfg, ws := writeConfig(t, "")
+	b, _ := os.ReadFile(cfg)
+	b = []byte(strings.Replace(string(b), `"decision_log":{`, `"decision_log":{"checkpoint_seconds":1,`, 1))
+	if err := os.WriteFile(cfg, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := newWarmEnv(t, "120s")
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o600)
+	waitWarmStatus(t, w, cfg)
+	callWarm(t, w, cfg, "read_file", map[string]any{"path": filepath.Join(ws, "a.txt")})
+	callWarm(t, w, cfg, "read_file", map[string]any{"path": filepath.Join(filepath.Dir(cfg), "x.txt")})
+	logFile := filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl")
+	pub := filepath.Join(filepath.Dir(cfg), "decision-log.pub")
+	for range 300 {
+		lines, _ := os.ReadFile(logFile)
+		out, code := runLogged(t, "log", "verify", "--log", logFile, "--pub", pub)
+		if code == 0 && strings.Contains(out, fmt.Sprintf("the latest of size %d ", strings.Count(string(lines), "\n"))) {
+			if len(w.sockets()) != 1 {
+				t.Fatal("the warm process ended: the head may be the one its close signed")
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("no signed head covering the warm process's lines while it runs")
+}

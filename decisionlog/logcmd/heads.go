@@ -18,6 +18,9 @@ import (
 type HeadCheck struct {
 	Pub      string
 	HeadFile string
+	// Witness is a file of signed heads a witness (an auditor, the fleet
+	// collector) saved earlier: the log must extend every one.
+	Witness string
 }
 
 // HeadResult is a HeadReport and where its public key came from.
@@ -35,7 +38,7 @@ func CheckHeads(path string, hc HeadCheck) (*HeadResult, error) {
 		pub = decisionlog.PublicKeyPath(path)
 	}
 	_, errHeads := os.Stat(decisionlog.HeadsPath(path))
-	if errors.Is(errHeads, fs.ErrNotExist) && hc.Pub == "" && hc.HeadFile == "" {
+	if errors.Is(errHeads, fs.ErrNotExist) && hc.Pub == "" && hc.HeadFile == "" && hc.Witness == "" {
 		return nil, nil
 	}
 	v, err := decisionlog.LoadPublicKey(pub)
@@ -52,6 +55,13 @@ func CheckHeads(path string, hc HeadCheck) (*HeadResult, error) {
 			return nil, err
 		}
 		rep.CheckHeadConsistent(msg, v)
+	}
+	if hc.Witness != "" {
+		b, err := os.ReadFile(hc.Witness)
+		if err != nil {
+			return nil, err
+		}
+		rep.CheckWitnessed(decisionlog.WitnessHeads(b), v)
 	}
 	if hc.Pub == "" {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the public key was taken from beside the log (%s, key id %s): compare its key id with one you got from elsewhere, or give it with --pub FILE", pub, rep.KeyID))

@@ -44,14 +44,17 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	return ExitUsage
 }
 
-const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH|HEADFILE] [--key FILE] [--pub FILE] [--json]
+const verifyUsage = `usage: deskbridge log verify --log FILE [--head HASH|HEADFILE] [--witness FILE] [--key FILE] [--pub FILE] [--json]
 
 Walk the decision log and its rotated files as one hash chain and list
 every line that was changed, removed, inserted or reordered; check its
 checkpoints (FILE.checkpoints) and its signed heads (FILE.heads, with the
 public key). --head takes the hash of the last event kept earlier, or a
 file holding a signed head kept earlier, which the log must extend
-(a consistency proof). Exit 0 when it is intact, 1 when it is not, 2 on
+(a consistency proof). --witness takes a file of signed heads a witness
+saved earlier (FILE.heads lines, or signed notes one after another): the
+log must extend every one, so a log rolled back together with its
+heads and checkpoints is found. Exit 0 when it is intact, 1 when it is not, 2 on
 bad usage or no log.
 `
 
@@ -64,6 +67,7 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 	path := flags.String("log", "", "decision log `FILE` (its rotated FILE.n beside it are read too)")
 	head := flags.String("head", "", "expected `HASH` of the last event, or a file holding a signed head, kept from an earlier run")
 	pub := flags.String("pub", "", "public key `FILE` of the signed heads (default: FILE.pub beside the log)")
+	witness := flags.String("witness", "", "`FILE` of signed heads a witness saved earlier, which the log must extend")
 	key := flags.String("key", "", "checkpoint key `FILE` (decision-log.key beside the configuration): check FILE.checkpoints")
 	asJSON := flags.Bool("json", false, "print the report as JSON")
 	if code, ok := c.Parse(args); !ok {
@@ -80,7 +84,7 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskbridge log verify: %v\n", describe(err))
 		return ExitUsage
 	}
-	hc := HeadCheck{Pub: *pub}
+	hc := HeadCheck{Pub: *pub, Witness: *witness}
 	if isFile(*head) {
 		hc.HeadFile = *head
 	} else {
@@ -104,9 +108,24 @@ func RunVerify(args []string, stdout, stderr io.Writer) int {
 		printHeads(stdout, heads)
 	}
 	if !rep.OK() || (cps != nil && !cps.OK()) || (heads != nil && !heads.OK()) {
+		if !*asJSON && rep.OK() { // the chain's line said intact: the verdict is the last line
+			fmt.Fprintf(stdout, "NOT intact: %d finding(s) of the checkpoints and signed heads\n", findings(cps, heads))
+		}
 		return ExitTampered
 	}
 	return ExitIntact
+}
+
+// findings counts the issues of the checkpoints and the signed heads.
+func findings(cps *decisionlog.CheckpointReport, heads *HeadResult) int {
+	n := 0
+	if cps != nil {
+		n += len(cps.Issues)
+	}
+	if heads != nil {
+		n += len(heads.Issues)
+	}
+	return n
 }
 
 func describe(err error) error {
