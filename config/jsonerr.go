@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/deskbridge/deskbridge/internal/editdist"
 	"reflect"
 	"slices"
 	"strings"
@@ -119,32 +120,11 @@ func semanticMessage(sem *json.SemanticError) string {
 func nearest(name string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(name, strings.Trim(k, `"`)); d < bestD {
+		if d := editdist.Levenshtein(name, strings.Trim(k, `"`)); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // lineColumn is the 1-based line and column (in characters) of offset in b.

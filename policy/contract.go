@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/deskbridge/deskbridge/internal/editdist"
 	"path"
 	"slices"
 	"sort"
@@ -375,32 +376,11 @@ func unreadMessage(m *ast.Module, r *ast.Rule) string {
 // closeTo reports whether name looks like a misspelt teamRule.
 func closeTo(name string) bool {
 	for _, tr := range teamRules {
-		if name != tr.name && editDistance(name, tr.name) <= 2 {
+		if name != tr.name && editdist.Levenshtein(name, tr.name) <= 2 {
 			return true
 		}
 	}
 	return false
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // readRules are the rules of c that DeskBridge's queries reach: the
