@@ -4,23 +4,11 @@ package main
 
 import (
 	"encoding/json"
-	"math/rand/v2"
+	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
 	"os"
 	"strings"
 	"testing"
 )
-
-// fakeToken returns n characters of alphabet drawn with a fixed seed: a
-// token shape made here, so that no secret-shaped string sits in the
-// repository.
-func fakeToken(seed uint64, alphabet string, n int) string {
-	r := rand.New(rand.NewPCG(seed, 7))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	return string(b)
-}
 
 // TestContentSecretsThroughTheBinary puts a cloud access key and a
 // private key in innocently named files: read_file refuses them (rule
@@ -30,8 +18,8 @@ func fakeToken(seed uint64, alphabet string, n int) string {
 // decision log names the rules but never holds a secret (issue 20, item 5).
 func TestContentSecretsThroughTheBinary(t *testing.T) {
 	f := newFixture(t, nil)
-	aws := "AKIA" + fakeToken(1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
-	body := fakeToken(2, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 1600)
+	aws := "AKIA" + secrettest.Token(1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	body := secrettest.Token(2, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 1600)
 	key := "-----BEGIN OPENSSH PRIVATE KEY-----\n" + body + "\n-----END OPENSSH PRIVATE KEY-----\n"
 	notes := f.write(t, "notes.txt", "deploy with\naws_access_key_id = "+aws+"\nthanks\n", 0o644)
 	backup := f.write(t, "backup.txt", key, 0o644)

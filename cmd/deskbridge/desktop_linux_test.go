@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
 	"image"
 	"image/color"
 	_ "image/jpeg"
@@ -247,7 +248,7 @@ func TestGetClipboardReadsWhatXclipSet(t *testing.T) {
 // content check as a file read; it never reaches the response as it was.
 func TestGetClipboardContentCheck(t *testing.T) {
 	d := newDesk(t, clipboardOn)
-	secret := "AKIA" + fakeToken(7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	secret := "AKIA" + secrettest.Token(7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
 	d.xclipIn(t, []byte("aws_access_key_id = "+secret+"\n"))
 	r := d.call(t, "get_clipboard", map[string]any{})
 	if bytes.Contains(r.Data, []byte(secret)) || strings.Contains(r.Error.Message, secret) {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ import (
 // and each judged read is in the decision log with its outcome.
 func TestPreviewJudgesEveryFileBinary(t *testing.T) {
 	w := newWall(t)
-	body := fakeToken(2, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 1600)
+	body := secrettest.Token(2, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 1600)
 	key := "-----BEGIN OPENSSH PRIVATE KEY-----\n" + body + "\n-----END OPENSSH PRIVATE KEY-----\n"
 	index := w.write(t, "site/index.html", "<h1>hello wall</h1>")
 	notes := w.write(t, "site/notes.txt", "deploy key:\n"+key)

@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
 	"io"
 	"os"
 	"os/exec"
@@ -455,7 +456,7 @@ func TestRunCommandOutputEncoding(t *testing.T) {
 	f := newFixture(t, nil)
 	raw := "\x89PNG\r\n\x1a\n\x00\xff\xfe"
 	f.write(t, "bin.dat", raw, 0o644)
-	aws := "AKIA" + fakeToken(3, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	aws := "AKIA" + secrettest.Token(3, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
 	f.write(t, "notes.txt", "key = "+aws+"\n", 0o644)
 
 	r := f.run(t, map[string]any{"argv": []string{"cat", "bin.dat"}})
