@@ -354,6 +354,13 @@ type receiver struct {
 func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if req.Method == http.MethodPost && req.URL.Path == "/logs/heads" {
+		// A plain OPA decision-log collector has no heads resource: it is
+		// no witness, and the fleet command ships the events all the same
+		// (fleet's own tests cover a witnessing collector).
+		http.NotFound(w, req)
+		return
+	}
 	if req.Method != http.MethodPost || req.URL.Path != "/logs" || req.Header.Get("Content-Encoding") != "gzip" {
 		r.bad = append(r.bad, req.Method+" "+req.URL.Path)
 		http.Error(w, "not an OPA decision-log upload", http.StatusBadRequest)
