@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"golang.org/x/net/idna"
 )
 
 // ErrUnjudged reports a host name that the client was about to look up
@@ -58,9 +60,16 @@ type hopPins struct {
 	next  LookupFunc
 }
 
-// pinKey is the form of a host name the pins are kept under: lower case,
-// without a trailing dot (the form of the judged URL's ascii_host).
-func pinKey(host string) string { return strings.TrimSuffix(strings.ToLower(host), ".") }
+// pinKey is the form of a host name the pins are kept under: its IDNA
+// (A-label) form, as the transport dials it, lower case, without a
+// trailing dot. A name that is no IDNA name is kept lower case as it is
+// (the transport then fails to dial it, or dials that very form).
+func pinKey(host string) string {
+	if ascii, err := idna.Lookup.ToASCII(host); err == nil {
+		host = ascii
+	}
+	return strings.TrimSuffix(strings.ToLower(host), ".")
+}
 
 func (p *hopPins) pin(host string, addrs []netip.Addr) {
 	p.mu.Lock()
