@@ -105,6 +105,9 @@ func (h *Host) handleWith(ctx context.Context, payload []byte, run runFunc) (res
 	if perr := h.resolveAndDecide(ctx, r); perr != nil {
 		return r.answer(nil, perr), r
 	}
+	if r.call.URL != nil {
+		r.call.JudgeRedirect = r.judgeRedirect
+	}
 	r.executing = true
 	return r.answer(h.execute(ctx, r.call, run)), r
 }

@@ -19,7 +19,7 @@ import (
 // upserts (so the event lists them under masked):
 //
 //   - the request's url argument and input.url's raw and normalized
-//     forms by redact.URL of them (user information, path parameters,
+//     forms (and a redirect hop's redirect_from) by redact.URL of them (user information, path parameters,
 //     tokens of well-known shapes, query values and fragment cut out),
 //     and input.url.path by the path of the masked normalized URL;
 //   - run_command's command line by redact.CommandLine, and its argv,
@@ -64,6 +64,7 @@ var secretSites = []secretSite{
 	site(redact.URL, "request", "arguments", "url"),
 	site(redact.URL, "url", "raw"),
 	site(redact.URL, "url", "normalized"),
+	site(redact.URL, "url", "redirect_from"),
 	site(redact.CommandLine, "request", "arguments", "command"),
 	site(func(string) string { return redact.Mark }, "request", "arguments", "env", "*"),
 }

@@ -35,6 +35,37 @@ func (h *Host) resolveAndDecide(ctx context.Context, r *request) *protocol.Error
 	return h.decide(ctx, r)
 }
 
+// judgeRedirect decides a redirect hop of r's URL action to the absolute
+// URL to (redirected from from, hop n) as the request's own URL is
+// decided (docs/policy-input.md, "Redirects"): the decision before it
+// gets its outcome (OK, with the hop's number in its detail: its effect
+// was the redirect), then the hop's URL facts, with redirect_from and
+// redirects, replace input.url, and the request is decided on them
+// without addresses, its name looked up only when that allowed it, and
+// decided again on the addresses. Every step is a logged decision of the
+// request (its request_id), the last one's outcome the request's; a
+// refusal ends the request with its rule. It returns the facts with the
+// addresses judged, which the client dials and nothing else.
+func (r *request) judgeRedirect(ctx context.Context, to, from string, n int) (urlfacts.Facts, *protocol.Error) {
+	h := r.h
+	r.closeStep(decisionlog.OutcomeOK, map[string]any{"redirect": n})
+	u, err := urlfacts.Parse(to)
+	if err != nil {
+		r.call.URL = &urlfacts.Facts{Raw: to, RedirectFrom: from, Redirects: n}
+		return urlfacts.Facts{}, h.refuse(ctx, r, r.call, ruleFacts, errmap.URL(err))
+	}
+	f := u.NameFacts()
+	f.RedirectFrom, f.Redirects = from, n
+	r.call.URL = &f
+	if perr := h.decide(ctx, r); perr != nil {
+		return urlfacts.Facts{}, perr
+	}
+	if perr := h.resolveAndDecide(ctx, r); perr != nil {
+		return urlfacts.Facts{}, perr
+	}
+	return *r.call.URL, nil
+}
+
 // closeStep writes the outcome of r's logged decision when the request
 // goes on to another decision (a URL action's first decision, whose effect
 // was the look-up it allowed), with code and detail saying what that step

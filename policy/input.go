@@ -196,6 +196,12 @@ type URL struct {
 	IsIPLiteral bool         `json:"is_ip_literal"`
 	IPs         []URLAddress `json:"ips,omitzero"` // nil (absent) before the host is resolved: docs/policy-input.md, "Two decisions"
 	Classes     []string     `json:"classes,omitzero"`
+	// RedirectFrom and Redirects are set on the decisions of a redirect
+	// hop (docs/policy-input.md, "Redirects"): the URL whose answer
+	// redirected here, and the hop's number (1 for the first redirect).
+	// Both are absent on the request's own URL.
+	RedirectFrom string `json:"redirect_from,omitzero"`
+	Redirects    int    `json:"redirects,omitzero"`
 }
 
 // URLAddress is one address a URL's host stands for.

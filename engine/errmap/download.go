@@ -18,6 +18,7 @@ var urlRules = []rule{
 	{netguard.ErrIPv4, protocol.InvalidURL, "The host is not a valid IPv4 address; check the URL."},
 	{netguard.ErrIPForm, protocol.InvalidURL, "The host is an IP address in a non-standard form; write it as dotted decimal."},
 	{netguard.ErrRedirects, protocol.ExecutionFailed, "The server redirected too many times; use the final address directly."},
+	{netguard.ErrUnjudged, protocol.ExecutionFailed, "The server redirected to a host that was not judged before its look-up; use the final address directly."},
 	{fs.ErrExist, protocol.FileAlreadyExists, "The destination file already exists; choose another name or pass \"overwrite\": true."},
 }
 
@@ -41,6 +42,10 @@ var timeoutMessages = map[string]string{
 func Download(err error) *protocol.Error {
 	if err == nil {
 		return nil
+	}
+	var he *netguard.HopError
+	if pe, ok := asProtocol(err); ok && errors.As(err, &he) {
+		return pe // the judge's refusal of a redirect, worded by the judge
 	}
 	if pe := detailed(err); pe != nil {
 		return pe

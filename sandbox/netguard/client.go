@@ -19,19 +19,35 @@ type ClientOptions struct {
 	Lookup       LookupFunc    // nil: DefaultLookup; see Pin
 	MaxRedirects int           // 0: DefaultMaxRedirects; negative: no redirects
 	DialTimeout  time.Duration // per connection attempt; 0: 10s
+	// JudgeHop, if set, decides every redirect hop (after CheckURL)
+	// before its host is looked up; the dialer then answers the hop's
+	// name with the addresses it returned, and any name neither Lookup
+	// nor JudgeHop answers is looked up through Lookup alone (give Pin
+	// with NoLookup: then no name is looked up that was not judged).
+	JudgeHop JudgeHop
 }
 
 // NewClient returns an http.Client that reaches only what o.Policy allows:
 //   - no proxy (HTTP(S)_PROXY is ignored, so the dialed address is the
 //     server's own), every connection through a Dialer;
 //   - every redirect checked again (scheme http/https, no user info, no
-//     blocked IP literal) with a hop limit, and its address checked at dial;
+//     blocked IP literal) with a hop limit, then judged by o.JudgeHop if
+//     set (before its name is looked up), and its address checked at dial;
 //   - TLS certificates verified, TLS 1.2 at least;
 //   - no transparent decompression, so the bytes counted are the bytes sent.
 //
 // The client sets no overall timeout; callers pass a context with a deadline.
 func NewClient(o ClientOptions) *http.Client {
 	d := &Dialer{Policy: o.Policy, Lookup: o.Lookup, Timeout: o.DialTimeout}
+	var pins *hopPins
+	if o.JudgeHop != nil {
+		next := o.Lookup
+		if next == nil {
+			next = DefaultLookup
+		}
+		pins = &hopPins{hosts: map[string][]netip.Addr{}, next: next}
+		d.Lookup = pins.lookup
+	}
 	tr := &http.Transport{
 		Proxy:                  nil,
 		DialContext:            d.DialContext,
@@ -46,7 +62,11 @@ func NewClient(o ClientOptions) *http.Client {
 	if maxHops == 0 {
 		maxHops = DefaultMaxRedirects
 	}
-	return &http.Client{Transport: tr, CheckRedirect: redirectChecker(o.Policy, maxHops)}
+	check := redirectChecker(o.Policy, maxHops)
+	if pins != nil {
+		check = thenJudge(check, pins.judged(o.JudgeHop))
+	}
+	return &http.Client{Transport: tr, CheckRedirect: check}
 }
 
 // redirectChecker returns an http.Client.CheckRedirect that re-checks
@@ -106,4 +126,14 @@ func checkHost(p Policy, host string) error {
 		}
 	}
 	return nil
+}
+
+// thenJudge is a CheckRedirect that runs check and, when it passes, judge.
+func thenJudge(check, judge func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if err := check(req, via); err != nil {
+			return err
+		}
+		return judge(req, via)
+	}
 }

@@ -56,7 +56,8 @@ type Options struct {
 // get an image), a *HashError when the body's digest is not o.SHA256, a
 // *StatusError for an answer outside 2xx, the client's own refusals
 // (ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm,
-// ErrRedirects), a *fs.PathError of package sandbox's kinds when the name
+// ErrRedirects, ErrUnjudged, and a *HopError for a hop the client's
+// JudgeHop refused), a *fs.PathError of package sandbox's kinds when the name
 // to overwrite is a folder, link or other file that is not regular, and
 // otherwise a *DownloadError naming the step, wrapping ErrTimeout when
 // o.Timeout (if positive) or ctx's deadline passed. Use a client from

@@ -128,10 +128,11 @@ func (e *DownloadError) Unwrap() error { return e.Err }
 // refused reports whether err is one of the sentinel kinds, which Download
 // returns as they are.
 func refused(err error) bool {
-	for _, k := range []error{ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm, ErrRedirects, ErrStatus, ErrContentType, ErrTooLarge, ErrHash} {
+	for _, k := range []error{ErrBlocked, ErrScheme, ErrURL, ErrURLForm, ErrIPv4, ErrIPForm, ErrRedirects, ErrStatus, ErrContentType, ErrTooLarge, ErrHash, ErrUnjudged} {
 		if errors.Is(err, k) {
 			return true
 		}
 	}
-	return false
+	var he *HopError
+	return errors.As(err, &he)
 }
