@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -239,8 +240,16 @@ func TestProjectsPreviewPanel(t *testing.T) {
 		const r = await c.call("open_deskbridge", {open: false});
 		c.close();
 		return {url: r.url || "", how: r.how || ""};`, &od)
-	if od.URL != "" || !strings.Contains(od.How, "deskbridge panel") {
-		t.Errorf("open_deskbridge handed the extension %+v, want no link and how to open the panel", od)
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+/$`).MatchString(od.URL) || !strings.Contains(od.How, "deskbridge panel") {
+		t.Errorf("open_deskbridge handed the extension %+v, want the bare address (no token, no ticket) and how to open the panel", od)
+	} else {
+		// The bare address, opened in the browser, only says how to open
+		// the panel: it is no way in.
+		bare := b.openTab(od.URL)
+		var text string
+		if err := bare.eval(`document.body ? document.body.innerText : ""`, &text); err != nil || !strings.Contains(text, "one-time link") || strings.Contains(text, "Decisions") {
+			t.Errorf("the bare address shows %q (%v), want only how to open the panel", text, err)
+		}
 	}
 	panel := b.openTab(panelLink(t, h))
 	var seen struct {
