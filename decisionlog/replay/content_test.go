@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -58,6 +59,9 @@ func contentLog(t *testing.T) string {
 // content.secret to content.unhandled and run_command's masked output
 // from sent to refused, and the report says so.
 func TestReplayReevaluatesContentDecisions(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the logged content decisions are missing on Windows (under Wine): open, see docs/windows.md, \"Open on Windows\"")
+	}
 	logFile := contentLog(t)
 	rep := run(t, logFile, nil)
 	for _, d := range append(append([]replay.Decision{}, rep.Changed...), rep.Detail...) {
