@@ -1,12 +1,10 @@
 package fleet
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -109,25 +107,17 @@ func (f *Fleet) uploadHead(ctx context.Context, up HeadUpload) error {
 	if err != nil {
 		return err
 	}
-	d := f.cfg.Fleet.DecisionLogs
-	req, err := f.request(ctx, http.MethodPost, d.Service, HeadsResource(d.Resource), bytes.NewReader(body))
+	status, msg, err := f.post(ctx, HeadsResource(f.cfg.Fleet.DecisionLogs.Resource), body, "")
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := f.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
 	switch {
-	case resp.StatusCode == http.StatusConflict:
+	case status == http.StatusConflict:
 		return fmt.Errorf("%w: %s", ErrHeadRefused, strings.TrimSpace(string(msg)))
-	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed:
-		return fmt.Errorf("%w: %s", errNoWitness, resp.Status)
-	case resp.StatusCode/100 != 2:
-		return fmt.Errorf("collector answered %s", resp.Status)
+	case status == http.StatusNotFound || status == http.StatusMethodNotAllowed:
+		return fmt.Errorf("%w: %d %s", errNoWitness, status, http.StatusText(status))
+	case status/100 != 2:
+		return fmt.Errorf("collector answered %d %s", status, http.StatusText(status))
 	}
 	return nil
 }

@@ -158,23 +158,36 @@ func gzipArray(events [][]byte) ([]byte, error) {
 
 // upload POSTs one gzipped batch, as OPA's decision-log plugin does.
 func (f *Fleet) upload(ctx context.Context, body []byte) error {
-	d := f.cfg.Fleet.DecisionLogs
-	req, err := f.request(ctx, http.MethodPost, d.Service, d.Resource, bytes.NewReader(body))
+	status, _, err := f.post(ctx, f.cfg.Fleet.DecisionLogs.Resource, body, "gzip")
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Content-Encoding", "gzip")
-	resp, err := f.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("collector answered %s", resp.Status)
+	if status/100 != 2 {
+		return fmt.Errorf("collector answered %d %s", status, http.StatusText(status))
 	}
 	return nil
+}
+
+// post POSTs a JSON body (with encoding as its Content-Encoding, "" none)
+// to resource of the decision-log service and returns the answer's
+// status and the first KiB of its body.
+func (f *Fleet) post(ctx context.Context, resource string, body []byte, encoding string) (int, []byte, error) {
+	req, err := f.request(ctx, http.MethodPost, f.cfg.Fleet.DecisionLogs.Service, resource, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if encoding != "" {
+		req.Header.Set("Content-Encoding", encoding)
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16)) // the rest, so the connection is reused
+	return resp.StatusCode, msg, nil
 }
 
 func (f *Fleet) cursorPath() string { return filepath.Join(f.state, "decision-log.cursor") }
