@@ -47,13 +47,8 @@ func contentChecks(ev *decisionlog.Event) []contentCheck {
 func (r *replayer) replayContent(ctx context.Context, ev *decisionlog.Event, c contentCheck, strs stringTable) Decision {
 	d := r.base(ev)
 	d.Query, d.Before, d.RuleBefore = ContentQuery, c.outcome, c.rule
-	e, err := r.engine(ctx, ev.PolicyHash)
-	if err != nil {
-		d.Kind, d.Reason = Unreplayable, err.Error()
-		return d
-	}
-	if maskedWhereRead(e, ev) {
-		d.Kind = Masked
+	e, ok := r.replayable(ctx, ev, &d)
+	if !ok {
 		return d
 	}
 	in, err := contentInput(ev.Input, c.secrets, strs)

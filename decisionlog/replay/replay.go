@@ -182,17 +182,28 @@ func (r *replayer) each(ctx context.Context, n int, f func(stringTable, int)) {
 	wg.Wait()
 }
 
+// replayable returns the engine of ev's policy, or false with d marked
+// Unreplayable (no such policy) or Masked (the policy reads what the log
+// masked), in which case ev is not evaluated again.
+func (r *replayer) replayable(ctx context.Context, ev *decisionlog.Event, d *Decision) (*policy.Engine, bool) {
+	e, err := r.engine(ctx, ev.PolicyHash)
+	if err != nil {
+		d.Kind, d.Reason = Unreplayable, err.Error()
+		return nil, false
+	}
+	if maskedWhereRead(e, ev) {
+		d.Kind = Masked
+		return nil, false
+	}
+	return e, true
+}
+
 // replay evaluates one decision event and compares it with the log.
 func (r *replayer) replay(ctx context.Context, ev *decisionlog.Event, strs stringTable) Decision {
 	d := r.base(ev)
 	d.Before, d.RuleBefore = ev.Outcome, ev.Rule()
-	e, err := r.engine(ctx, ev.PolicyHash)
-	if err != nil {
-		d.Kind, d.Reason = Unreplayable, err.Error()
-		return d
-	}
-	if maskedWhereRead(e, ev) {
-		d.Kind = Masked
+	e, ok := r.replayable(ctx, ev, &d)
+	if !ok {
 		return d
 	}
 	dec, err := r.decide(ctx, e, ev, strs)
