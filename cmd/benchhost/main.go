@@ -14,6 +14,11 @@
 // With -warm (deskbridge-host, beside the -host binary), DeskBridge is also
 // measured as `deskbridge install` registers it: through deskbridge-host
 // and a warm process, started once before the timed starts.
+//
+// With -soak PORTS (and -warm), it instead soaks the warm path: PORTS
+// ports at once, -n mixed requests each, every answer checked, then the
+// warm process's memory and descriptors and the decision log (counted,
+// verified and replayed): scripts/bench.sh -soak 16 -n 2000.
 // scripts/bench.sh builds the binaries and runs it.
 package main
 
@@ -35,7 +40,15 @@ func main() {
 	runs := flag.Int("runs", 50, "process starts to time")
 	n := flag.Int("n", 5000, "requests per throughput run")
 	logRounds := flag.Int("logrounds", 6, "alternating rounds of deskbridge with the decision log on and off (0 skips)")
+	soakPorts := flag.Int("soak", 0, "instead: soak the warm path with this many ports at once, -n mixed requests each (needs -warm)")
 	flag.Parse()
+	if *soakPorts > 0 {
+		if err := soak(*host, *warmBin, *soakPorts, *n); err != nil {
+			fmt.Fprintln(os.Stderr, "benchhost soak:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*host, *echoBin, *warmBin, *mcp, *runs, *n, *logRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhost:", err)
 		os.Exit(1)
