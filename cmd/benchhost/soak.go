@@ -49,7 +49,7 @@ var soakMix = []soakCase{
 type soakTally struct {
 	mu      sync.Mutex
 	answers map[string]int // case name → answers as expected
-	wrong   []string        // the first wrong answers, for the report
+	wrong   []string       // the first wrong answers, for the report
 	nWrong  int
 }
 
