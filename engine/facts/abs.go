@@ -14,9 +14,9 @@ import (
 func ParseAbsolute(raw string) (string, *protocol.Error) {
 	p, err := pathform.Parse(pathform.Native, raw)
 	if err != nil {
-		var pe *protocol.Error
+		var pe *pathform.Error
 		if errors.As(err, &pe) {
-			return "", pe
+			return "", &protocol.Error{Code: protocol.InvalidRequest, Message: pe.Message, Err: err}
 		}
 		return "", protocol.Wrap(protocol.InvalidRequest, err, "The path is not a valid absolute path.")
 	}

@@ -114,7 +114,7 @@ func TestAttacksThroughParserAndPolicy(t *testing.T) {
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
 	for _, a := range loadAttacks(t) {
 		t.Run(a.Name+"/literal", func(t *testing.T) {
-			if got := decide(t, strings.ReplaceAll(a.URL, "PORT", port), mapResolver{}); got != a.Want {
+			if got := decide(t, strings.ReplaceAll(a.URL, "PORT", port), mapResolver{}); string(got) != a.Want {
 				t.Fatalf("code = %q, want %s", got, a.Want)
 			}
 			if hits.Load() != 0 {

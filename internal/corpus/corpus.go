@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // URLAttack is one case of testdata/url-attacks.json.
@@ -19,8 +17,9 @@ type URLAttack struct {
 	// URL may hold PORT, standing for a loopback test server's port.
 	URL string `json:"url"`
 	// ResolvesTo is an address a name may resolve to, or "".
-	ResolvesTo string        `json:"resolves_to"`
-	Want       protocol.Code `json:"want"`
+	ResolvesTo string `json:"resolves_to"`
+	// Want is the error code the request must get, as on the wire.
+	Want string `json:"want"`
 }
 
 // URLAttacks reads testdata/url-attacks.json, failing t when it is missing

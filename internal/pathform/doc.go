@@ -3,9 +3,9 @@
 //
 // It is the first, purely lexical step of path handling: the fact resolver
 // resolves symlinks, junctions and short names on the result, and the
-// executor acts on that result, never on the raw input. Every rejection is a
-// *protocol.Error with code INVALID_REQUEST whose cause is one of the Err*
-// sentinels below, so callers and tests can use errors.Is.
+// executor acts on that result, never on the raw input. Every rejection is an
+// *Error whose cause is one of the Err* sentinels below, so callers and
+// tests can use errors.Is; the engine maps it to INVALID_REQUEST.
 //
 // Rules for both flavours:
 //   - The path must be absolute. Nothing is expanded: "~", "~user",

@@ -6,12 +6,23 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
-// The reasons a path is rejected. Parse returns them wrapped in a
-// *protocol.Error with code INVALID_REQUEST; test for them with errors.Is.
+// Error is a rejected path: Message is a sentence a person can act on
+// (it echoes at most a short, sanitised part of the input) and Reason is
+// one of the Err* reasons. Engine maps it to INVALID_REQUEST.
+type Error struct {
+	Reason  error
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the reason, so errors.Is(err, ErrRelative) works.
+func (e *Error) Unwrap() error { return e.Reason }
+
+// The reasons a path is rejected. Parse returns them wrapped in an *Error;
+// test for them with errors.Is.
 var (
 	// ErrEmpty rejects the empty string.
 	ErrEmpty = errors.New("pathform: empty path")
@@ -50,14 +61,10 @@ const (
 	clipSuffix = "…"
 )
 
-// invalid returns the INVALID_REQUEST error for reason with a message made
-// from format and args; use clip for every path or name in args.
+// invalid returns the *Error for reason with a message made from format
+// and args; use clip for every path or name in args.
 func invalid(reason error, format string, args ...any) error {
-	return &protocol.Error{
-		Code:    protocol.InvalidRequest,
-		Message: fmt.Sprintf(format, args...),
-		Err:     reason,
-	}
+	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
 // clip returns s shortened to clipRunes characters and quoted, with every

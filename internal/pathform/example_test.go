@@ -17,7 +17,7 @@ func ExampleParse() {
 	// Output:
 	// D:\Projects\Demo\README.md D: [Projects Demo README.md] <nil>
 	// true
-	// INVALID_REQUEST: The name "CON.txt" is a reserved Windows device name; choose another name.
+	// The name "CON.txt" is a reserved Windows device name; choose another name.
 }
 
 func ExampleWithin() {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 func TestMessagesClipAndSanitiseTheInput(t *testing.T) {
@@ -25,9 +23,9 @@ func TestMessagesClipAndSanitiseTheInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(tc.f, tc.in)
-			var pe *protocol.Error
+			var pe *Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("Parse(%q) = %v, want *protocol.Error", tc.in, err)
+				t.Fatalf("Parse(%q) = %v, want *Error", tc.in, err)
 			}
 			if strings.Contains(pe.Message, tc.absent) {
 				t.Errorf("message %q echoes %q", pe.Message, tc.absent)

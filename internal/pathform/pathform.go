@@ -62,9 +62,8 @@ type Path struct {
 func (p Path) String() string { return p.Clean }
 
 // Parse checks s against the rules of flavour f (see the package
-// documentation) and returns its cleaned form. An error is a
-// *protocol.Error with code INVALID_REQUEST that wraps one of the Err*
-// reasons.
+// documentation) and returns its cleaned form. An error is an *Error
+// that wraps one of the Err* reasons.
 func Parse(f Flavor, s string) (Path, error) {
 	if err := checkText(s); err != nil {
 		return Path{}, err

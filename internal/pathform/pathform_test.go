@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/deskbridge/deskbridge/protocol"
 )
 
 // parseCase is one row of the parse tables: either want (the Clean form)
@@ -250,16 +248,16 @@ func checkParsed(t *testing.T, got Path, f Flavor, tc parseCase) {
 	}
 }
 
-// checkRejected checks that err is an INVALID_REQUEST *protocol.Error that
-// wraps reason and has a short, printable, one-sentence message.
+// checkRejected checks that err is an *Error that wraps reason and has a
+// short, printable, one-sentence message.
 func checkRejected(t *testing.T, err error, reason error) {
 	t.Helper()
-	var pe *protocol.Error
-	if !errors.As(err, &pe) || pe.Code != protocol.InvalidRequest {
-		t.Fatalf("err = %v, want INVALID_REQUEST", err)
+	var pe *Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want *Error", err)
 	}
 	if !errors.Is(err, reason) {
-		t.Errorf("err = %v (cause %v), want cause %v", err, pe.Err, reason)
+		t.Errorf("err = %v (cause %v), want cause %v", err, pe.Reason, reason)
 	}
 	checkMessage(t, pe.Message)
 }
