@@ -36,12 +36,18 @@ func appDirs() []string {
 }
 
 // FindApp returns the desktop entry whose desktop file ID is name +
-// ".desktop", from the first folder of appDirs that has it. A missing,
-// hidden or non-application entry, or one whose TryExec is not installed,
-// is a *NotFoundError.
+// ".desktop", from the first folder of appDirs that has it. A file in a
+// subfolder has the ID of its relative path with "-" for "/"
+// (applications/kde/foo.desktop is kde-foo.desktop). A missing, hidden
+// or non-application entry, or one whose TryExec is not installed, is a
+// *NotFoundError.
 func FindApp(name string, dirs []string) (Entry, error) {
 	for _, d := range appDirs() {
-		e, err := readEntry(filepath.Join(d, name+".desktop"))
+		p, ok := entryFile(d, name, maxIDDepth)
+		if !ok {
+			continue
+		}
+		e, err := readEntry(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -59,6 +65,38 @@ func FindApp(name string, dirs []string) (Entry, error) {
 		return e, nil
 	}
 	return Entry{}, &NotFoundError{Name: name, Err: fmt.Errorf("no %s.desktop in %s", name, strings.Join(appDirs(), ", "))}
+}
+
+// maxIDDepth bounds how many subfolders deep a desktop file ID is looked
+// for.
+const maxIDDepth = 4
+
+// entryFile finds the file of desktop file ID id + ".desktop" under the
+// applications folder dir: dir/id.desktop, or, for each "-" in id whose
+// prefix names a subfolder, the rest of the ID in that subfolder. A
+// prefix that starts with a dot ("..") is never a folder, so the search
+// stays under dir.
+func entryFile(dir, id string, depth int) (string, bool) {
+	p := filepath.Join(dir, id+".desktop")
+	if _, err := os.Lstat(p); err == nil {
+		return p, true
+	}
+	if depth == 0 || id == "" || id[0] == '.' {
+		return "", false
+	}
+	for i := 1; i < len(id); i++ {
+		if id[i] != '-' {
+			continue
+		}
+		sub := filepath.Join(dir, id[:i])
+		if fi, err := os.Stat(sub); err != nil || !fi.IsDir() {
+			continue
+		}
+		if p, ok := entryFile(sub, id[i+1:], depth-1); ok {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // appCommand is the argument vector of the application's desktop entry.
