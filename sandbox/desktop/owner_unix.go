@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // MaybeRunOwner must be called first thing in the host's main. When the
@@ -62,6 +64,9 @@ func startOwner(ctx context.Context, argv []string, display string, items []Item
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Dir = "/"
+	// The display comes on standard input: the owner needs none of the
+	// host's environment, which may hold a browser's or a user's secrets.
+	cmd.Env = proc.SafeEnv(nil)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrStart, err)

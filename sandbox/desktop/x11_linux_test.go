@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -76,6 +77,43 @@ func xclipServe(t *testing.T, b []byte, target string) {
 	})
 	if !took {
 		t.Fatalf("xclip did not take the clipboard within %v", proctest.Bound)
+	}
+}
+
+// TestOwnerOffersLatin1String: an old client asking for STRING gets the
+// text in Latin-1, a character Latin-1 has not as "?"; UTF8_STRING stays
+// exact.
+func TestOwnerOffersLatin1String(t *testing.T) {
+	d := x11(t)
+	text := "café ✓"
+	if err := d.Write(context.Background(), []Item{{Text, []byte(text)}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := xtool(t, nil, "xclip", "-o", "-selection", "clipboard", "-t", "STRING"); string(got) != "caf\xe9 ?" {
+		t.Errorf("STRING = %q, want %q", got, "caf\xe9 ?")
+	}
+	if got := xtool(t, nil, "xclip", "-o", "-selection", "clipboard", "-t", "UTF8_STRING"); string(got) != text {
+		t.Errorf("UTF8_STRING = %q, want %q", got, text)
+	}
+}
+
+// TestOwnerGetsAMinimalEnvironment: the detached owner, which outlives
+// the host, holds none of the host's own variables.
+func TestOwnerGetsAMinimalEnvironment(t *testing.T) {
+	d := x11(t)
+	t.Setenv("DESKBRIDGE_TEST_CANARY", "host-only")
+	if err := d.Write(context.Background(), []Item{{Text, []byte("env")}}); err != nil {
+		t.Fatal(err)
+	}
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", ownerPID(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(env, []byte("DESKBRIDGE_TEST_CANARY")) {
+		t.Errorf("the owner inherited the host's environment: %q", env)
+	}
+	if !bytes.Contains(env, []byte("PATH=")) {
+		t.Errorf("the owner's environment %q lacks the fixed PATH", env)
 	}
 }
 

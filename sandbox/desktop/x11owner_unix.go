@@ -65,7 +65,12 @@ func (o *owner) offerItems(items []Item) error {
 		if it.Format == Text {
 			names = []string{"UTF8_STRING", "text/plain;charset=utf-8", "TEXT"}
 			if isASCII(it.Data) {
-				names = append(names, "STRING", "text/plain")
+				names = append(names, "text/plain")
+			}
+			// STRING is Latin-1 (ICCCM): old clients (xterm's default,
+			// Motif) ask for it; a character it has no code for is "?".
+			if err := o.add("STRING", latin1(it.Data)); err != nil {
+				return err
 			}
 		}
 		for _, n := range names {
@@ -234,8 +239,22 @@ func (o *owner) continueIncr(e xproto.PropertyNotifyEvent) {
 	}
 }
 
-// isASCII reports whether b is 7-bit text (so valid as STRING, which is
-// Latin-1).
+// latin1 returns UTF-8 text b in ISO 8859-1, each character outside it
+// (and each invalid byte) as "?".
+func latin1(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
+		if r == utf8.RuneError && size <= 1 || r > 0xff {
+			r = '?'
+		}
+		out = append(out, byte(r))
+	}
+	return out
+}
+
+// isASCII reports whether b is 7-bit text (the same in every charset).
 func isASCII(b []byte) bool {
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
