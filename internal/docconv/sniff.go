@@ -148,11 +148,8 @@ func sniffText(r io.ReaderAt, size int64, head []byte) (string, error) {
 	switch {
 	case len(t) > 0 && (t[0] == '{' || t[0] == '['):
 		return sniffJSON(r, size, t)
-	case bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")) ||
-		(len(t) > 0 && t[0] == '<' && htmlTags(lower)):
-		return FormatHTML, nil
-	case bytes.HasPrefix(t, []byte("<?xml")) || (len(t) > 0 && t[0] == '<'):
-		if htmlTags(lower) {
+	case len(t) > 0 && t[0] == '<':
+		if markupIsHTML(lower) {
 			return FormatHTML, nil
 		}
 		return FormatXML, nil
@@ -169,13 +166,60 @@ func sniffText(r io.ReaderAt, size int64, head []byte) (string, error) {
 	return FormatText, nil
 }
 
-func htmlTags(lower []byte) bool {
-	for _, tag := range []string{"<html", "<body", "<head", "<p>", "<div", "<h1", "<table", "<title"} {
-		if bytes.Contains(lower, []byte(tag)) {
-			return true
+// markupIsHTML tells HTML from XML by the document itself, not by a
+// <title> or <body> somewhere inside: past an XML declaration, comments,
+// processing instructions and a DOCTYPE (html: HTML), the root element is
+// HTML when its name is one that starts an HTML page or fragment. lower is
+// the start of the document, lower-cased.
+func markupIsHTML(lower []byte) bool {
+	s := lower
+	for {
+		s = bytes.TrimLeft(s, " \t\r\n")
+		switch {
+		case bytes.HasPrefix(s, []byte("<!--")):
+			i := bytes.Index(s, []byte("-->"))
+			if i < 0 {
+				return false
+			}
+			s = s[i+3:]
+		case bytes.HasPrefix(s, []byte("<?")):
+			i := bytes.Index(s, []byte("?>"))
+			if i < 0 {
+				return false
+			}
+			s = s[i+2:]
+		case bytes.HasPrefix(s, []byte("<!doctype")):
+			return bytes.HasPrefix(bytes.TrimLeft(s[len("<!doctype"):], " \t\r\n"), []byte("html"))
+		case bytes.HasPrefix(s, []byte("<")):
+			return htmlRoots[rootName(s[1:])]
+		default:
+			return false
 		}
 	}
-	return false
+}
+
+// rootName is the element name at the start of s, without a prefix.
+func rootName(s []byte) string {
+	end := bytes.IndexAny(s, " \t\r\n/>")
+	if end < 0 {
+		end = len(s)
+	}
+	name := string(s[:end])
+	if i := strings.LastIndexByte(name, ':'); i >= 0 && name[:i] != "" {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// htmlRoots are the elements that start an HTML page or fragment.
+var htmlRoots = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`html head body div p span a h1 h2 h3 h4 h5 h6 table ul ol dl pre blockquote
+		section article main header footer nav aside form meta link script style title img br hr b i u em strong
+		center font iframe noscript base template figure details`) {
+		htmlRoots[n] = true
+	}
 }
 
 // textual reports whether b is UTF-8 text with no NUL and few control

@@ -25,7 +25,7 @@ func (c *conv) text(format string, b []byte) (*doc, error) {
 	case FormatJSON:
 		d.add(fence("json", string(b)))
 	case FormatXML:
-		d.add(fence("xml", string(b)))
+		return c.xmlDocument(b)
 	default: // Markdown and plain text, as they are
 		d.blocks = splitBlocks(strings.ReplaceAll(string(b), "\r\n", "\n"))
 	}
