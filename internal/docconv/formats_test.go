@@ -1,10 +1,12 @@
 package docconv_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
+	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
 )
 
 // TestSniffXMLOrHTML: markup is HTML or XML by its root element (past an
@@ -67,4 +69,58 @@ func TestFeeds(t *testing.T) {
 <summary type="html">&lt;em&gt;short&lt;/em&gt; summary</summary></entry></feed>`
 	r = mustConvert(t, []byte(atom), docconv.Options{})
 	wantIn(t, r.Markdown, "# Atom log\n\nAbout atoms", "## [Entry one](https://example.com/e1)\n\nPublished on: 2026-12-01T10:00:00Z\n\n*short* summary")
+}
+
+// pptxSlide is a one-slide presentation whose slide's shape tree is
+// shapes, with the given slide relationships and extra parts.
+func pptxSlide(shapes, rels string, extra ...docgen.File) []byte {
+	const ns = `xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"`
+	files := []docgen.File{
+		{Name: "[Content_Types].xml", Data: []byte(`<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`)},
+		{Name: "ppt/presentation.xml", Data: []byte(`<p:presentation ` + ns + `><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`)},
+		{Name: "ppt/_rels/presentation.xml.rels", Data: []byte(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide1.xml"/></Relationships>`)},
+		{Name: "ppt/slides/slide1.xml", Data: []byte(`<p:sld ` + ns + `><p:cSld><p:spTree>` + shapes + `</p:spTree></p:cSld></p:sld>`)},
+		{Name: "ppt/slides/_rels/slide1.xml.rels", Data: []byte(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` + rels + `</Relationships>`)},
+	}
+	return docgen.Zip(append(files, extra...)...)
+}
+
+// TestPPTXBulletsChartsPictures: a paragraph that says buNone is no list
+// item (in a title or a body); a chart keeps its series and categories as
+// a table; a picture's alt text is kept, inside mc:AlternateContent too.
+func TestPPTXBulletsChartsPictures(t *testing.T) {
+	shapes := `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:pPr lvl="0"><a:buNone/></a:pPr><a:r><a:t>Quarterly Field Report</a:t></a:r></a:p></p:txBody></p:sp>` +
+		`<p:sp><p:nvSpPr><p:cNvPr id="3" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:txBody>` +
+		`<a:p><a:pPr marL="0" lvl="0" indent="0"><a:buNone/></a:pPr><a:r><a:t>Plain lead-in</a:t></a:r></a:p>` +
+		`<a:p><a:pPr lvl="1"/><a:r><a:t>Indented point</a:t></a:r></a:p>` +
+		`<a:p><a:pPr><a:buChar char="•"/></a:pPr><a:r><a:t>Bulleted point</a:t></a:r></a:p></p:txBody></p:sp>` +
+		`<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>` +
+		`<mc:AlternateContent><mc:Choice Requires="p14"><p:pic><p:nvPicPr><p:cNvPr id="5" name="Picture 4" descr="A barn at dawn"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr></p:pic></mc:Choice><mc:Fallback><p:pic><p:nvPicPr><p:cNvPr id="5" name="Picture 4" descr="A barn at dawn"/></p:nvPicPr></p:pic></mc:Fallback></mc:AlternateContent>`
+	chart := `<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Yield by quarter</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart>` +
+		chartSeries("Wheat", []string{"Q1", "Q2"}, []string{"4.3", "2.5"}) + chartSeries("Barley", []string{"Q1", "Q2"}, []string{"2.4", "4.4"}) +
+		`</c:barChart></c:plotArea></c:chart></c:chartSpace>`
+	p := pptxSlide(shapes, `<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/>`,
+		docgen.File{Name: "ppt/charts/chart1.xml", Data: []byte(chart)})
+	r := mustConvert(t, p, docconv.Options{})
+	want := "## Slide 1: Quarterly Field Report\n\nPlain lead-in\n\n    - Indented point\n\n- Bulleted point\n\n### Chart: Yield by quarter\n\n" +
+		"| Category | Wheat | Barley |\n| --- | --- | --- |\n| Q1 | 4.3 | 2.4 |\n| Q2 | 2.5 | 4.4 |\n\n![A barn at dawn]()\n"
+	if r.Markdown != want {
+		t.Fatalf("got\n%s\nwant\n%s", r.Markdown, want)
+	}
+	// A chart relationship out of the package is never read.
+	out := pptxSlide(`<p:graphicFrame><a:graphic><a:graphicData><c:chart r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>`,
+		`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../../../../etc/passwd"/>`)
+	if r := mustConvert(t, out, docconv.Options{}); strings.Contains(r.Markdown, "root") || strings.Contains(r.Markdown, "Chart") {
+		t.Fatalf("read outside: %s", r.Markdown)
+	}
+}
+
+func chartSeries(name string, cats, vals []string) string {
+	var c, v strings.Builder
+	for i := range cats {
+		fmt.Fprintf(&c, `<c:pt idx="%d"><c:v>%s</c:v></c:pt>`, i, cats[i])
+		fmt.Fprintf(&v, `<c:pt idx="%d"><c:v>%s</c:v></c:pt>`, i, vals[i])
+	}
+	return `<c:ser><c:idx val="0"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>` + name + `</c:v></c:pt></c:strCache></c:strRef></c:tx>` +
+		`<c:cat><c:strRef><c:strCache><c:ptCount val="2"/>` + c.String() + `</c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:formatCode>General</c:formatCode>` + v.String() + `</c:numCache></c:numRef></c:val></c:ser>`
 }
