@@ -140,8 +140,13 @@ func readSmall(f *zip.File) string {
 
 // sniffText names a text format, or refuses binary content.
 func sniffText(r io.ReaderAt, size int64, head []byte) (string, error) {
-	if !textual(head, int64(len(head)) < size) {
-		return "", fail(ErrUnsupported, "the file is binary data of no document format DeskBridge reads")
+	partial := int64(len(head)) < size
+	if !textual(head, partial) {
+		dec, _, ok := decodeText(head, true, partial)
+		if !ok || !textual(dec, false) {
+			return "", fail(ErrUnsupported, "the file is binary data of no document format DeskBridge reads")
+		}
+		head = dec
 	}
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	lower := bytes.ToLower(t[:min(len(t), 4096)])
