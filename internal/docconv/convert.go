@@ -59,8 +59,11 @@ type Options struct {
 	// Engine is the OCR runtime; nil means none.
 	Engine OCR
 	// Pages selects pages or slides ("1-3,7"); "" is all.
-	Pages  string
-	Limits Limits
+	Pages string
+	// FullPage converts the whole of an HTML page, navigation and all;
+	// false converts its main content (see htmlPage).
+	FullPage bool
+	Limits   Limits
 }
 
 // Result is a converted document.

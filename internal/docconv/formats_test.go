@@ -124,3 +124,44 @@ func chartSeries(name string, cats, vals []string) string {
 	return `<c:ser><c:idx val="0"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>` + name + `</c:v></c:pt></c:strCache></c:strRef></c:tx>` +
 		`<c:cat><c:strRef><c:strCache><c:ptCount val="2"/>` + c.String() + `</c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:formatCode>General</c:formatCode>` + v.String() + `</c:numCache></c:numRef></c:val></c:ser>`
 }
+
+// wikiPage is a page in the shape of an encyclopedia article: a language
+// menu, a navigation sidebar and a footer around the article.
+func wikiPage() []byte {
+	var langs, nav strings.Builder
+	for i := range 154 {
+		fmt.Fprintf(&langs, `<li class="interlanguage-link"><a href="https://l%d.example.org/wiki/Barn" class="interlanguage-link-target">Language %d</a></li>`, i, i)
+	}
+	for i := range 40 {
+		fmt.Fprintf(&nav, `<li><a href="/wiki/Portal_%d">Portal %d</a></li>`, i, i)
+	}
+	var body strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&body, `<p>A barn is an agricultural building on farms, used for storage and for housing livestock; paragraph %d tells how barns were framed with timber, roofed with thatch or slate, and raised by the whole village in a single day of shared work.</p>`, i)
+	}
+	return []byte(`<!DOCTYPE html><html><head><title>Barn - Wikipedia</title></head><body>
+<div id="mw-navigation"><nav id="p-lang" class="vector-menu"><h3>154 languages</h3><ul>` + langs.String() + `</ul></nav>
+<nav id="p-navigation" class="vector-menu portal"><ul>` + nav.String() + `</ul></nav></div>
+<main id="content"><h1 id="firstHeading">Barn</h1><div id="mw-content-text"><div class="mw-parser-output">` + body.String() +
+		`<h2>Construction</h2><p>Barns were built of timber frames on stone foundations, with wide doors for wagons, lofts for hay and stalls below for the animals kept through the winter months.</p></div></div></main>
+<footer id="footer"><ul><li><a href="/privacy">Privacy policy</a></li><li><a href="/about">About Wikipedia</a></li></ul></footer></body></html>`)
+}
+
+// TestHTMLMainContent: a page converts to its main content (readability)
+// without its language menu, navigation or footer, its title first; with
+// FullPage it converts whole.
+func TestHTMLMainContent(t *testing.T) {
+	page := wikiPage()
+	r := mustConvert(t, page, docconv.Options{})
+	wantIn(t, r.Markdown, "# Barn - Wikipedia\n", "paragraph 7 tells how barns were framed", "## Construction", "stalls below for the animals")
+	for _, nav := range []string{"154 languages", "Language 12", "Portal 3", "Privacy policy"} {
+		if strings.Contains(r.Markdown, nav) {
+			t.Fatalf("the main content keeps %q:\n%s", nav, r.Markdown)
+		}
+	}
+	if r.Title != "Barn - Wikipedia" {
+		t.Fatalf("title %q", r.Title)
+	}
+	full := mustConvert(t, page, docconv.Options{FullPage: true})
+	wantIn(t, full.Markdown, "154 languages", "[Language 12](https://l12.example.org/wiki/Barn)", "Privacy policy", "paragraph 7 tells")
+}

@@ -47,7 +47,7 @@ func (c *conv) textOf(format string, b []byte) (*doc, error) {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	switch format {
 	case FormatHTML:
-		return c.html(b, "")
+		return c.htmlPage(b)
 	case FormatNotebook:
 		return c.notebook(b)
 	case FormatCSV, FormatTSV:
