@@ -2,6 +2,8 @@ package docconv_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -164,4 +166,76 @@ func TestHTMLMainContent(t *testing.T) {
 	}
 	full := mustConvert(t, page, docconv.Options{FullPage: true})
 	wantIn(t, full.Markdown, "154 languages", "[Language 12](https://l12.example.org/wiki/Barn)", "Privacy policy", "paragraph 7 tells")
+}
+
+// TestODTEmphasisQuotesCodeImages: ODT spans whose (automatic or named)
+// style is bold or italic keep it; a frame's title is the image's alt
+// text, inline or anchored to the page; paragraphs in a quotation style
+// are quoted and those in a preformatted style fenced, their spaces kept.
+func TestODTEmphasisQuotesCodeImages(t *testing.T) {
+	const ns = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"`
+	content := `<?xml version="1.0"?><office:document-content ` + ns + `><office:automatic-styles>` +
+		`<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>` +
+		`<style:style style:name="T2" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>` +
+		`<style:style style:name="T3" style:family="text" style:parent-style-name="Strong_20_Emphasis"/>` +
+		`<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Quotations"/>` +
+		`<style:style style:name="P2" style:family="paragraph" style:parent-style-name="Preformatted_20_Text"/>` +
+		`</office:automatic-styles><office:body><office:text>` +
+		`<text:p>Some <text:span text:style-name="T1">bold words</text:span>, <text:span text:style-name="T2">italic words</text:span> and <text:span text:style-name="T3">strong ones</text:span>.</text:p>` +
+		`<text:p>Look: <draw:frame draw:name="img1"><draw:image xlink:href="Pictures/1.png"/><svg:title>A red barn</svg:title></draw:frame></text:p>` +
+		`<draw:frame text:anchor-type="page" draw:name="img2"><draw:image xlink:href="Pictures/2.png"/><svg:desc>A page-wide map</svg:desc></draw:frame>` +
+		`<text:p text:style-name="P1">quoted text here</text:p>` +
+		`<text:p text:style-name="P2">if x:</text:p><text:p text:style-name="P2"><text:s text:c="4"/>return *x*</text:p>` +
+		`</office:text></office:body></office:document-content>`
+	styles := `<?xml version="1.0"?><office:document-styles ` + ns + `><office:styles>` +
+		`<style:style style:name="Strong_20_Emphasis" style:display-name="Strong Emphasis" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>` +
+		`<style:style style:name="Quotations" style:family="paragraph"/><style:style style:name="Preformatted_20_Text" style:display-name="Preformatted Text" style:family="paragraph"/>` +
+		`</office:styles></office:document-styles>`
+	odt := docgen.Zip(docgen.File{Name: "mimetype", Data: []byte("application/vnd.oasis.opendocument.text"), Store: true},
+		docgen.File{Name: "content.xml", Data: []byte(content)}, docgen.File{Name: "styles.xml", Data: []byte(styles)})
+	r := mustConvert(t, odt, docconv.Options{})
+	want := "Some **bold words** , *italic words* and **strong ones** .\n\nLook: ![A red barn]()\n\n![A page-wide map]()\n\n> quoted text here\n\n```\nif x:\n    return *x*\n```\n"
+	if r.Markdown != want {
+		t.Fatalf("got\n%s\nwant\n%s", r.Markdown, want)
+	}
+}
+
+// TestDOCXCodeAndQuotes: DOCX paragraphs in a code style (pandoc's Source
+// Code, Word's HTML Preformatted, or one based on them) become one fenced
+// block, their spaces kept; those in a quotation style are quoted.
+func TestDOCXCodeAndQuotes(t *testing.T) {
+	styles := `<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+		`<w:style w:type="paragraph" w:styleId="SourceCode"><w:name w:val="Source Code"/></w:style>` +
+		`<w:style w:type="paragraph" w:styleId="MyCode"><w:name w:val="My Code"/><w:basedOn w:val="SourceCode"/></w:style>` +
+		`<w:style w:type="paragraph" w:styleId="Quote"><w:name w:val="Quote"/></w:style></w:styles>`
+	body := docgen.Para("", "Before") +
+		`<w:p><w:pPr><w:pStyle w:val="SourceCode"/></w:pPr><w:r><w:t xml:space="preserve">def f(x):</w:t></w:r></w:p>` +
+		`<w:p><w:pPr><w:pStyle w:val="MyCode"/></w:pPr><w:r><w:t xml:space="preserve">    return x * 2</w:t></w:r></w:p>` +
+		`<w:p><w:pPr><w:pStyle w:val="Quote"/></w:pPr><w:r><w:t>Quoted words</w:t></w:r></w:p>` + docgen.Para("", "After")
+	docx := docgen.DOCX(body, "", docgen.File{Name: "word/styles.xml", Data: []byte(styles)})
+	r := mustConvert(t, docx, docconv.Options{})
+	want := "Before\n\n```\ndef f(x):\n    return x * 2\n```\n\n> Quoted words\n\nAfter\n"
+	if r.Markdown != want {
+		t.Fatalf("got\n%s\nwant\n%s", r.Markdown, want)
+	}
+}
+
+// TestEPUBMetadata: an EPUB made by pandoc keeps its title, authors,
+// language, publisher, date and description as MarkItDown writes them.
+func TestEPUBMetadata(t *testing.T) {
+	need(t, "pandoc")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "book.md")
+	meta := "---\ntitle: The Orchard Book\nauthor:\n- Ada Appleby\n- Ben Pear\nlang: en-GB\npublisher: Field Press\ndate: 2026-11-30\ndescription: A short book about apple trees.\n---\n\n# One\n\nText of the first chapter.\n"
+	if err := os.WriteFile(src, []byte(meta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, "pandoc", src, "-o", filepath.Join(dir, "book.epub"))
+	b, err := os.ReadFile(filepath.Join(dir, "book.epub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustConvert(t, b, docconv.Options{})
+	wantIn(t, r.Markdown, "**Title:** The Orchard Book\n**Authors:** Ada Appleby, Ben Pear\n**Language:** en-GB\n**Publisher:** Field Press\n**Date:** 2026-11-30\n**Description:** A short book about apple trees.",
+		"# One", "Text of the first chapter.")
 }
