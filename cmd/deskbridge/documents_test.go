@@ -77,6 +77,8 @@ func TestHostileDocumentsThroughBinary(t *testing.T) {
 		{"laughs.docx", inDOCX(read("billion-laughs.xml")), "DOCUMENT_CONVERSION_FAILED", "entity"},
 		{"xxe.docx", inDOCX(read("external-entity.xml")), "DOCUMENT_CONVERSION_FAILED", "entity"},
 		{"laughs.xml", read("billion-laughs.xml"), "ok", "&lol9;"},
+		{"laughs-feed.xml", read("billion-laughs-feed.xml"), "ok", "&lol9;"},
+		{"deep.xml", []byte(strings.Repeat("<n>", 100_000) + strings.Repeat("</n>", 100_000)), "ok", "nested deeper"},
 		{"deep.html", read("deep-nesting.html"), "DOCUMENT_CONVERSION_FAILED", "nested"},
 		{"aes.pdf", docgen.PDF(onePage, docgen.PDFOptions{Encrypt: "aes256"}), "DOCUMENT_CONVERSION_FAILED", "encrypted"},
 		{"locked.pdf", docgen.PDF(onePage, docgen.PDFOptions{Encrypt: "password"}), "DOCUMENT_CONVERSION_FAILED", "encrypted"},
