@@ -239,3 +239,41 @@ func TestEPUBMetadata(t *testing.T) {
 	wantIn(t, r.Markdown, "**Title:** The Orchard Book\n**Authors:** Ada Appleby, Ben Pear\n**Language:** en-GB\n**Publisher:** Field Press\n**Date:** 2026-11-30\n**Description:** A short book about apple trees.",
 		"# One", "Text of the first chapter.")
 }
+
+// cfbNamed is the start of a Compound File whose directory names the
+// given streams (UTF-16, as the directory holds them).
+func cfbNamed(streams ...string) []byte {
+	b := make([]byte, 4096)
+	copy(b, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
+	at := 1024
+	for _, name := range streams {
+		for i := 0; i < len(name); i++ {
+			b[at+2*i] = name[i]
+		}
+		at += 128
+	}
+	return b
+}
+
+// TestCompoundFilesNamed: a Compound File is refused saying what it is:
+// an Outlook message is no "legacy Office .doc/.xls/.ppt"; Word, Excel
+// and PowerPoint 97–2003 files are named, each with what to save it as.
+func TestCompoundFilesNamed(t *testing.T) {
+	cases := []struct {
+		streams []string
+		says    string
+	}{
+		{[]string{"__substg1.0_0037001F", "__properties_version1.0", "__attach_version1.0_#00000000", "WordDocument"}, "Outlook message (.msg)"},
+		{[]string{"WordDocument", "1Table"}, "Word 97–2003 document (.doc)"},
+		{[]string{"Workbook", "SummaryInformation"}, "Excel 97–2003 workbook (.xls)"},
+		{[]string{"PowerPoint Document", "Current User"}, "PowerPoint 97–2003 presentation (.ppt)"},
+		{[]string{"Contents"}, "Compound File (OLE) of no format"},
+	}
+	for _, c := range cases {
+		_, err := convert(t, cfbNamed(c.streams...), docconv.Options{})
+		wantKind(t, err, docconv.ErrUnsupported, c.says)
+		if c.says == cases[0].says && strings.Contains(err.Error(), ".doc") {
+			t.Fatalf("a message called a Word file: %v", err)
+		}
+	}
+}

@@ -74,15 +74,34 @@ func isImage(h []byte) bool {
 	return len(h) >= 12 && string(h[:4]) == "RIFF" && string(h[8:12]) == "WEBP"
 }
 
+// cfbKinds name the Compound File (OLE) formats by a stream their
+// directory holds, each with the sentence that refuses it: DeskBridge
+// carries no reader of these binary formats (no maintained pure-Go
+// library of them was available to it).
+var cfbKinds = []struct{ stream, refusal string }{
+	{"__substg1.0_", "the file is an Outlook message (.msg), which DeskBridge does not read: its compound-file format needs a reader DeskBridge does not carry; save the message as .eml or print it to PDF"},
+	{"WordDocument", "the file is a Word 97–2003 document (.doc), a binary format DeskBridge does not read (it carries no reader of it); save it as DOCX or ODT"},
+	{"Workbook", "the file is an Excel 97–2003 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
+	{"Book", "the file is an Excel 5.0/95 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
+	{"PowerPoint Document", "the file is a PowerPoint 97–2003 presentation (.ppt), a binary format DeskBridge does not read (it carries no reader of it); save it as PPTX or ODP"},
+}
+
 // sniffCFB tells an encrypted OOXML package (a Compound File holding an
-// EncryptedPackage stream) from a legacy Office file.
+// EncryptedPackage stream) from the other Compound File formats, which
+// it refuses naming what they are (the names of the directory's streams,
+// UTF-16, in the first 8 MiB).
 func sniffCFB(r io.ReaderAt, size int64) (string, error) {
 	b := make([]byte, min(size, 8<<20))
 	n, _ := r.ReadAt(b, 0)
 	if bytes.Contains(b[:n], utf16le("EncryptedPackage")) {
 		return FormatEncryptedOOXML, nil
 	}
-	return "", fail(ErrUnsupported, "the file is a legacy Office binary file (.doc, .xls, .ppt), which DeskBridge does not read; save it as DOCX, XLSX or PPTX")
+	for _, k := range cfbKinds {
+		if bytes.Contains(b[:n], utf16le(k.stream)) {
+			return "", fail(ErrUnsupported, "%s", k.refusal)
+		}
+	}
+	return "", fail(ErrUnsupported, "the file is a Compound File (OLE) of no format DeskBridge reads (not an Office 97–2003 document, workbook or presentation, nor an Outlook message)")
 }
 
 func utf16le(s string) []byte {
