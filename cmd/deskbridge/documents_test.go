@@ -78,6 +78,7 @@ func TestHostileDocumentsThroughBinary(t *testing.T) {
 		{"xxe.docx", inDOCX(read("external-entity.xml")), "DOCUMENT_CONVERSION_FAILED", "entity"},
 		{"laughs.xml", read("billion-laughs.xml"), "ok", "&lol9;"},
 		{"laughs-feed.xml", read("billion-laughs-feed.xml"), "ok", "&lol9;"},
+		{"deep.rtf", []byte(`{\rtf1` + strings.Repeat("{", 100_000) + "x" + strings.Repeat("}", 100_000) + "}"), "DOCUMENT_CONVERSION_FAILED", "nested deeper"},
 		{"deep.xml", []byte(strings.Repeat("<n>", 100_000) + strings.Repeat("</n>", 100_000)), "ok", "nested deeper"},
 		{"deep.html", read("deep-nesting.html"), "DOCUMENT_CONVERSION_FAILED", "nested"},
 		{"aes.pdf", docgen.PDF(onePage, docgen.PDFOptions{Encrypt: "aes256"}), "DOCUMENT_CONVERSION_FAILED", "encrypted"},

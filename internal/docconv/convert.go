@@ -153,6 +153,9 @@ func (c *conv) convert(format string, r io.ReaderAt, size int64, depth int) (*do
 	if err != nil {
 		return nil, err
 	}
+	if format == FormatRTF {
+		return c.rtf(b)
+	}
 	return c.text(format, b)
 }
 

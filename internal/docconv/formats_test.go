@@ -277,3 +277,27 @@ func TestCompoundFilesNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestRTF: RTF's text in its code page (\ansicpg932: Shift_JIS bytes),
+// Unicode (\u with its fallback skipped), bold and italic, headings,
+// list items, tables, hyperlinks and the \info title; pictures, the font
+// table, unknown ignorable destinations (\*) and \bin data are left out.
+func TestRTF(t *testing.T) {
+	rtf := `{\rtf1\ansi\ansicpg932\deff0{\fonttbl{\f0 MS Mincho;}}{\info{\title Field \'93\'fa\'96\'7b}{\author nobody}}` +
+		`{\*\generator Hidden generator;}{\*\unknowndest never shown}` + "\n" +
+		`{\pard\outlinelevel1\b Harvest notes\par}` +
+		`{\pard Plain {\b strong} and {\i slanted} caf\u233?s, \u8220?q\u8221? \'82\'e8\'82\'f1\'82\'b2.\par}` +
+		`{\pard{\pict\pngblip 89504e470d0a1a0a}After picture {\field{\*\fldinst{HYPERLINK "https://example.com/h"}}{\fldrslt{\ul the site}}}.\par}` +
+		`{\pard\li360\fi-360\bullet\tab first item\par}{\pard\li720\fi-360\bullet\tab nested item\par}` +
+		`{\trowd\cellx1000\cellx2000{\pard\intbl A\cell}{\pard\intbl B\cell}\row}{\trowd\cellx1000\cellx2000{\pard\intbl 1\cell}{\pard\intbl 2\cell}\row}` +
+		`{\pard Data {\*\objdata 0102}\bin7 {secret \{done\}\par}}`
+	r := mustConvert(t, []byte(rtf), docconv.Options{})
+	want := "## Harvest notes\n\nPlain **strong** and *slanted* cafés, “q” りんご.\n\nAfter picture [the site](https://example.com/h).\n\n" +
+		"- first item\n    - nested item\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\nData {done}\n"
+	if r.Format != "rtf" || r.Markdown != want || r.Title != "Field 日本" {
+		t.Fatalf("format %s title %q, got\n%s\nwant\n%s", r.Format, r.Title, r.Markdown, want)
+	}
+	deep := strings.Repeat("{", 10_000) + `\rtf1 x` + strings.Repeat("}", 10_000)
+	_, err := convert(t, []byte(`{\rtf1`+deep+"}"), docconv.Options{})
+	wantKind(t, err, docconv.ErrLimit, "nested deeper")
+}

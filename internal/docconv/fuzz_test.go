@@ -44,6 +44,18 @@ func FuzzMarkup(f *testing.F) {
 	fuzzConvert(f)
 }
 
+// FuzzRTF fuzzes the RTF reader: groups, control words and symbols,
+// \'hh bytes in a code page, \u with its skip count, \bin, fields and
+// tables. Seeds: testdata/fuzz/FuzzRTF and below.
+func FuzzRTF(f *testing.F) {
+	f.Add([]byte(`{\rtf1\ansi{\fonttbl{\f0 A;}}{\info{\title T}}{\pard\outlinelevel0\b H\par}{\pard a {\b b} {\i c}\par}}`))
+	f.Add([]byte(`{\rtf1\ansicpg932 \'82\'e8\uc2\u8220\'81\'67 \u-3913?}`))
+	f.Add([]byte(`{\rtf1{\field{\*\fldinst{HYPERLINK "https://e.com/"}}{\fldrslt{\ul x}}}\par}`))
+	f.Add([]byte(`{\rtf1{\trowd\cellx1{\pard\intbl a\cell}\row}\bin3 abc\par}`))
+	f.Add([]byte(`{\rtf1{\pard\li720\fi-360\bullet\tab i\par}{\*\x{\*\y z}}\'`))
+	fuzzConvert(f)
+}
+
 // fuzzConvert runs every input through Convert within small caps.
 func fuzzConvert(f *testing.F) {
 	lim := docconv.DefaultLimits

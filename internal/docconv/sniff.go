@@ -30,6 +30,7 @@ const (
 	FormatText           = "text"
 	FormatImage          = "image"
 	FormatEncryptedOOXML = "encrypted-office"
+	FormatRTF            = "rtf"
 )
 
 func isZipFormat(f string) bool {
@@ -60,7 +61,7 @@ func Sniff(r io.ReaderAt, size int64) (string, error) {
 	case isImage(head):
 		return FormatImage, nil
 	case bytes.HasPrefix(head, []byte(`{\rtf`)):
-		return "", fail(ErrUnsupported, "the file is RTF, which DeskBridge does not read (no maintained Go library serves it); save it as DOCX or ODT")
+		return FormatRTF, nil
 	}
 	return sniffText(r, size, head)
 }
