@@ -89,22 +89,24 @@ func pptxSlide(shapes, rels string, extra ...docgen.File) []byte {
 
 // TestPPTXBulletsChartsPictures: a paragraph that says buNone is no list
 // item (in a title or a body); a chart keeps its series and categories as
-// a table; a picture's alt text is kept, inside mc:AlternateContent too.
+// a table; a picture's alt text is kept, inside mc:AlternateContent too;
+// a run with a hyperlink is a link.
 func TestPPTXBulletsChartsPictures(t *testing.T) {
 	shapes := `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:txBody><a:p><a:pPr lvl="0"><a:buNone/></a:pPr><a:r><a:t>Quarterly Field Report</a:t></a:r></a:p></p:txBody></p:sp>` +
 		`<p:sp><p:nvSpPr><p:cNvPr id="3" name="Body"/><p:cNvSpPr/><p:nvPr><p:ph idx="1"/></p:nvPr></p:nvSpPr><p:txBody>` +
 		`<a:p><a:pPr marL="0" lvl="0" indent="0"><a:buNone/></a:pPr><a:r><a:t>Plain lead-in</a:t></a:r></a:p>` +
 		`<a:p><a:pPr lvl="1"/><a:r><a:t>Indented point</a:t></a:r></a:p>` +
-		`<a:p><a:pPr><a:buChar char="•"/></a:pPr><a:r><a:t>Bulleted point</a:t></a:r></a:p></p:txBody></p:sp>` +
+		`<a:p><a:pPr><a:buChar char="•"/></a:pPr><a:r><a:t xml:space="preserve">Bulleted </a:t></a:r><a:r><a:rPr><a:hlinkClick r:id="rId7"/></a:rPr><a:t>point</a:t></a:r></a:p></p:txBody></p:sp>` +
 		`<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Chart 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId3"/></a:graphicData></a:graphic></p:graphicFrame>` +
 		`<mc:AlternateContent><mc:Choice Requires="p14"><p:pic><p:nvPicPr><p:cNvPr id="5" name="Picture 4" descr="A barn at dawn"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr></p:pic></mc:Choice><mc:Fallback><p:pic><p:nvPicPr><p:cNvPr id="5" name="Picture 4" descr="A barn at dawn"/></p:nvPicPr></p:pic></mc:Fallback></mc:AlternateContent>`
 	chart := `<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Yield by quarter</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart>` +
 		chartSeries("Wheat", []string{"Q1", "Q2"}, []string{"4.3", "2.5"}) + chartSeries("Barley", []string{"Q1", "Q2"}, []string{"2.4", "4.4"}) +
 		`</c:barChart></c:plotArea></c:chart></c:chartSpace>`
-	p := pptxSlide(shapes, `<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/>`,
+	p := pptxSlide(shapes, `<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/>`+
+		`<Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/p" TargetMode="External"/>`,
 		docgen.File{Name: "ppt/charts/chart1.xml", Data: []byte(chart)})
 	r := mustConvert(t, p, docconv.Options{})
-	want := "## Slide 1: Quarterly Field Report\n\nPlain lead-in\n\n    - Indented point\n\n- Bulleted point\n\n### Chart: Yield by quarter\n\n" +
+	want := "## Slide 1: Quarterly Field Report\n\nPlain lead-in\n\n    - Indented point\n\n- Bulleted [point](https://example.com/p)\n\n### Chart: Yield by quarter\n\n" +
 		"| Category | Wheat | Barley |\n| --- | --- | --- |\n| Q1 | 4.3 | 2.4 |\n| Q2 | 2.5 | 4.4 |\n\n![A barn at dawn]()\n"
 	if r.Markdown != want {
 		t.Fatalf("got\n%s\nwant\n%s", r.Markdown, want)

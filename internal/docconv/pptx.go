@@ -116,7 +116,7 @@ func (s *slideText) shape(sh *node) {
 		if ph != nil && (ph.attr("type") == "sldNum" || ph.attr("type") == "dt" || ph.attr("type") == "ftr") {
 			return
 		}
-		s.body = append(s.body, paragraphsA(sh)...)
+		s.body = append(s.body, paragraphsA(sh, s.rels)...)
 	case "graphicFrame":
 		if tbl := sh.first("tbl"); tbl != nil {
 			s.body = append(s.body, s.table(tbl))
@@ -168,25 +168,41 @@ func (s *slideText) table(tbl *node) string {
 // bulleted item, at which level.
 type paragraphA struct {
 	text   string
+	md     string // the text as Markdown, hyperlinks written as links
 	level  int
 	bullet bool
 }
 
 // readParagraphsA returns the DrawingML paragraphs (a:p) below n that
 // have text. A paragraph is an item when it asks for a bullet (buChar,
-// buAutoNum) or has an indentation level, unless it says buNone.
-func readParagraphsA(n *node) []paragraphA {
+// buAutoNum) or has an indentation level, unless it says buNone. A run
+// with a hyperlink (a:hlinkClick, its relationship in rels) is written as
+// a link, its target as text.
+func readParagraphsA(n *node, rels map[string]rel) []paragraphA {
 	var out []paragraphA
 	for _, p := range n.find("p") {
-		var b strings.Builder
-		for _, k := range p.find("t") {
-			b.WriteString(k.textAll())
+		var b, md strings.Builder
+		for _, r := range p.kids {
+			t := ""
+			for _, k := range r.find("t") {
+				t += k.textAll()
+			}
+			b.WriteString(t)
+			target := ""
+			if hl := r.first("hlinkClick"); hl != nil {
+				target = rels[hl.relID()].Target
+			}
+			if target != "" && strings.TrimSpace(t) != "" {
+				md.WriteString(link(esc(t), target))
+			} else {
+				md.WriteString(esc(t))
+			}
 		}
 		text := strings.TrimSpace(b.String())
 		if text == "" {
 			continue
 		}
-		pa := paragraphA{text: text}
+		pa := paragraphA{text: text, md: strings.TrimSpace(md.String())}
 		if ppr := p.child("pPr"); ppr != nil {
 			lvl, err := strconv.Atoi(ppr.attr("lvl"))
 			pa.level = min(max(lvl, 0), 8)
@@ -201,22 +217,22 @@ func readParagraphsA(n *node) []paragraphA {
 // markers (a title, a cell).
 func plainParagraphsA(n *node) []string {
 	var out []string
-	for _, p := range readParagraphsA(n) {
+	for _, p := range readParagraphsA(n, nil) {
 		out = append(out, p.text)
 	}
 	return out
 }
 
 // paragraphsA returns the paragraphs below n as Markdown: items as list
-// items, the others as paragraphs.
-func paragraphsA(n *node) []string {
+// items, the others as paragraphs; rels resolves hyperlinks (nil: none).
+func paragraphsA(n *node, rels map[string]rel) []string {
 	var out []string
-	for _, p := range readParagraphsA(n) {
+	for _, p := range readParagraphsA(n, rels) {
 		if p.bullet {
-			out = append(out, listItem(p.level, 0, esc(p.text)))
+			out = append(out, listItem(p.level, 0, p.md))
 			continue
 		}
-		out = append(out, esc(p.text))
+		out = append(out, p.md)
 	}
 	return out
 }
@@ -234,7 +250,7 @@ func (c *conv) notes(p *pkg, name string) string {
 	var out []string
 	for _, sp := range tree.find("sp") {
 		if ph := sp.first("ph"); ph != nil && ph.attr("type") == "body" {
-			out = append(out, paragraphsA(sp)...)
+			out = append(out, paragraphsA(sp, nil)...)
 		}
 	}
 	return strings.Join(out, "\n\n")
