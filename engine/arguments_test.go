@@ -38,7 +38,7 @@ func validArguments(th *testHost) map[string]map[string]any {
 		"web_agent_start":              {"mode": "page-only"},
 		"web_agent_context":            {"run_id": "R", "requests": []any{map[string]any{"type": "read_file", "path": "a.txt", "max_lines": 1}}},
 		"web_agent_end":                {"run_id": "R"},
-		"convert_document_to_markdown": {"path": ws("a.txt"), "destination": ws("a.md"), "pages": "1-2", "ocr": "auto", "max_chars": 10},
+		"convert_document_to_markdown": {"path": ws("a.txt"), "destination": ws("a.md"), "pages": "1-2", "ocr": "auto", "full_page": true, "max_chars": 10},
 		"preview_web":                  {"url": "file:///etc/hostname", "ttl_s": 10, "open": false},
 		"open_deskbridge":              {"page": "overview", "open": false},
 		"create_project":               {"name": "p", "workspace": "WS", "template": "empty", "git": false, "description": "d"},

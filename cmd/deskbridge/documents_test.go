@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json"
+	"golang.org/x/text/encoding/japanese"
 
 	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
 )
@@ -76,6 +77,9 @@ func TestHostileDocumentsThroughBinary(t *testing.T) {
 		{"laughs.docx", inDOCX(read("billion-laughs.xml")), "DOCUMENT_CONVERSION_FAILED", "entity"},
 		{"xxe.docx", inDOCX(read("external-entity.xml")), "DOCUMENT_CONVERSION_FAILED", "entity"},
 		{"laughs.xml", read("billion-laughs.xml"), "ok", "&lol9;"},
+		{"laughs-feed.xml", read("billion-laughs-feed.xml"), "ok", "&lol9;"},
+		{"deep.rtf", []byte(`{\rtf1` + strings.Repeat("{", 100_000) + "x" + strings.Repeat("}", 100_000) + "}"), "DOCUMENT_CONVERSION_FAILED", "nested deeper"},
+		{"deep.xml", []byte(strings.Repeat("<n>", 100_000) + strings.Repeat("</n>", 100_000)), "ok", "nested deeper"},
 		{"deep.html", read("deep-nesting.html"), "DOCUMENT_CONVERSION_FAILED", "nested"},
 		{"aes.pdf", docgen.PDF(onePage, docgen.PDFOptions{Encrypt: "aes256"}), "DOCUMENT_CONVERSION_FAILED", "encrypted"},
 		{"locked.pdf", docgen.PDF(onePage, docgen.PDFOptions{Encrypt: "password"}), "DOCUMENT_CONVERSION_FAILED", "encrypted"},
@@ -175,6 +179,47 @@ func TestDocumentDestinationAndTruncation(t *testing.T) {
 	outside := p.request("out", "convert_document_to_markdown", convertArgs(src, `,"destination":`+quoteJSON(filepath.Join(t.TempDir(), "escape.md"))))
 	if outside.code() != "WORKSPACE_VIOLATION" {
 		t.Fatalf("a destination outside the workspace: %s", outside.code())
+	}
+}
+
+// TestDocumentFormatsThroughBinary: through the real host and its
+// converter child, a Shift_JIS CSV converts (a warning names the encoding
+// assumed), an RSS feed becomes a heading per item, and an HTML page
+// converts to its main content unless full_page asks for all of it.
+func TestDocumentFormatsThroughBinary(t *testing.T) {
+	cfg, ws := writeConfig(t, "")
+	sjis, err := japanese.ShiftJIS.NewEncoder().Bytes([]byte("名前,数量\nりんご,3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paras strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&paras, "<p>The orchard keeps %d rows of apple trees, pruned in winter and picked by hand in the first weeks of autumn, when the fruit is firm and sweet.</p>", i)
+	}
+	page := `<html><head><title>Orchard</title></head><body><nav><ul><li><a href="/a">Site menu entry</a></li><li><a href="/b">Another menu entry</a></li></ul></nav><article><h1>Orchard</h1>` +
+		paras.String() + `</article><footer><a href="/privacy">Privacy policy</a></footer></body></html>`
+	feed := `<?xml version="1.0"?><rss version="2.0"><channel><title>Farm news</title><item><title>Cider day</title><link>https://example.com/cider</link><pubDate>Sat, 05 Dec 2026 09:00:00 GMT</pubDate></item></channel></rss>`
+	for name, data := range map[string][]byte{"sjis.csv": sjis, "page.html": []byte(page), "feed.xml": []byte(feed)} {
+		if err := os.WriteFile(filepath.Join(ws, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := start(t, []string{"--config", cfg, origin})
+	csv := decodeDoc(t, p.request("csv", "convert_document_to_markdown", convertArgs(filepath.Join(ws, "sjis.csv"), "")))
+	if csv.Format != "csv" || !strings.Contains(csv.Markdown, "| りんご | 3 |") || !strings.Contains(strings.Join(csv.Warnings, " "), "Shift_JIS") {
+		t.Fatalf("Shift_JIS CSV: %s %q %q", csv.Format, csv.Markdown, csv.Warnings)
+	}
+	rss := decodeDoc(t, p.request("rss", "convert_document_to_markdown", convertArgs(filepath.Join(ws, "feed.xml"), "")))
+	if !strings.Contains(rss.Markdown, "## [Cider day](https://example.com/cider)\n\nPublished on: Sat, 05 Dec 2026") {
+		t.Fatalf("feed: %q", rss.Markdown)
+	}
+	main := decodeDoc(t, p.request("main", "convert_document_to_markdown", convertArgs(filepath.Join(ws, "page.html"), "")))
+	full := decodeDoc(t, p.request("full", "convert_document_to_markdown", convertArgs(filepath.Join(ws, "page.html"), `,"full_page":true`)))
+	if strings.Contains(main.Markdown, "Site menu entry") || !strings.Contains(main.Markdown, "5 rows of apple trees") {
+		t.Fatalf("main content: %q", main.Markdown)
+	}
+	if !strings.Contains(full.Markdown, "Site menu entry") || !strings.Contains(full.Markdown, "Privacy policy") {
+		t.Fatalf("full page: %q", full.Markdown)
 	}
 }
 

@@ -28,6 +28,10 @@ type convertDocumentArgs struct {
 	// OCR: "auto" (the default) recognises images and PDF pages without a
 	// text layer, "never" refuses them, "force" recognises every PDF page.
 	OCR string `json:"ocr" jsonschema:"enum=auto,enum=never,enum=force"`
+	// FullPage converts the whole of an HTML page, navigation, sidebars
+	// and footers included; by default only its main content (found by
+	// readability) is converted.
+	FullPage bool `json:"full_page"`
 	// MaxChars caps the characters of the Markdown in the response.
 	MaxChars int64 `json:"max_chars" jsonschema:"minimum=1"`
 }
@@ -110,7 +114,7 @@ func convertDocument(ctx context.Context, env *action.Env, c *action.Call) (any,
 		mode = conv.OCRNever
 	}
 	req := docconv.Request{
-		OCR: mode, OCROff: ocrOff, Pages: a.Pages,
+		OCR: mode, OCROff: ocrOff, Pages: a.Pages, FullPage: a.FullPage,
 		MaxInput:  c.Limit("max_bytes", docMaxInput),
 		MaxOutput: int(c.Limit("max_file_bytes", docMaxOutput)),
 		Timeout:   time.Duration(c.Limit("timeout_ms", docTimeout)) * time.Millisecond,

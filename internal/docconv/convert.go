@@ -59,8 +59,11 @@ type Options struct {
 	// Engine is the OCR runtime; nil means none.
 	Engine OCR
 	// Pages selects pages or slides ("1-3,7"); "" is all.
-	Pages  string
-	Limits Limits
+	Pages string
+	// FullPage converts the whole of an HTML page, navigation and all;
+	// false converts its main content (see htmlPage).
+	FullPage bool
+	Limits   Limits
 }
 
 // Result is a converted document.
@@ -149,6 +152,9 @@ func (c *conv) convert(format string, r io.ReaderAt, size int64, depth int) (*do
 	b, err := readAll(r, size)
 	if err != nil {
 		return nil, err
+	}
+	if format == FormatRTF {
+		return c.rtf(b)
 	}
 	return c.text(format, b)
 }

@@ -62,6 +62,7 @@ func reverse(s string) string {
 type docxStyle struct {
 	heading int // 1–6, or 0
 	basedOn string
+	name    string
 }
 
 // docxConv converts one DOCX package.
@@ -74,6 +75,7 @@ type docxConv struct {
 	rels      map[string]rel
 	notes     map[string]string
 	noteOrder []string
+	code      []string // lines of the code block being made
 }
 
 func (c *conv) docx(p *pkg) (*doc, error) {
@@ -99,6 +101,7 @@ func (c *conv) docx(p *pkg) (*doc, error) {
 	if err := x.body(b); err != nil {
 		return nil, err
 	}
+	x.flushCode()
 	for i, id := range x.noteOrder {
 		x.d.add("[^" + strconv.Itoa(i+1) + "]: " + x.notes[id])
 	}
@@ -135,7 +138,8 @@ func (x *docxConv) readStyles() (map[string]docxStyle, error) {
 			out[id] = docxStyle{}
 		case "name":
 			s := out[id]
-			s.heading = headingLevel(attrOf(se, "val"))
+			s.name = attrOf(se, "val")
+			s.heading = headingLevel(s.name)
 			out[id] = s
 		case "basedOn":
 			s := out[id]
@@ -180,6 +184,44 @@ func (x *docxConv) level(style string) int {
 		style = s.basedOn
 	}
 	return 0
+}
+
+// Kinds of paragraph style besides headings, by the style's name.
+const (
+	stylePlain = iota
+	styleCode
+	styleQuote
+)
+
+// styleKinds names the paragraph styles of code and quotations that Word,
+// LibreOffice and pandoc write, lower-cased without spaces.
+var styleKinds = map[string]int{
+	"sourcecode": styleCode, "htmlpreformatted": styleCode, "code": styleCode, "codeblock": styleCode,
+	"plaintext": styleCode, "macrotext": styleCode, "verbatim": styleCode, "preformattedtext": styleCode,
+	"quote": styleQuote, "intensequote": styleQuote, "blocktext": styleQuote, "blockquote": styleQuote,
+	"quotations": styleQuote,
+}
+
+// kind returns a paragraph style's kind, by its name or id, following
+// basedOn a few steps.
+func (x *docxConv) kind(style string) int {
+	for i := 0; i < 10 && style != ""; i++ {
+		s, ok := x.styles[style]
+		key := strings.ToLower(strings.ReplaceAll(firstNonEmpty(s.name, style), " ", ""))
+		if k := styleKinds[key]; k != stylePlain || !ok {
+			return k
+		}
+		style = s.basedOn
+	}
+	return stylePlain
+}
+
+// flushCode ends the code block being made.
+func (x *docxConv) flushCode() {
+	if len(x.code) > 0 {
+		x.d.add(fence("", strings.Join(x.code, "\n")))
+		x.code = nil
+	}
 }
 
 func (x *docxConv) readNumbering() (map[string]map[int]bool, error) {
@@ -248,6 +290,7 @@ func (x *docxConv) readNotes() error {
 // para is one read paragraph.
 type para struct {
 	text   string
+	plain  string // the text as it is, for a code block
 	style  string
 	numID  string
 	ilvl   int
@@ -266,13 +309,23 @@ func (x *docxConv) body(b []byte) error {
 			return err
 		}
 		if se, ok := t.(xml.StartElement); ok && se.Name.Local == "body" {
-			return x.blocks(d, x.addPara, func(rows [][]string) { x.d.add(table(rows)) })
+			return x.blocks(d, x.addPara, func(rows [][]string) { x.flushCode(); x.d.add(table(rows)) })
 		}
 	}
 }
 
 func (x *docxConv) addPara(p para) {
+	kind := x.kind(p.style)
+	if kind == styleCode {
+		x.code = append(x.code, p.plain)
+		return
+	}
+	x.flushCode()
 	if p.text == "" {
+		return
+	}
+	if kind == styleQuote {
+		x.d.add("> " + p.text)
 		return
 	}
 	if lvl := x.level(p.style); lvl > 0 {
@@ -409,6 +462,7 @@ func (x *docxConv) elements(d *xmlDec, fn func(xml.StartElement) (bool, error)) 
 // para reads a w:p.
 func (x *docxConv) para(d *xmlDec) (para, error) {
 	var p para
+	var plain strings.Builder
 	var runs []run
 	var cur run
 	var link *run // the hyperlink being read, if any
@@ -475,9 +529,14 @@ func (x *docxConv) para(d *xmlDec) (para, error) {
 			level--
 			if se.Name.Local == "t" {
 				cur.text += s
+				plain.WriteString(s)
 			}
-		case "tab", "br", "cr":
+		case "tab":
 			cur.text += " "
+			plain.WriteByte('\t')
+		case "br", "cr":
+			cur.text += " "
+			plain.WriteByte('\n')
 		case "hyperlink":
 			endLink()
 			link = &run{}
@@ -508,6 +567,7 @@ func (x *docxConv) para(d *xmlDec) (para, error) {
 	}
 	endLink()
 	p.text = strings.TrimSpace(collapse(renderRuns(runs)))
+	p.plain = plain.String()
 	return p, nil
 }
 

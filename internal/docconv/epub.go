@@ -3,6 +3,8 @@ package docconv
 import (
 	"path"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // epub converts an EPUB book: the spine's documents in order, each
@@ -41,6 +43,9 @@ func (c *conv) epub(p *pkg) (*doc, error) {
 	d := &doc{}
 	if t := opf.first("title"); t != nil {
 		d.title = strings.TrimSpace(t.textAll())
+	}
+	if md := opf.first("metadata"); md != nil {
+		d.add(c.epubMetadata(md))
 	}
 	items := map[string]string{}
 	for _, it := range opf.find("item") {
@@ -107,4 +112,63 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - '0'
+}
+
+// epubMetadata writes the package's Dublin Core metadata as MarkItDown
+// does: a line "**Key:** value" each for the title, the authors (every
+// dc:creator), the language, the publisher, the date and the
+// description (HTML more often than not, converted to text).
+func (c *conv) epubMetadata(md *node) string {
+	var lines []string
+	add := func(key string, values []string) {
+		var kept []string
+		for _, v := range values {
+			if v = oneLine(v, 1<<14); v != "" {
+				kept = append(kept, esc(v))
+			}
+		}
+		if len(kept) > 0 {
+			lines = append(lines, "**"+key+":** "+strings.Join(kept, ", "))
+		}
+	}
+	texts := func(name string) []string {
+		var out []string
+		for _, k := range md.kids {
+			if k.name == name {
+				out = append(out, k.textAll())
+			}
+		}
+		return out
+	}
+	add("Title", texts("title")[:min(1, len(texts("title")))])
+	add("Authors", texts("creator"))
+	add("Language", texts("language"))
+	add("Publisher", texts("publisher"))
+	add("Date", texts("date"))
+	var desc []string
+	for _, t := range texts("description") {
+		desc = append(desc, descriptionText(t))
+	}
+	add("Description", desc)
+	return strings.Join(lines, "\n")
+}
+
+// descriptionText is a description's text, its HTML tags (if any) left
+// out: x/net/html's tokenizer, which reads any bytes.
+func descriptionText(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	z := html.NewTokenizer(strings.NewReader(s))
+	var b strings.Builder
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return b.String()
+		case html.TextToken:
+			b.Write(z.Text())
+		case html.StartTagToken, html.EndTagToken:
+			b.WriteByte(' ')
+		}
+	}
 }

@@ -129,7 +129,7 @@ func run(t *testing.T, name string, args ...string) []byte {
 	return out
 }
 
-// TestFidelityAgainstPandoc: DOCX, ODT, EPUB and HTML written by pandoc
+// TestFidelityAgainstPandoc: DOCX, ODT, EPUB, HTML and RTF written by pandoc
 // from one Markdown source convert with at least 98% of the words pandoc
 // itself reads back (-t gfm), and the same numbers of headings and
 // tables.
@@ -140,11 +140,11 @@ func TestFidelityAgainstPandoc(t *testing.T) {
 	if err := os.WriteFile(src, []byte(sourceMarkdown(1, 6)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"docx", "odt", "epub", "html"} {
+	for _, f := range []string{"docx", "odt", "epub", "html", "rtf"} {
 		t.Run(f, func(t *testing.T) {
 			doc := filepath.Join(dir, "doc."+f)
 			args := []string{src, "-o", doc}
-			if f == "html" || f == "epub" {
+			if f == "html" || f == "epub" || f == "rtf" {
 				args = append(args, "--standalone", "--metadata", "title=Generated")
 			}
 			run(t, "pandoc", args...)

@@ -25,6 +25,39 @@ func FuzzConvert(f *testing.F) {
 	f.Add([]byte(`<html><body><h1>x</h1><ul><li>a<ol><li>b</li></ol></li></ul><table><tr><td>c</td></tr></table></body></html>`))
 	f.Add([]byte(`{"nbformat":4,"cells":[{"cell_type":"code","source":"x","outputs":[]}]}`))
 	f.Add([]byte("a,b\n1,2\n"))
+	fuzzConvert(f)
+}
+
+// FuzzMarkup fuzzes the markup readers: XML sniffing, plain XML as
+// structure, RSS and Atom feeds, HTML main content (readability), and
+// text in other encodings. Seeds: testdata/fuzz/FuzzMarkup and below.
+func FuzzMarkup(f *testing.F) {
+	f.Add([]byte(`<note id="1"><to>Tove</to><body>Hi</body></note>`))
+	f.Add([]byte(`<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>I</title><link>https://e.com/</link><pubDate>d</pubDate><description>&lt;p&gt;x&lt;/p&gt;</description></item></channel></rss>`))
+	f.Add([]byte(`<feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><entry><title>E</title><link href="https://e.com/"/><updated>u</updated><content type="html">&lt;b&gt;c&lt;/b&gt;</content></entry></feed>`))
+	f.Add([]byte(`<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><channel><title>R</title></channel><item><title>I</title></item></rdf:RDF>`))
+	f.Add([]byte(`<!DOCTYPE note [<!ENTITY a "aaaa">]><note>&a;</note>`))
+	f.Add([]byte(`<?xml version="1.0" encoding="Shift_JIS"?><m>\x83\x81\x83\x82</m>`))
+	f.Add([]byte(`<html><head><meta charset="windows-1252"><title>t</title></head><body><nav><a href="/">menu</a></nav><article><h1>t</h1><p>` + strings.Repeat("words of the article ", 40) + `</p></article></body></html>`))
+	f.Add([]byte("\x96\xbc\x91\x4f,\x90\x94\n\x82\xe8\x82\xf1\x82\xb2,3\n"))
+	f.Add([]byte("\xff\xfeh\x00i\x00\n\x00"))
+	fuzzConvert(f)
+}
+
+// FuzzRTF fuzzes the RTF reader: groups, control words and symbols,
+// \'hh bytes in a code page, \u with its skip count, \bin, fields and
+// tables. Seeds: testdata/fuzz/FuzzRTF and below.
+func FuzzRTF(f *testing.F) {
+	f.Add([]byte(`{\rtf1\ansi{\fonttbl{\f0 A;}}{\info{\title T}}{\pard\outlinelevel0\b H\par}{\pard a {\b b} {\i c}\par}}`))
+	f.Add([]byte(`{\rtf1\ansicpg932 \'82\'e8\uc2\u8220\'81\'67 \u-3913?}`))
+	f.Add([]byte(`{\rtf1{\field{\*\fldinst{HYPERLINK "https://e.com/"}}{\fldrslt{\ul x}}}\par}`))
+	f.Add([]byte(`{\rtf1{\trowd\cellx1{\pard\intbl a\cell}\row}\bin3 abc\par}`))
+	f.Add([]byte(`{\rtf1{\pard\li720\fi-360\bullet\tab i\par}{\*\x{\*\y z}}\'`))
+	fuzzConvert(f)
+}
+
+// fuzzConvert runs every input through Convert within small caps.
+func fuzzConvert(f *testing.F) {
 	lim := docconv.DefaultLimits
 	lim.ZipTotal, lim.ZipMember, lim.Cells, lim.Pages, lim.Output = 8<<20, 4<<20, 10_000, 20, 1<<20
 	f.Fuzz(func(t *testing.T, b []byte) {

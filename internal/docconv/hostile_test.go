@@ -223,3 +223,26 @@ func TestRepeatedCells(t *testing.T) {
 		t.Fatalf("a far cell made %d bytes", len(r.Markdown))
 	}
 }
+
+// TestHostileMarkup: the XML and HTML readers added for feeds, plain XML
+// and main content hold the same line: a feed referencing declared
+// entities is shown as text, unexpanded; XML nested past the depth cap is
+// shown as text, not walked; a page past readability's element cap is
+// converted whole without it.
+func TestHostileMarkup(t *testing.T) {
+	r := mustConvert(t, corpus(t, "billion-laughs-feed.xml"), docconv.Options{})
+	if r.Format != "xml" || strings.Count(r.Markdown, "lol") > 200 || !strings.Contains(r.Markdown, "&lol9;") ||
+		len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "entity") {
+		t.Fatalf("feed with entities: %s %q\n%s", r.Format, r.Warnings, r.Markdown[:min(len(r.Markdown), 300)])
+	}
+	deep := []byte(strings.Repeat("<n>", 100_000) + "core" + strings.Repeat("</n>", 100_000))
+	r = mustConvert(t, deep, docconv.Options{})
+	if len(r.Markdown) > len(deep)+100 || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "nested deeper") {
+		t.Fatalf("deep XML: %d bytes, warnings %q", len(r.Markdown), r.Warnings)
+	}
+	page := `<html><body><nav><a href="/m">Site menu</a></nav><article><p>` + strings.Repeat("<span>w</span> ", 120_000) + "</p><p>last words</p></article></body></html>"
+	r = mustConvert(t, []byte(page), docconv.Options{})
+	if !strings.Contains(r.Markdown, "last words") || strings.Count(r.Markdown, "w") < 120_000 || !strings.Contains(r.Markdown, "Site menu") {
+		t.Fatalf("a page past readability's cap was not converted whole: %d bytes", len(r.Markdown))
+	}
+}

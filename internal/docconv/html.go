@@ -8,9 +8,20 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// html converts an HTML or XHTML document; base prefixes relative image
-// targets (an EPUB chapter's folder), for the record only.
+// html converts a whole HTML or XHTML document (an EPUB chapter, a feed
+// item's description); base prefixes relative image targets (an EPUB
+// chapter's folder), for the record only.
 func (c *conv) html(b []byte, base string) (*doc, error) {
+	root, err := parseHTML(b)
+	if err != nil {
+		return nil, err
+	}
+	h := &htmlConv{c: c, d: &doc{}}
+	h.blocks(root, 0)
+	return h.d, nil
+}
+
+func parseHTML(b []byte) (*html.Node, error) {
 	root, err := html.Parse(bytes.NewReader(b))
 	if err != nil {
 		if strings.Contains(err.Error(), "exceeds") { // x/net/html's own cap: 512 open elements
@@ -18,9 +29,7 @@ func (c *conv) html(b []byte, base string) (*doc, error) {
 		}
 		return nil, fail(ErrCorrupt, "the HTML could not be read: %v", err)
 	}
-	h := &htmlConv{c: c, d: &doc{}}
-	h.blocks(root, 0)
-	return h.d, nil
+	return root, nil
 }
 
 // htmlConv maps HTML nodes onto Markdown blocks.

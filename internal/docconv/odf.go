@@ -17,6 +17,67 @@ type odfConv struct {
 	notes []string
 	// ordered says which levels (from 1) of a list style are numbered.
 	ordered map[string]map[int]bool
+	// styles are the document's text and paragraph styles by name.
+	styles map[string]odfStyle
+	code   []string // lines of the code block being made
+}
+
+// odfStyle is what a style says that Markdown keeps.
+type odfStyle struct {
+	name, parent string
+	bold, italic bool
+}
+
+// readODFStyles reads the style:style elements of a tree.
+func readODFStyles(tree *node, into map[string]odfStyle) {
+	for _, st := range tree.find("style") {
+		name := st.attr("name")
+		if name == "" || st.space == "" {
+			continue
+		}
+		s := odfStyle{name: firstNonEmpty(st.attr("display-name"), name), parent: st.attr("parent-style-name")}
+		if tp := st.child("text-properties"); tp != nil {
+			w := tp.attr("font-weight")
+			s.bold = w == "bold" || w == "600" || w == "700" || w == "800" || w == "900"
+			s.italic = tp.attr("font-style") == "italic" || tp.attr("font-style") == "oblique"
+		}
+		if _, seen := into[name]; !seen {
+			into[name] = s
+		}
+	}
+}
+
+// emphasis returns whether a text style (or one it inherits from, a few
+// steps up) is bold and italic.
+func (x *odfConv) emphasis(style string) (bold, italic bool) {
+	for i := 0; i < 10 && style != ""; i++ {
+		s := x.styles[style]
+		bold, italic = bold || s.bold, italic || s.italic
+		style = s.parent
+	}
+	return bold, italic
+}
+
+// kind returns a paragraph style's kind (code, quotation) by its name or
+// the name of one it inherits from.
+func (x *odfConv) kind(style string) int {
+	for i := 0; i < 10 && style != ""; i++ {
+		s, ok := x.styles[style]
+		key := strings.ToLower(strings.NewReplacer(" ", "", "_20_", "").Replace(firstNonEmpty(s.name, style)))
+		if k := styleKinds[key]; k != stylePlain || !ok {
+			return k
+		}
+		style = s.parent
+	}
+	return stylePlain
+}
+
+// flushCode ends the code block being made.
+func (x *odfConv) flushCode() {
+	if len(x.code) > 0 {
+		x.d.add(fence("", strings.Join(x.code, "\n")))
+		x.code = nil
+	}
 }
 
 func (c *conv) odf(p *pkg, format string) (*doc, error) {
@@ -34,7 +95,8 @@ func (c *conv) odf(p *pkg, format string) (*doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &odfConv{c: c, d: &doc{title: odfTitle(c, p)}, ordered: listStyles(tree)}
+	x := &odfConv{c: c, d: &doc{title: odfTitle(c, p)}, ordered: listStyles(tree), styles: map[string]odfStyle{}}
+	readODFStyles(tree, x.styles)
 	if sb, err := p.read("styles.xml"); err == nil && sb != nil {
 		if st, err := c.parseTree(sb); err == nil {
 			for k, v := range listStyles(st) {
@@ -42,6 +104,7 @@ func (c *conv) odf(p *pkg, format string) (*doc, error) {
 					x.ordered[k] = v
 				}
 			}
+			readODFStyles(st, x.styles)
 		}
 	}
 	body := tree.first("body")
@@ -58,6 +121,7 @@ func (c *conv) odf(p *pkg, format string) (*doc, error) {
 			x.slides(part)
 		}
 	}
+	x.flushCode()
 	for i, n := range x.notes {
 		x.d.add("[^" + strconv.Itoa(i+1) + "]: " + n)
 	}
@@ -88,18 +152,37 @@ func odfTitle(c *conv, p *pkg) string {
 // blocks converts text content: headings, paragraphs, lists, tables.
 func (x *odfConv) blocks(n *node, depth int) {
 	for _, k := range n.kids {
+		if k.name == "p" && x.kind(k.attr("style-name")) == styleCode {
+			x.code = append(x.code, plainODF(k))
+			continue
+		}
+		if k.name != "" {
+			x.flushCode()
+		}
 		switch k.name {
 		case "h":
 			lvl, _ := strconv.Atoi(k.attr("outline-level"))
 			x.d.add(heading(max(lvl, 1), x.inline(k)))
 		case "p":
+			if x.kind(k.attr("style-name")) == styleQuote {
+				x.d.add("> " + x.inline(k))
+				continue
+			}
 			x.d.add(x.inline(k))
+		case "frame":
+			if img := k.child("image"); img != nil {
+				x.d.add(image(frameAlt(k), ""))
+				continue
+			}
+			if depth < x.c.o.Limits.Depth {
+				x.blocks(k, depth+1)
+			}
 		case "list":
 			x.list(k, 0, k.attr("style-name"))
 			x.d.flush()
 		case "table":
 			x.d.add(table(x.rows(k)))
-		case "section", "index-body", "table-of-content", "illustration-index", "change", "frame", "text-box":
+		case "section", "index-body", "table-of-content", "illustration-index", "change", "text-box":
 			if depth < x.c.o.Limits.Depth {
 				x.blocks(k, depth+1)
 			}
@@ -280,7 +363,7 @@ func (x *odfConv) slides(n *node) {
 
 // inline renders a paragraph's content: spans, links, spaces, notes.
 func (x *odfConv) inline(n *node) string {
-	var b strings.Builder
+	b := &strings.Builder{}
 	var walk func(*node, int)
 	walk = func(p *node, depth int) {
 		for _, k := range p.kids {
@@ -302,15 +385,29 @@ func (x *odfConv) inline(n *node) string {
 					b.WriteString("[^" + strconv.Itoa(len(x.notes)) + "]")
 				}
 			case "frame":
-				if img := k.first("image"); img != nil {
-					alt := ""
-					if t := k.first("title"); t != nil {
-						alt = t.textAll()
-					} else if dsc := k.first("desc"); dsc != nil {
-						alt = dsc.textAll()
-					}
-					b.WriteString(image(alt, ""))
+				if img := k.child("image"); img != nil {
+					b.WriteString(image(frameAlt(k), ""))
+				} else if depth < x.c.o.Limits.Depth {
+					walk(k, depth+1)
 				}
+			case "span":
+				bold, italic := x.emphasis(k.attr("style-name"))
+				if !bold && !italic || depth >= x.c.o.Limits.Depth {
+					walk(k, depth+1)
+					continue
+				}
+				outer := b
+				b = &strings.Builder{}
+				walk(k, depth+1)
+				inner := strings.TrimSpace(collapse(b.String()))
+				b = outer
+				if italic {
+					inner = emphasize("*", inner)
+				}
+				if bold {
+					inner = emphasize("**", inner)
+				}
+				b.WriteString(" " + inner + " ")
 			case "bookmark", "bookmark-start", "bookmark-end", "soft-page-break", "annotation", "tracked-changes":
 			default:
 				if depth < x.c.o.Limits.Depth {
@@ -321,4 +418,51 @@ func (x *odfConv) inline(n *node) string {
 	}
 	walk(n, 0)
 	return strings.TrimSpace(collapse(b.String()))
+}
+
+// frameAlt is the alternative text of a draw:frame: its svg:title, else
+// its svg:desc.
+func frameAlt(f *node) string {
+	if t := f.child("title"); t != nil && strings.TrimSpace(t.textAll()) != "" {
+		return t.textAll()
+	}
+	if d := f.child("desc"); d != nil {
+		return d.textAll()
+	}
+	return ""
+}
+
+// emphasize wraps non-empty s in mark.
+func emphasize(mark, s string) string {
+	if s == "" {
+		return ""
+	}
+	return mark + s + mark
+}
+
+// plainODF is a paragraph's text as it is, spaces, tabs and line breaks
+// kept: a line of a code block.
+func plainODF(n *node) string {
+	var b strings.Builder
+	var walk func(*node)
+	walk = func(p *node) {
+		for _, k := range p.kids {
+			switch k.name {
+			case "":
+				b.WriteString(k.text)
+			case "s":
+				c, _ := strconv.Atoi(k.attr("c"))
+				b.WriteString(strings.Repeat(" ", min(max(c, 1), 100)))
+			case "tab":
+				b.WriteByte('\t')
+			case "line-break":
+				b.WriteByte('\n')
+			case "note", "annotation":
+			default:
+				walk(k)
+			}
+		}
+	}
+	walk(n)
+	return b.String()
 }

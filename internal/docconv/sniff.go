@@ -30,6 +30,7 @@ const (
 	FormatText           = "text"
 	FormatImage          = "image"
 	FormatEncryptedOOXML = "encrypted-office"
+	FormatRTF            = "rtf"
 )
 
 func isZipFormat(f string) bool {
@@ -60,7 +61,7 @@ func Sniff(r io.ReaderAt, size int64) (string, error) {
 	case isImage(head):
 		return FormatImage, nil
 	case bytes.HasPrefix(head, []byte(`{\rtf`)):
-		return "", fail(ErrUnsupported, "the file is RTF, which DeskBridge does not read (no maintained Go library serves it); save it as DOCX or ODT")
+		return FormatRTF, nil
 	}
 	return sniffText(r, size, head)
 }
@@ -74,15 +75,34 @@ func isImage(h []byte) bool {
 	return len(h) >= 12 && string(h[:4]) == "RIFF" && string(h[8:12]) == "WEBP"
 }
 
+// cfbKinds name the Compound File (OLE) formats by a stream their
+// directory holds, each with the sentence that refuses it: DeskBridge
+// carries no reader of these binary formats (no maintained pure-Go
+// library of them was available to it).
+var cfbKinds = []struct{ stream, refusal string }{
+	{"__substg1.0_", "the file is an Outlook message (.msg), which DeskBridge does not read: its compound-file format needs a reader DeskBridge does not carry; save the message as .eml or print it to PDF"},
+	{"WordDocument", "the file is a Word 97–2003 document (.doc), a binary format DeskBridge does not read (it carries no reader of it); save it as DOCX or ODT"},
+	{"Workbook", "the file is an Excel 97–2003 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
+	{"Book", "the file is an Excel 5.0/95 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
+	{"PowerPoint Document", "the file is a PowerPoint 97–2003 presentation (.ppt), a binary format DeskBridge does not read (it carries no reader of it); save it as PPTX or ODP"},
+}
+
 // sniffCFB tells an encrypted OOXML package (a Compound File holding an
-// EncryptedPackage stream) from a legacy Office file.
+// EncryptedPackage stream) from the other Compound File formats, which
+// it refuses naming what they are (the names of the directory's streams,
+// UTF-16, in the first 8 MiB).
 func sniffCFB(r io.ReaderAt, size int64) (string, error) {
 	b := make([]byte, min(size, 8<<20))
 	n, _ := r.ReadAt(b, 0)
 	if bytes.Contains(b[:n], utf16le("EncryptedPackage")) {
 		return FormatEncryptedOOXML, nil
 	}
-	return "", fail(ErrUnsupported, "the file is a legacy Office binary file (.doc, .xls, .ppt), which DeskBridge does not read; save it as DOCX, XLSX or PPTX")
+	for _, k := range cfbKinds {
+		if bytes.Contains(b[:n], utf16le(k.stream)) {
+			return "", fail(ErrUnsupported, "%s", k.refusal)
+		}
+	}
+	return "", fail(ErrUnsupported, "the file is a Compound File (OLE) of no format DeskBridge reads (not an Office 97–2003 document, workbook or presentation, nor an Outlook message)")
 }
 
 func utf16le(s string) []byte {
@@ -140,19 +160,21 @@ func readSmall(f *zip.File) string {
 
 // sniffText names a text format, or refuses binary content.
 func sniffText(r io.ReaderAt, size int64, head []byte) (string, error) {
-	if !textual(head, int64(len(head)) < size) {
-		return "", fail(ErrUnsupported, "the file is binary data of no document format DeskBridge reads")
+	partial := int64(len(head)) < size
+	if !textual(head, partial) {
+		dec, _, ok := decodeText(head, true, partial)
+		if !ok || !textual(dec, false) {
+			return "", fail(ErrUnsupported, "the file is binary data of no document format DeskBridge reads")
+		}
+		head = dec
 	}
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	lower := bytes.ToLower(t[:min(len(t), 4096)])
 	switch {
 	case len(t) > 0 && (t[0] == '{' || t[0] == '['):
 		return sniffJSON(r, size, t)
-	case bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")) ||
-		(len(t) > 0 && t[0] == '<' && htmlTags(lower)):
-		return FormatHTML, nil
-	case bytes.HasPrefix(t, []byte("<?xml")) || (len(t) > 0 && t[0] == '<'):
-		if htmlTags(lower) {
+	case len(t) > 0 && t[0] == '<':
+		if markupIsHTML(lower) {
 			return FormatHTML, nil
 		}
 		return FormatXML, nil
@@ -169,13 +191,60 @@ func sniffText(r io.ReaderAt, size int64, head []byte) (string, error) {
 	return FormatText, nil
 }
 
-func htmlTags(lower []byte) bool {
-	for _, tag := range []string{"<html", "<body", "<head", "<p>", "<div", "<h1", "<table", "<title"} {
-		if bytes.Contains(lower, []byte(tag)) {
-			return true
+// markupIsHTML tells HTML from XML by the document itself, not by a
+// <title> or <body> somewhere inside: past an XML declaration, comments,
+// processing instructions and a DOCTYPE (html: HTML), the root element is
+// HTML when its name is one that starts an HTML page or fragment. lower is
+// the start of the document, lower-cased.
+func markupIsHTML(lower []byte) bool {
+	s := lower
+	for {
+		s = bytes.TrimLeft(s, " \t\r\n")
+		switch {
+		case bytes.HasPrefix(s, []byte("<!--")):
+			i := bytes.Index(s, []byte("-->"))
+			if i < 0 {
+				return false
+			}
+			s = s[i+3:]
+		case bytes.HasPrefix(s, []byte("<?")):
+			i := bytes.Index(s, []byte("?>"))
+			if i < 0 {
+				return false
+			}
+			s = s[i+2:]
+		case bytes.HasPrefix(s, []byte("<!doctype")):
+			return bytes.HasPrefix(bytes.TrimLeft(s[len("<!doctype"):], " \t\r\n"), []byte("html"))
+		case bytes.HasPrefix(s, []byte("<")):
+			return htmlRoots[rootName(s[1:])]
+		default:
+			return false
 		}
 	}
-	return false
+}
+
+// rootName is the element name at the start of s, without a prefix.
+func rootName(s []byte) string {
+	end := bytes.IndexAny(s, " \t\r\n/>")
+	if end < 0 {
+		end = len(s)
+	}
+	name := string(s[:end])
+	if i := strings.LastIndexByte(name, ':'); i >= 0 && name[:i] != "" {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// htmlRoots are the elements that start an HTML page or fragment.
+var htmlRoots = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`html head body div p span a h1 h2 h3 h4 h5 h6 table ul ol dl pre blockquote
+		section article main header footer nav aside form meta link script style title img br hr b i u em strong
+		center font iframe noscript base template figure details`) {
+		htmlRoots[n] = true
+	}
 }
 
 // textual reports whether b is UTF-8 text with no NUL and few control

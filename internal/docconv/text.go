@@ -11,13 +11,43 @@ import (
 // maxCSVRows caps the rows of a CSV or TSV table.
 const maxCSVRows = 100_000
 
-// text converts the text formats.
+// text converts the text formats, decoding text that is not UTF-8 first
+// (see decodeText) and saying in a warning which encoding was assumed.
+// XML that declares its encoding is left to the XML decoder.
 func (c *conv) text(format string, b []byte) (*doc, error) {
+	assumed := ""
+	if format != FormatXML || !declaresEncoding(b) {
+		dec, guess, ok := decodeText(b, format == FormatHTML, false)
+		if !ok {
+			return nil, fail(ErrUnsupported, "the text is neither UTF-8 nor in an encoding DeskBridge recognises")
+		}
+		b, assumed = dec, guess
+	}
+	d, err := c.textOf(format, b)
+	if err == nil && assumed != "" {
+		d.warnings = append([]string{"the text declares no encoding and is not UTF-8: it was read as " + assumed}, d.warnings...)
+	}
+	return d, err
+}
+
+// declaresEncoding reports whether an XML document's declaration names
+// its encoding.
+func declaresEncoding(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if !bytes.HasPrefix(b, []byte("<?xml")) {
+		return false
+	}
+	end := bytes.Index(b, []byte("?>"))
+	return end > 0 && bytes.Contains(b[:end], []byte("encoding"))
+}
+
+// textOf converts UTF-8 text of a text format.
+func (c *conv) textOf(format string, b []byte) (*doc, error) {
 	d := &doc{}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	switch format {
 	case FormatHTML:
-		return c.html(b, "")
+		return c.htmlPage(b)
 	case FormatNotebook:
 		return c.notebook(b)
 	case FormatCSV, FormatTSV:
@@ -25,7 +55,7 @@ func (c *conv) text(format string, b []byte) (*doc, error) {
 	case FormatJSON:
 		d.add(fence("json", string(b)))
 	case FormatXML:
-		d.add(fence("xml", string(b)))
+		return c.xmlDocument(b)
 	default: // Markdown and plain text, as they are
 		d.blocks = splitBlocks(strings.ReplaceAll(string(b), "\r\n", "\n"))
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"golang.org/x/net/html/charset"
 )
 
 // xmlDec reads the tokens of one XML part, counting its depth. It is
@@ -23,7 +25,11 @@ func (c *conv) newXML(b []byte) *xmlDec {
 		if strings.EqualFold(label, "utf-8") || strings.EqualFold(label, "us-ascii") {
 			return r, nil
 		}
-		return nil, errors.New("encoding " + label + " is not read")
+		cr, err := charset.NewReaderLabel(label, r) // x/text's decoders, by WHATWG label
+		if err != nil {
+			return nil, errors.New("encoding " + label + " is not read")
+		}
+		return cr, nil
 	}
 	return &xmlDec{Decoder: d, maxDepth: c.o.Limits.Depth}
 }

@@ -49,6 +49,8 @@ type Request struct {
 	OCROff bool
 	// Pages selects pages ("1-3,7"); "" is all.
 	Pages string
+	// FullPage converts the whole of an HTML page, not its main content.
+	FullPage bool
 	// MaxInput caps the document's size in bytes.
 	MaxInput int64
 	// MaxOutput caps the Markdown the child makes, in bytes.
@@ -80,6 +82,7 @@ var ErrTooLarge = errors.New("docconv: the document is larger than the limit")
 type options struct {
 	OCR       string `json:"ocr"`
 	Pages     string `json:"pages,omitempty"`
+	FullPage  bool   `json:"full_page,omitempty"`
 	MaxOutput int    `json:"max_output"`
 	Memory    int64  `json:"memory"`
 	CPU       int64  `json:"cpu_seconds"`
@@ -122,7 +125,7 @@ func Convert(ctx context.Context, root *os.Root, rel string, req Request) (*conv
 	if err != nil {
 		return nil, &Failure{Msg: "the host cannot find its own executable to start the converter", Err: err}
 	}
-	o := options{OCR: req.OCR, Pages: req.Pages, MaxOutput: req.MaxOutput, Memory: req.Memory,
+	o := options{OCR: req.OCR, Pages: req.Pages, FullPage: req.FullPage, MaxOutput: req.MaxOutput, Memory: req.Memory,
 		CPU: int64(req.Timeout/time.Second) + 1}
 	if !req.OCROff {
 		t := FindTools()
@@ -204,7 +207,7 @@ func child(arg string) int {
 		fmt.Fprintln(os.Stderr, "deskbridge convert: input:", err)
 		return 2
 	}
-	copts := conv.Options{OCR: o.OCR, Pages: o.Pages, Limits: conv.DefaultLimits}
+	copts := conv.Options{OCR: o.OCR, Pages: o.Pages, FullPage: o.FullPage, Limits: conv.DefaultLimits}
 	if o.MaxOutput > 0 {
 		copts.Limits.Output = o.MaxOutput
 	}
