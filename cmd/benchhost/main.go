@@ -3,6 +3,7 @@
 // reference MCP filesystem server:
 //
 //	benchhost -host BIN -echo BIN [-warm BIN] [-mcp DIST/index.js] [-runs 50] [-n 5000]
+//	benchhost -once HOST [ARGS...]
 //
 // It makes a temporary workspace (a 1 KiB file, a 1 MiB and a 3 MB file,
 // a folder of 1,000 files), starts each server on it, and prints spawn →
@@ -35,7 +36,15 @@ func main() {
 	runs := flag.Int("runs", 50, "process starts to time")
 	n := flag.Int("n", 5000, "requests per throughput run")
 	logRounds := flag.Int("logrounds", 6, "alternating rounds of deskbridge with the decision log on and off (0 skips)")
+	oneShot := flag.Bool("once", false, "start the host command line given after the flags once, ask get_status, close (for timing from outside)")
 	flag.Parse()
+	if *oneShot {
+		if err := once(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "benchhost:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*host, *echoBin, *warmBin, *mcp, *runs, *n, *logRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhost:", err)
 		os.Exit(1)
