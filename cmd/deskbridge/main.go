@@ -158,7 +158,7 @@ commands:
   uninstall                       remove the registration
   doctor                          find every problem that stops the host, and say how to fix it
   panel [--open]                  print (or open) a one-time link to the control panel
-  status [--stop]                 list (or stop) the servers and clipboard owner left running
+  status [--stop]                 list (or stop) the processes left running in the background
   version                         print the version
   help [COMMAND]                  this text, or a command's usage
 

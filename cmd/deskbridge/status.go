@@ -81,7 +81,12 @@ func describe(e procreg.Entry) string {
 	if e.Port != 0 {
 		s += fmt.Sprintf(" port %d", e.Port)
 	}
-	s += " started " + e.Started.Local().Format(time.RFC3339) + " ends by " + e.Expires.Local().Format(time.RFC3339)
+	s += " started " + e.Started.Local().Format(time.RFC3339)
+	if e.Expires.IsZero() {
+		s += " ends once idle"
+	} else {
+		s += " ends by " + e.Expires.Local().Format(time.RFC3339)
+	}
 	if e.Unverified {
 		s += " (this system cannot verify the process, so --stop leaves it to end by itself)"
 	}

@@ -140,3 +140,29 @@ func TestClipboardOwnerIsListedAndStoppedBinary(t *testing.T) {
 	}
 	proctest.WaitGone(t, owner)
 }
+
+// TestWarmProcessIsListedAndStoppedBinary: the warm process deskbridge-host
+// starts registers itself; status lists it (it ends once idle, with no
+// fixed expiry) and status --stop ends it before its idle time.
+func TestWarmProcessIsListedAndStoppedBinary(t *testing.T) {
+	cfg, _ := writeConfig(t, "")
+	w := newWarmEnv(t, "10m")
+	waitWarmStatus(t, w, cfg)
+	lines, _, out := backgroundOf(t, cfg)
+	pid := 0
+	for p, l := range lines {
+		if l == "running warm" {
+			pid = p
+		}
+	}
+	if pid == 0 || !strings.Contains(out, "ends once idle") {
+		t.Fatalf("status does not list the warm process:\n%s", out)
+	}
+	if lines, _, out := backgroundOf(t, cfg, "--stop"); lines[pid] != "stopped warm" {
+		t.Errorf("status --stop did not stop the warm process:\n%s", out)
+	}
+	proctest.WaitGone(t, pid)
+	if lines, _, out := backgroundOf(t, cfg); len(lines) != 0 {
+		t.Errorf("status after --stop:\n%s", out)
+	}
+}

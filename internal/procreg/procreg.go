@@ -1,6 +1,6 @@
 // Package procreg is the register of DeskBridge's detached processes: the
-// preview and panel servers and the clipboard owner, which outlive the
-// host that started them. Each registers itself with a small record in the
+// preview and panel servers, the clipboard owner and the warm process,
+// which outlive the host that started them. Each registers itself with a small record in the
 // state folder's processes/ folder (kind, pid, port, start, expiry, user,
 // and what identifies the process beyond its pid), written whole and
 // removed when it exits, so that `deskbridge status` lists them and
@@ -37,6 +37,9 @@ const (
 	KindPanel     = "panel"
 	KindPreview   = "preview"
 	KindClipboard = "clipboard"
+	// KindWarm is a warm process (deskbridge warm-serve): it has no
+	// expiry of its own, and ends once idle.
+	KindWarm = "warm"
 )
 
 // Dir is the register's folder in the state folder stateDir.
@@ -69,7 +72,7 @@ type ProcID struct {
 var ErrUnverifiable = errors.New("procreg: process identity cannot be verified on this system")
 
 // Register records the calling process as kind, listening on port (0 for
-// none) until expires, in dir; Unregister removes the record (call it on
+// none) until expires (zero: no fixed end), in dir; Unregister removes the record (call it on
 // exit).
 func Register(dir, kind string, port int, expires time.Time) error {
 	id, err := Identity(os.Getpid())
