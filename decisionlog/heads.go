@@ -169,6 +169,12 @@ func readHeadRecords(path string) ([]headRecord, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseHeadRecords(b)
+}
+
+// parseHeadRecords parses head record lines, skipping a line that does
+// not parse.
+func parseHeadRecords(b []byte) ([]headRecord, error) {
 	var out []headRecord
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 1<<20)
@@ -181,6 +187,58 @@ func readHeadRecords(path string) ([]headRecord, error) {
 	return out, sc.Err()
 }
 
+// headTail is how much of FILE.heads's end writeHead reads first: some
+// hundred records, where the latest head it continues is found. A file
+// grows by a record for every host that wrote a line, so reading it whole
+// would make every host's close slower than the last.
+const headTail = 64 << 10
+
+// readHeadTail reads the head records in the last n bytes of FILE.heads
+// (whole lines only); whole says they are the whole file.
+func readHeadTail(path string, n int64) (recs []headRecord, whole bool, err error) {
+	f, err := os.Open(HeadsPath(path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	off := max(fi.Size()-n, 0)
+	b := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(b, off); err != nil {
+		return nil, false, err
+	}
+	if off > 0 { // the first line may have begun before the tail
+		i := bytes.IndexByte(b, '\n')
+		b = b[i+1:] // i == -1: no whole line, b empty
+		if i < 0 {
+			b = nil
+		}
+	}
+	recs, err = parseHeadRecords(b)
+	return recs, off == 0, err
+}
+
+// seedFromTail starts t from the latest own head of FILE.heads
+// (seedFromLatest), reading the file from its end in growing pieces until
+// one is found or the whole file was read.
+func seedFromTail(t *merkleTree, path string, v note.Verifiers) error {
+	for n := int64(headTail); ; n *= 2 {
+		recs, whole, err := readHeadTail(path, n)
+		if err != nil {
+			return err
+		}
+		if seedFromLatest(t, recs, v) || whole {
+			return nil
+		}
+	}
+}
+
 // writeHead appends to FILE.heads a signed head of the log as it is now,
 // when it has lines no head covers yet. It continues the tree of the
 // latest head written before, so only the lines after it are read. The
@@ -191,15 +249,13 @@ func writeHead(path, keyPath string) error {
 		return fmt.Errorf("signing key: %w", err)
 	}
 	t := newMerkleTree()
-	recs, err := readHeadRecords(path)
-	if err != nil {
-		return err
-	}
 	own, err := note.NewVerifier(vkey)
 	if err != nil {
 		return err
 	}
-	seedFromLatest(t, recs, note.VerifierList(own))
+	if err := seedFromTail(t, path, note.VerifierList(own)); err != nil {
+		return err
+	}
 	before := t.size
 	if err := growTree(path, t); err != nil {
 		if t.size == 0 {
@@ -262,8 +318,8 @@ func writePublicKey(path, vkey string) error {
 // signed with the writer's own key (v) whose frontier hashes to the root
 // it signs. A record anyone else appended (FILE.heads is in the log's
 // folder) is never continued: its frontier could commit the next head to
-// a tree of their choosing.
-func seedFromLatest(t *merkleTree, recs []headRecord, v note.Verifiers) {
+// a tree of their choosing. It reports whether it found one.
+func seedFromLatest(t *merkleTree, recs []headRecord, v note.Verifiers) bool {
 	for i := len(recs) - 1; i >= 0; i-- {
 		h, err := openHead([]byte(recs[i].Note), v)
 		if err != nil {
@@ -278,6 +334,7 @@ func seedFromLatest(t *merkleTree, recs []headRecord, v note.Verifiers) {
 			continue
 		}
 		*t = *s
-		return
+		return true
 	}
+	return false
 }

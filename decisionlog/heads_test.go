@@ -230,3 +230,56 @@ func TestWitnessedHeads(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadsContinueFromFarBack: writeHead reads FILE.heads from its end;
+// when the last 64 KiB hold no head of the writer's own (others' records,
+// a line cut by the piece's edge), it reads further back, and the head it
+// signs still continues the genuine ones.
+func TestHeadsContinueFromFarBack(t *testing.T) {
+	path, keyPath := signedLog(t, 2, Options{})
+	fake := newMerkleTree()
+	for range 20 {
+		if err := fake.add(strings.Repeat("ab", 32)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, _ := fake.root(fake.size)
+	fr, _ := fake.frontier()
+	rec, _ := json.Marshal(headRecord{Note: headText(fake.size, root) + "\n— " + SignerName + " AAAAAA==\n", Frontier: encodeHashes(fr)})
+	f, _ := os.OpenFile(HeadsPath(path), os.O_WRONLY|os.O_APPEND, 0)
+	for written := 0; written < 3*headTail; written += len(rec) + 1 {
+		f.Write(append(rec, '\n'))
+	}
+	f.Close()
+	l, err := Open(path, Options{CheckpointKey: keyPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writePairs(t, l, 2)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := LoadPublicKey(PublicKeyPath(path))
+	rep, err := VerifyHeads(path, v)
+	if err != nil || rep.Heads != 3 || strings.Contains(strings.Join(rep.Issues, "\n"), "changed") {
+		t.Fatalf("VerifyHeads = %d heads, %v, %v; want the three genuine heads to match the log", rep.Heads, rep.Issues, err)
+	}
+}
+
+// TestReadHeadTailWholeLinesOnly: the tail's first line, cut by the
+// piece's edge, is not read as a record.
+func TestReadHeadTailWholeLinesOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	a, _ := json.Marshal(headRecord{Note: "first\n", Frontier: []string{"x"}})
+	b, _ := json.Marshal(headRecord{Note: "second\n", Frontier: []string{"y"}})
+	if err := os.WriteFile(HeadsPath(path), []byte(string(a)+"\n"+string(b)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recs, whole, err := readHeadTail(path, int64(len(b)+5))
+	if err != nil || whole || len(recs) != 1 || recs[0].Note != "second\n" {
+		t.Fatalf("readHeadTail = %+v, whole %v, %v; want only the second record", recs, whole, err)
+	}
+	if recs, whole, err := readHeadTail(path, 1<<20); err != nil || !whole || len(recs) != 2 {
+		t.Fatalf("readHeadTail of the whole file = %+v, whole %v, %v", recs, whole, err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deskbridge/deskbridge/engine/panel"
 )
@@ -23,8 +24,14 @@ func TestOpenDeskbridge(t *testing.T) {
 	stateDir := filepath.Join(filepath.Dir(th.logPath), "state")
 	t.Cleanup(func() { stopServers(stateDir) })
 	mustCode(t, th.call(t, "write_file", map[string]any{"path": filepath.Join(th.ws, ".env"), "content": "x"}), "PERMISSION_DENIED")
+	asked := time.Now()
 	r := th.call(t, "open_deskbridge", map[string]any{"open": false})
 	mustCode(t, r, "ok")
+	// Nobody was handed a link: the panel it started ends within
+	// panelQuietTTL, not after the hour of a panel a person opens.
+	if exp, err := time.Parse(time.RFC3339, r.Data["expires_at"].(string)); err != nil || exp.After(asked.Add(10*time.Minute+time.Second)) {
+		t.Errorf("open_deskbridge {open: false} started a panel that serves until %v (asked at %v): %v", exp, asked, err)
+	}
 	if u, _ := r.Data["url"].(string); !regexp.MustCompile(`^http://127\.0\.0\.1:\d+/$`).MatchString(u) || r.Data["opened"] != false || !strings.Contains(r.Data["how"].(string), "deskbridge panel") {
 		t.Errorf("open_deskbridge without opening: %v", r.Data)
 	}

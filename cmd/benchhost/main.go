@@ -3,6 +3,7 @@
 // reference MCP filesystem server:
 //
 //	benchhost -host BIN -echo BIN [-warm BIN] [-mcp DIST/index.js] [-runs 50] [-n 5000]
+//	benchhost -once HOST [ARGS...]
 //
 // It makes a temporary workspace (a 1 KiB file, a 1 MiB and a 3 MB file,
 // a folder of 1,000 files), starts each server on it, and prints spawn →
@@ -41,7 +42,15 @@ func main() {
 	n := flag.Int("n", 5000, "requests per throughput run")
 	logRounds := flag.Int("logrounds", 6, "alternating rounds of deskbridge with the decision log on and off (0 skips)")
 	soakPorts := flag.Int("soak", 0, "instead: soak the warm path with this many ports at once, -n mixed requests each (needs -warm)")
+	oneShot := flag.Bool("once", false, "start the host command line given after the flags once, ask get_status, close (for timing from outside)")
 	flag.Parse()
+	if *oneShot {
+		if err := once(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "benchhost:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *soakPorts > 0 {
 		if err := soak(*host, *warmBin, *soakPorts, *n); err != nil {
 			fmt.Fprintln(os.Stderr, "benchhost soak:", err)

@@ -12,7 +12,7 @@ import (
 var subcommands = [][]string{
 	{"call"}, {"policy"}, {"policy", "check"}, {"policy", "test"}, {"policy", "eval"}, {"policy", "input"},
 	{"log"}, {"log", "verify"}, {"log", "export"}, {"replay"}, {"fleet"}, {"schema"},
-	{"install"}, {"uninstall"}, {"doctor"}, {"panel"}, {"version"}, {"warm-serve"},
+	{"install"}, {"uninstall"}, {"doctor"}, {"panel"}, {"status"}, {"version"}, {"warm-serve"},
 }
 
 // TestEveryCommandAnswersHelp: -h, -help and --help print the command's

@@ -26,7 +26,9 @@ Find every problem that stops the host, and say how to fix each:
   - the policy compiles and its tests pass;
   - the decision log, its lock and the policy store can be written;
   - the command sandbox (Landlock) is up, and each skill's runtime is
-    present, or why not.
+    present, or why not;
+  - the servers and clipboard owner running in the background (see
+    deskbridge status).
 Nothing is written. Exit 0 when the host would serve, 1 when something
 must be fixed ("FIX" lines), 2 on bad usage.
 `
@@ -70,6 +72,7 @@ func doctorConfig(configPath string, origins []string, out io.Writer) bool {
 		return false
 	}
 	fmt.Fprintf(out, "ok   configuration %s (%d workspace(s))\n", cfg.Source, len(cfg.Workspaces))
+	doctorProcesses(cfg, out)
 	ok := true
 	if len(cfg.Workspaces) == 0 {
 		fmt.Fprintf(out, "warn configuration: no workspaces: every file and command request is refused; add one to %s (docs/configuration.md)\n", cfg.Source)

@@ -15,6 +15,7 @@
 //	deskbridge install | uninstall                  browser registration
 //	deskbridge [--config FILE] doctor               every problem the host would refuse on
 //	deskbridge [--config FILE] panel [--open]       a one-time link to the control panel
+//	deskbridge [--config FILE] status [--stop]      list (or stop) the background processes
 //	deskbridge version
 //
 // Every command answers --help; the usage is in each command's file.
@@ -89,6 +90,7 @@ var commands = map[string]command{
 	"uninstall": func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return install.RunUninstall(a, o, e) },
 	"doctor":    func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return doctorCommand(cfg, a, o, e) },
 	"panel":     func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return panelCommand(cfg, a, o, e) },
+	"status":    func(cfg string, a []string, _ io.Reader, o, e io.Writer) int { return statusCommand(cfg, a, o, e) },
 	"version":   func(_ string, a []string, _ io.Reader, o, e io.Writer) int { return versionCommand(a, o, e) },
 	// The detached servers of open_deskbridge and preview_web, started by
 	// the host itself (engine.Options.Self), not by a person.
@@ -156,6 +158,7 @@ commands:
   uninstall                       remove the registration
   doctor                          find every problem that stops the host, and say how to fix it
   panel [--open]                  print (or open) a one-time link to the control panel
+  status [--stop]                 list (or stop) the processes left running in the background
   version                         print the version
   help [COMMAND]                  this text, or a command's usage
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 
@@ -16,7 +15,9 @@ func previewServe(args []string, stdout, stderr io.Writer) int {
 	if code, ok := serverArgs("preview-serve", "preview_web", args, stdout, stderr); !ok {
 		return code
 	}
-	if err := engine.RunPreviewServer(context.Background(), args[0], install.ManifestDirs()); err != nil {
+	ctx, stop := signalContext() // `deskbridge status --stop`'s SIGTERM: stop as at the expiry
+	defer stop()
+	if err := engine.RunPreviewServer(ctx, args[0], install.ManifestDirs()); err != nil {
 		fmt.Fprintln(stderr, "deskbridge: preview-serve:", err)
 		return 1
 	}
@@ -29,7 +30,9 @@ func panelServe(args []string, stdout, stderr io.Writer) int {
 	if code, ok := serverArgs("panel-serve", "open_deskbridge", args, stdout, stderr); !ok {
 		return code
 	}
-	if err := engine.RunPanelServer(context.Background(), args[0]); err != nil {
+	ctx, stop := signalContext()
+	defer stop()
+	if err := engine.RunPanelServer(ctx, args[0]); err != nil {
 		fmt.Fprintln(stderr, "deskbridge: panel-serve:", err)
 		return 1
 	}

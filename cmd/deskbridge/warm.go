@@ -14,6 +14,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
+	"github.com/deskbridge/deskbridge/internal/procreg"
 	"github.com/deskbridge/deskbridge/internal/warm"
 )
 
@@ -66,12 +67,15 @@ func warmServe(configPath string, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	h, _, err := startHost(ctx, configPath, "", true)
+	h, cfg, err := startHost(ctx, configPath, "", true)
 	if err != nil {
 		l.Close() // deskbridge-host then serves, and says why
 		fmt.Fprintln(stderr, "deskbridge: warm-serve:", err)
 		return 1
 	}
+	register := procreg.Dir(cfg.StateFolder()) // deskbridge status lists it, --stop ends it
+	procreg.Register(register, procreg.KindWarm, 0, time.Time{})
+	defer procreg.Unregister(register, procreg.KindWarm)
 	cfgHash, policyHash := h.Hashes()
 	w := &warmHost{h: h, configPath: configPath, started: cfgHash + " " + policyHash, stderr: stderr, l: l}
 	ready.Write([]byte{warm.ReadyServing})

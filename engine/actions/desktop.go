@@ -19,7 +19,11 @@ func systemDesktop(env *action.Env) desktop.Desktop {
 	if env.Desktop != nil {
 		return env.Desktop
 	}
-	return desktop.System(desktop.Options{Dirs: cmdfacts.Native().Dirs})
+	o := desktop.Options{Dirs: cmdfacts.Native().Dirs}
+	if env.Config != nil {
+		o.StateDir = env.Config.StateFolder()
+	}
+	return desktop.System(o)
 }
 
 // systemDirs are the folders launchers and helpers are found in.

@@ -11,8 +11,15 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
 )
 
-// panelTTL is how long a control panel serves after it starts.
+// panelTTL is how long a control panel serves after it starts, in
+// seconds, when a person is to open it.
 const panelTTL = 60 * 60
+
+// panelQuietTTL is the time to live, in seconds, of a panel that
+// open_deskbridge starts with open: false: nobody was handed a link, so
+// it serves only long enough for the person to run `deskbridge panel`,
+// which finds it, instead of lingering for an hour.
+const panelQuietTTL = 10 * 60
 
 type openDeskbridgeArgs struct {
 	// Page is "" (the overview) or "decisions".
@@ -58,12 +65,17 @@ func init() {
 // carries the link.
 func openDeskbridge(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[openDeskbridgeArgs](c)
-	in, reused, perr := StartPanel(ctx, env)
+	open := a.Open == nil || *a.Open
+	ttl := int64(panelTTL)
+	if !open {
+		ttl = panelQuietTTL
+	}
+	in, reused, perr := startPanel(ctx, env, ttl)
 	if perr != nil {
 		return nil, perr
 	}
 	d := panelData{URL: "http://" + in.Addr + "/", Expires: in.Expires.Format(time.RFC3339), Reused: reused}
-	if a.Open == nil || *a.Open {
+	if open {
 		u, perr := PanelLink(ctx, in)
 		if perr != nil {
 			return nil, perr
@@ -87,6 +99,12 @@ func openDeskbridge(ctx context.Context, env *action.Env, c *action.Call) (any, 
 // StartPanel finds or starts the control panel of env's state folder;
 // reused says it was running.
 func StartPanel(ctx context.Context, env *action.Env) (localserve.Instance, bool, *protocol.Error) {
+	return startPanel(ctx, env, panelTTL)
+}
+
+// startPanel is StartPanel with the time to live, in seconds, of a panel
+// it starts.
+func startPanel(ctx context.Context, env *action.Env, ttl int64) (localserve.Instance, bool, *protocol.Error) {
 	exe, err := os.Executable()
 	if env.Self != "" {
 		exe, err = env.Self, nil
@@ -94,7 +112,7 @@ func StartPanel(ctx context.Context, env *action.Env) (localserve.Instance, bool
 	if err != nil {
 		return localserve.Instance{}, false, protocol.Wrap(protocol.SkillRuntimeUnavailable, err, "DeskBridge cannot find its own program to start the control panel.")
 	}
-	in, reused, err := panel.Start(ctx, exe, panelSpec(env))
+	in, reused, err := panel.Start(ctx, exe, panelSpec(env, ttl))
 	if err != nil {
 		return in, false, protocol.Wrap(protocol.ExecutionFailed, err, "The control panel did not start; the details are in the host log.")
 	}
@@ -114,9 +132,9 @@ func PanelLink(ctx context.Context, in localserve.Instance) (string, *protocol.E
 
 // panelSpec is what the panel shows of this host; the skills the panel's
 // own process works out (PanelSkills).
-func panelSpec(env *action.Env) panel.Spec {
+func panelSpec(env *action.Env, ttl int64) panel.Spec {
 	cfg := env.Config
-	s := panel.Spec{StateDir: cfg.StateFolder(), TTL: panelTTL, Version: env.Info.Version,
+	s := panel.Spec{StateDir: cfg.StateFolder(), TTL: ttl, Version: env.Info.Version,
 		ConfigSource: env.Info.ConfigSource, ConfigHash: env.Info.ConfigHash,
 		PolicyRevision: env.Info.PolicyRevision, PolicyHash: env.Info.PolicyHash,
 		PolicySource: cfg.Policy.Dir + cfg.Policy.Bundle, Origins: cfg.AllowedOrigins}

@@ -27,6 +27,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
+
+	"github.com/deskbridge/deskbridge/internal/procreg"
 )
 
 // Format is a clipboard format.
@@ -171,6 +173,18 @@ type Options struct {
 	// OwnerArgv starts the detached clipboard owner; empty means the
 	// running executable with OwnerMarker.
 	OwnerArgv []string
+	// StateDir is DeskBridge's state folder, where a clipboard owner
+	// registers itself while it runs (package procreg); "" registers
+	// nothing.
+	StateDir string
+}
+
+// register is the register folder of o.StateDir, "" for none.
+func (o Options) register() string {
+	if o.StateDir == "" {
+		return ""
+	}
+	return procreg.Dir(o.StateDir)
 }
 
 // Desktop is the platform's clipboard and screen.

@@ -31,9 +31,13 @@ var targets = map[Format][]string{
 // ownerHeader is the first line the host writes to its owner; the items'
 // bytes follow, in order.
 type ownerHeader struct {
-	Display string      `json:"display"`
-	TTLms   int64       `json:"ttl_ms"`
-	Items   []ownerItem `json:"items"`
+	Display string `json:"display"`
+	TTLms   int64  `json:"ttl_ms"`
+	// Register is the folder of the register of detached processes
+	// (procreg.Dir) the owner records itself in while it runs; "" for
+	// none.
+	Register string      `json:"register,omitempty"`
+	Items    []ownerItem `json:"items"`
 }
 
 type ownerItem struct {
@@ -42,8 +46,8 @@ type ownerItem struct {
 }
 
 // encodeOwner writes the header and the items for an owner.
-func encodeOwner(w io.Writer, display string, ttl time.Duration, items []Item) error {
-	h := ownerHeader{Display: display, TTLms: ttl.Milliseconds()}
+func encodeOwner(w io.Writer, display, register string, ttl time.Duration, items []Item) error {
+	h := ownerHeader{Display: display, TTLms: ttl.Milliseconds(), Register: register}
 	for _, it := range items {
 		h.Items = append(h.Items, ownerItem{Format: it.Format, Length: len(it.Data)})
 	}

@@ -12,7 +12,7 @@ import (
 func TestOwnerPayloadRoundTrip(t *testing.T) {
 	items := []Item{{Text, []byte("héllo")}, {HTML, []byte("<b>héllo</b>")}}
 	var buf bytes.Buffer
-	if err := encodeOwner(&buf, ":5", time.Minute, items); err != nil {
+	if err := encodeOwner(&buf, ":5", "", time.Minute, items); err != nil {
 		t.Fatal(err)
 	}
 	h, got, err := decodeOwner(&buf)
@@ -45,7 +45,7 @@ func TestOwnerPayloadRefused(t *testing.T) {
 
 func FuzzDecodeOwner(f *testing.F) {
 	var buf bytes.Buffer
-	encodeOwner(&buf, ":0", time.Second, []Item{{Image, []byte("\x89PNG")}})
+	encodeOwner(&buf, ":0", "", time.Second, []Item{{Image, []byte("\x89PNG")}})
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"items":[{"format":"text","length":2}]}` + "\nab"))
 	f.Fuzz(func(t *testing.T, b []byte) {

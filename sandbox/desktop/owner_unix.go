@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/procreg"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -21,7 +22,8 @@ import (
 // process was started as a clipboard owner it reads its content from
 // standard input, takes the CLIPBOARD selection, says "ok" on standard
 // output and serves the selection until another client takes it or the
-// TTL passes, then exits; otherwise it returns at once.
+// TTL passes, then exits; otherwise it returns at once. While it serves,
+// it is in the register of detached processes its host named (procreg).
 func MaybeRunOwner() {
 	if len(os.Args) < 2 || os.Args[1] != OwnerMarker {
 		return
@@ -40,7 +42,13 @@ func runOwner() int {
 	if ttl <= 0 || ttl > OwnerTTL {
 		ttl = OwnerTTL
 	}
+	if h.Register != "" {
+		defer procreg.Unregister(h.Register, procreg.KindClipboard)
+	}
 	if err := serveSelection(h.Display, items, ttl, func() {
+		if h.Register != "" {
+			procreg.Register(h.Register, procreg.KindClipboard, 0, time.Now().Add(ttl)) // best effort: status lists what it can
+		}
 		fmt.Fprintln(os.Stdout, "ok")
 		os.Stdout.Close()
 	}); err != nil {
@@ -53,7 +61,7 @@ func runOwner() int {
 // startOwner starts the detached owner with items and waits for it to
 // hold the selection. The owner runs in a session of its own, so that it
 // outlives the host (a selection lives only while its owner runs).
-func startOwner(ctx context.Context, argv []string, display string, items []Item) error {
+func startOwner(ctx context.Context, argv []string, display, register string, items []Item) error {
 	if len(argv) == 0 {
 		exe, err := os.Executable()
 		if err != nil {
@@ -79,7 +87,7 @@ func startOwner(ctx context.Context, argv []string, display string, items []Item
 		return fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	go func() {
-		encodeOwner(stdin, display, OwnerTTL, items)
+		encodeOwner(stdin, display, register, OwnerTTL, items)
 		stdin.Close()
 	}()
 	err = ownerReady(ctx, stdout, func() { cmd.Wait() })

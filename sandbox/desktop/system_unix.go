@@ -58,7 +58,7 @@ func (d *x11Desktop) Write(ctx context.Context, items []Item) error {
 	if err := d.with(func(*xconn) error { return nil }); err != nil {
 		return err
 	}
-	return startOwner(ctx, d.opts.OwnerArgv, d.display, items)
+	return startOwner(ctx, d.opts.OwnerArgv, d.display, d.opts.register(), items)
 }
 
 func (d *x11Desktop) Capture(_ context.Context, t Target) (img *image.RGBA, err error) {

@@ -32,6 +32,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/procreg"
 )
 
 // Instance is one running server, as its state file records it.
@@ -155,14 +157,20 @@ func Start(ctx context.Context, exe string, args []string) (Instance, error) {
 
 // Listen is the server side of Start: it listens on 127.0.0.1 and
 // returns the listener with its instance (a new token, expiry after ttl),
-// whose state file it has written.
+// whose state file it has written, and registers the process in the
+// state folder's register of detached processes (package procreg).
 func Listen(stateDir, kind, key string, ttl time.Duration) (net.Listener, Instance, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, Instance{}, err
 	}
 	in := Instance{Kind: kind, Key: key, PID: os.Getpid(), Addr: ln.Addr().String(), Token: NewToken(), Admin: NewToken(), Expires: time.Now().Add(ttl).UTC()}
-	if err := writeState(statePath(stateDir, kind, key), in); err != nil {
+	err = procreg.Register(procreg.Dir(stateDir), kind, ln.Addr().(*net.TCPAddr).Port, in.Expires)
+	if err == nil {
+		err = writeState(statePath(stateDir, kind, key), in)
+	}
+	if err != nil {
+		procreg.Unregister(procreg.Dir(stateDir), kind)
 		ln.Close()
 		return nil, Instance{}, err
 	}
@@ -218,7 +226,7 @@ type Options struct {
 
 // Serve serves h, wrapped in Guard, on ln until the instance expires, ctx
 // ends or o.Stale says the server is stale; then it removes its state
-// file (when it is still its own).
+// file (when it is still its own) and its record in the register.
 func Serve(ctx context.Context, stateDir string, ln net.Listener, in Instance, h http.Handler, o Options) error {
 	ctx, cancel := context.WithDeadline(ctx, in.Expires)
 	defer cancel()
@@ -231,6 +239,7 @@ func Serve(ctx context.Context, stateDir string, ln net.Listener, in Instance, h
 	}()
 	err := srv.Serve(ln)
 	removeState(stateDir, in)
+	procreg.Unregister(procreg.Dir(stateDir), in.Kind)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
