@@ -67,9 +67,16 @@ func formatNames(fs []imaging.Format) []string {
 	return out
 }
 
+// imageBytesPerPixel is the decoder's memory budget per pixel of
+// max_pixels: an image may hold as much as max_pixels 8-bit RGBA pixels
+// (400 MB by default), whatever its own pixels cost (a 16-bit PNG 8 bytes
+// a pixel, a progressive JPEG its coefficients besides).
+const imageBytesPerPixel = 4
+
 // imageLimits are the decision's limits of an image action.
 func imageLimits(c *action.Call) imaging.Limits {
-	return imaging.Limits{MaxPixels: c.Limit("max_pixels", imageMaxPixels), MaxFrames: int(c.Limit("max_frames", imageMaxFrames))}
+	px := c.Limit("max_pixels", imageMaxPixels)
+	return imaging.Limits{MaxPixels: px, MaxFrames: int(c.Limit("max_frames", imageMaxFrames)), MaxMemory: imageBytesPerPixel * px}
 }
 
 // readImage reads the target image through the workspace's root handle,

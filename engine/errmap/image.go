@@ -16,6 +16,8 @@ func Image(err error) *protocol.Error {
 		pe *imaging.PixelsError
 		fe *imaging.FramesError
 		ce *imaging.CorruptError
+		me *imaging.MemoryError
+		se *imaging.ScanError
 	)
 	switch {
 	case errors.As(err, &ue) && ue.Format == "":
@@ -28,6 +30,10 @@ func Image(err error) *protocol.Error {
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The image is %d×%d pixels, over this action's limit of %d pixels (limits.max_pixels); it was not decoded.", pe.Width, pe.Height, pe.Limit))
 	case errors.As(err, &fe):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation has more than %d frames (limits.max_frames); it was not decoded.", fe.Limit))
+	case errors.As(err, &me):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("Decoding this %s image would take %d MiB, over this action's budget of %d MiB (4 bytes for each pixel of limits.max_pixels); it was not decoded.", me.Format, me.Need>>20, me.Limit>>20))
+	case errors.As(err, &se):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The JPEG's %d scans would have the decoder visit its blocks %d times, more than 16 times each; it was not decoded.", se.Scans, se.Visits))
 	case errors.As(err, &ce):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The %s image could not be decoded or encoded: it is damaged or truncated (%v).", ce.Format, ce.Err))
 	}
