@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -105,41 +104,6 @@ func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.ImageProcessingFailed, "The image file changed while it was read; try again.")
 	}
 	return b, nil
-}
-
-// pixelSlot lets one request of the host hold decoded pixels at a time:
-// the host serves up to 8 requests at once, and 8 images of max_pixels
-// decoded together would take 8 times the memory one does. A request
-// waits for the slot within its timeout.
-var pixelSlot = make(chan struct{}, 1)
-
-// holdPixels waits for pixelSlot (IMAGE_PROCESSING_FAILED when the
-// request's time runs out first); release it with <-pixelSlot.
-func holdPixels(ctx context.Context) *protocol.Error {
-	select {
-	case pixelSlot <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return imageTimedOut()
-	}
-}
-
-// decodeImage reads and decodes the target, checking the deadline after
-// the read (a decode, bounded by max_pixels, is not interrupted). The
-// caller holds pixelSlot.
-func decodeImage(ctx context.Context, env *action.Env, c *action.Call) (image.Image, imaging.Info, *protocol.Error) {
-	b, perr := readImage(env, c)
-	if perr != nil {
-		return nil, imaging.Info{}, perr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, imaging.Info{}, imageTimedOut()
-	}
-	img, in, err := imaging.Decode(b, imageLimits(c))
-	if err != nil {
-		return nil, in, errmap.Image(err)
-	}
-	return img, in, nil
 }
 
 // imageTimedOut is the error of an image action past its timeout_ms.
@@ -254,9 +218,6 @@ func validFormat(f string) error {
 	}
 	return envelope.ArgumentError("The argument format must be one of png, jpeg, gif, webp, bmp, tiff.")
 }
-
-// imageLike is what finishImage writes.
-type imageLike = image.Image
 
 // errmapUnsupportedWrite is the refusal to write format f.
 func errmapUnsupportedWrite(f imaging.Format) *protocol.Error {
