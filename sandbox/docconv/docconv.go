@@ -172,33 +172,18 @@ func exitText(res proc.Result) string {
 }
 
 // converterReady is set by MaybeRunConverter: only then may Convert start
-// the executable again as the converter, since one whose main does not
-// call it (a test binary) would not understand the marker and would run
-// whatever it runs instead.
+// the executable again as the converter (proc.MaybeRunChild).
 var converterReady bool
 
 // MaybeRunConverter must be called early in the host's main, after
 // proc.MaybeRunTrampoline. When the process was started as the converter
 // child, it converts and exits; otherwise it returns at once.
 func MaybeRunConverter() {
-	if len(os.Args) < 3 || os.Args[1] != marker {
-		converterReady = true
-		return
-	}
-	os.Exit(child(os.Args[2]))
+	converterReady = proc.MaybeRunChild(marker, "convert", func(o options) (int64, int64) { return o.Memory, o.CPU }, child)
 }
 
-// child is the converter process: limits first, then the conversion.
-func child(arg string) int {
-	var o options
-	if err := json.Unmarshal([]byte(arg), &o); err != nil {
-		fmt.Fprintln(os.Stderr, "deskbridge convert: bad options")
-		return 2
-	}
-	if err := proc.LimitSelf(o.Memory, o.CPU); err != nil {
-		fmt.Fprintln(os.Stderr, "deskbridge convert: limits:", err)
-		return 2
-	}
+// child is the converter process, its limits lowered: the conversion.
+func child(o options) int {
 	in, size, err := openInput()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "deskbridge convert: input:", err)

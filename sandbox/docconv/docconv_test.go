@@ -14,6 +14,7 @@ import (
 
 	conv "github.com/deskbridge/deskbridge/internal/docconv"
 	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -50,14 +51,7 @@ func hog() {
 	if err := proc.LimitSelf(256<<20, 10); err != nil {
 		os.Exit(4)
 	}
-	var keep [][]byte
-	for range 64 {
-		b := make([]byte, 16<<20)
-		for i := range b {
-			b[i] = 1
-		}
-		keep = append(keep, b)
-	}
+	proctest.Hog()
 	os.Exit(0)
 }
 

@@ -3,7 +3,6 @@ package worker
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,9 +20,7 @@ type options struct {
 }
 
 // ready is set by MaybeRunWorker: only then may a Pool start the
-// executable again as a worker, since one whose main does not call it (a
-// test binary) would not understand the marker and would run whatever it
-// runs instead.
+// executable again as a worker (proc.MaybeRunChild).
 var ready bool
 
 // MaybeRunWorker must be called early in the host's main, after
@@ -31,26 +28,13 @@ var ready bool
 // do). When the process was started as a worker child, it serves jobs
 // until its standard input ends and exits; otherwise it returns at once.
 func MaybeRunWorker() {
-	if len(os.Args) < 3 || os.Args[1] != marker {
-		ready = true
-		return
-	}
-	os.Exit(serve(os.Args[2]))
+	ready = proc.MaybeRunChild(marker, "worker", func(o options) (int64, int64) { return o.Memory, 0 }, serve)
 }
 
-// serve is the worker child: limits first, then one job after another.
+// serve is the worker child, its limits lowered: one job after another.
 // What a job might print goes to standard error: standard output carries
 // the answers only.
-func serve(arg string) int {
-	var o options
-	if err := json.Unmarshal([]byte(arg), &o); err != nil {
-		fmt.Fprintln(os.Stderr, "deskbridge worker: bad options")
-		return 2
-	}
-	if err := proc.LimitSelf(o.Memory, 0); err != nil {
-		fmt.Fprintln(os.Stderr, "deskbridge worker: limits:", err)
-		return 2
-	}
+func serve(o options) int {
 	in, out := bufio.NewReaderSize(os.Stdin, 64<<10), os.Stdout
 	os.Stdout = os.Stderr
 	for {

@@ -1,11 +1,12 @@
 package worker
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/deskbridge/deskbridge/internal/jsonframe"
 )
 
 // A request and a response are each a header and a body: the header's
@@ -34,34 +35,15 @@ type response struct {
 
 // writeMessage writes header h and body.
 func writeMessage(w io.Writer, h any, body []byte) error {
-	hb, err := json.Marshal(h)
-	if err != nil {
+	if err := jsonframe.Write(w, h); err != nil {
 		return err
 	}
-	msg := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(hb)), uint32(len(hb)))
-	if _, err := w.Write(append(msg, hb...)); err != nil {
-		return err
-	}
-	_, err = w.Write(body)
+	_, err := w.Write(body)
 	return err
 }
 
 // readHeader reads a header into h.
-func readHeader(r io.Reader, h any) error {
-	var n [4]byte
-	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return err
-	}
-	size := binary.LittleEndian.Uint32(n[:])
-	if size > maxHeader {
-		return fmt.Errorf("a header of %d bytes", size)
-	}
-	b := make([]byte, size)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return noEOF(err)
-	}
-	return json.Unmarshal(b, h)
-}
+func readHeader(r io.Reader, h any) error { return jsonframe.Read(r, h, maxHeader) }
 
 // readBody reads a body of n bytes, refusing one over max.
 func readBody(r io.Reader, n, max int64) ([]byte, error) {

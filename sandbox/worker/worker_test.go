@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -41,15 +42,7 @@ func init() {
 	})
 	// hog takes 1 GiB.
 	Register("hog", func(context.Context, []byte, []byte) ([]byte, []byte) {
-		var keep [][]byte
-		for range 64 {
-			b := make([]byte, 16<<20)
-			for i := range b {
-				b[i] = 1
-			}
-			keep = append(keep, b)
-		}
-		return []byte(strconv.Itoa(len(keep))), nil
+		return []byte(strconv.Itoa(len(proctest.Hog()))), nil
 	})
 	// reach tries to read the file named by params and to open a socket.
 	Register("reach", func(_ context.Context, params, _ []byte) ([]byte, []byte) {
