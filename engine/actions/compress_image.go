@@ -61,11 +61,7 @@ func init() { registerPixelWork("compress_image", compressPixels) }
 // compressPixels is compress_image's work in the worker.
 func compressPixels(ctx context.Context, j imageJob[compressImageArgs], src []byte) (encoded, *protocol.Error) {
 	a := j.Args
-	img, in, perr := decodeImage(ctx, src, j.Limits)
-	if perr != nil {
-		return encoded{}, perr
-	}
-	f, perr := outputFormat("", j.Dest, in.Format)
+	img, in, f, perr := decodeJob(ctx, j, src, "")
 	if perr != nil {
 		return encoded{}, perr
 	}

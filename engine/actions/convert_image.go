@@ -61,11 +61,7 @@ func init() { registerPixelWork("convert_image", convertPixels) }
 // convertPixels is convert_image's work in the worker: decode (limits
 // first), orient, encode.
 func convertPixels(ctx context.Context, j imageJob[convertImageArgs], src []byte) (encoded, *protocol.Error) {
-	f, perr := outputFormat(j.Args.Format, j.Dest, "")
-	if perr != nil {
-		return encoded{}, perr
-	}
-	img, in, perr := decodeImage(ctx, src, j.Limits)
+	img, in, f, perr := decodeJob(ctx, j, src, j.Args.Format)
 	if perr != nil {
 		return encoded{}, perr
 	}

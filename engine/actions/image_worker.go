@@ -142,17 +142,20 @@ func workerError(err error) *protocol.Error {
 	return protocol.Wrap(protocol.ImageProcessingFailed, err, "The image could not be processed: the image worker stopped (the image may need more than its 1.5 GiB of memory) or could not start.")
 }
 
-// decodeImage decodes src under the job's limits (checked before any
-// pixel is decoded), and checks the deadline after it.
-func decodeImage(ctx context.Context, src []byte, lim imaging.Limits) (image.Image, imaging.Info, *protocol.Error) {
-	img, in, err := imaging.Decode(src, lim)
+// decodeJob decodes src under the job's limits (checked before any pixel
+// is decoded), checks the deadline after it, and picks the format
+// written: format, else the one the destination's extension names, else
+// the source's.
+func decodeJob[A any](ctx context.Context, j imageJob[A], src []byte, format string) (image.Image, imaging.Info, imaging.Format, *protocol.Error) {
+	img, in, err := imaging.Decode(src, j.Limits)
 	if err != nil {
-		return nil, in, errmap.Image(err)
+		return nil, in, "", errmap.Image(err)
 	}
 	if ctx.Err() != nil {
-		return nil, in, imageTimedOut()
+		return nil, in, "", imageTimedOut()
 	}
-	return img, in, nil
+	f, perr := outputFormat(format, j.Dest, in.Format)
+	return img, in, f, perr
 }
 
 // encodeResult encodes img as o says.

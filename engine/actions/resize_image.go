@@ -72,11 +72,7 @@ func init() { registerPixelWork("resize_image", resizePixels) }
 // first), scale, encode.
 func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) (encoded, *protocol.Error) {
 	a := j.Args
-	img, in, perr := decodeImage(ctx, src, j.Limits)
-	if perr != nil {
-		return encoded{}, perr
-	}
-	f, perr := outputFormat(a.Format, j.Dest, in.Format)
+	img, in, f, perr := decodeJob(ctx, j, src, a.Format)
 	if perr != nil {
 		return encoded{}, perr
 	}
