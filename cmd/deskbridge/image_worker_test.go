@@ -22,7 +22,8 @@ import (
 // the one image slot until the decode ended and timed out), and the long
 // one is answered when its time runs out, its worker killed, with nothing
 // written; the same port is then served again. The scan bomb of the
-// attack is refused before decoding.
+// attack and a 16-bit 10000×10000 PNG of zeros are refused before
+// decoding.
 func TestImageBombDoesNotStarveOtherPorts(t *testing.T) {
 	cfg, ws := writeConfig(t, `,"limits":{"convert_image":{"timeout_ms":3000},"compress_image":{"timeout_ms":8000}}`)
 	w := newWarmEnv(t, "1m")
@@ -37,6 +38,7 @@ func TestImageBombDoesNotStarveOtherPorts(t *testing.T) {
 	slow := put("slow.jpg", imagetest.FlatJPEG(10000, 10000))
 	small := put("small.png", imagetest.PNG(imagetest.Photo(64, 64)))
 	bomb := put("bomb.jpg", imagetest.ScanBombJPEG(10000, 10000, 3, 10))
+	png16 := put("zeros16.png", imagetest.ZeroPNG16(10000, 10000))
 
 	bin, err := warmHostPath()
 	if err != nil {
@@ -65,9 +67,11 @@ func TestImageBombDoesNotStarveOtherPorts(t *testing.T) {
 	if !again.Success {
 		t.Fatalf("the port after the timeout: %s %+v", again.code(), again.Error)
 	}
-	b := portA.request("bomb", "resize_image", mustJSON(t, map[string]any{"path": bomb, "width": 100}))
-	if b.code() != "IMAGE_PROCESSING_FAILED" || !strings.Contains(b.Error.Message, "it was not decoded") {
-		t.Fatalf("the scan bomb: %s %+v", b.code(), b.Error)
+	for _, p := range []string{bomb, png16} {
+		b := portA.request("bomb", "resize_image", mustJSON(t, map[string]any{"path": p, "width": 100}))
+		if b.code() != "IMAGE_PROCESSING_FAILED" || !strings.Contains(b.Error.Message, "it was not decoded") {
+			t.Fatalf("%s: %s %+v", filepath.Base(p), b.code(), b.Error)
+		}
 	}
 	portA.in.Close()
 	if err := portA.cmd.Wait(); err != nil {
