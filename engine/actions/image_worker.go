@@ -24,8 +24,8 @@ import (
 
 // Sizes of the image worker pool.
 const (
-	// imageWorkers is how many images are worked on at once, each in a
-	// child of its own.
+	// imageWorkerCount is how many images are worked on at once, each in
+	// a child of its own.
 	imageWorkerCount = 2
 	// imageWorkerMemory caps each child's data memory: the decode budget
 	// (4 bytes for each pixel of max_pixels, 400 MB by default) and the
@@ -133,13 +133,10 @@ func callWorker[A any](ctx context.Context, name string, j imageJob[A], src []by
 // workerError maps a failed worker call.
 func workerError(err error) *protocol.Error {
 	var f *worker.Failure
-	switch {
-	case errors.As(err, &f) && (f.TimedOut || f.Cancelled):
+	if errors.As(err, &f) && (f.TimedOut || f.Cancelled) {
 		return imageTimedOut()
-	case errors.Is(err, worker.ErrUnavailable):
-		return protocol.Wrap(protocol.ExecutionFailed, err, "The image worker is not available in this build of the host.")
 	}
-	return protocol.Wrap(protocol.ImageProcessingFailed, err, "The image could not be processed: the image worker stopped (the image may need more than its 1.5 GiB of memory) or could not start.")
+	return errmap.ImageWorker(err)
 }
 
 // decodeJob decodes src under the job's limits (checked before any pixel

@@ -7,6 +7,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/worker"
 )
 
 // Image maps an error of package imaging to its protocol error.
@@ -38,6 +39,15 @@ func Image(err error) *protocol.Error {
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The %s image could not be decoded or encoded: it is damaged or truncated (%v).", ce.Format, ce.Err))
 	}
 	return protocol.Wrap(protocol.ImageProcessingFailed, err, "The image could not be processed.")
+}
+
+// ImageWorker maps the failure of the image worker (sandbox/worker) to
+// run an image job, other than its request's timeout.
+func ImageWorker(err error) *protocol.Error {
+	if errors.Is(err, worker.ErrUnavailable) {
+		return protocol.Wrap(protocol.ExecutionFailed, err, "The image worker is not available in this build of the host.")
+	}
+	return protocol.Wrap(protocol.ImageProcessingFailed, err, "The image could not be processed: the image worker stopped (the image may need more than its 1.5 GiB of memory) or could not start.")
 }
 
 // ImageWrite maps a failed write of an image action's output.
