@@ -16,6 +16,7 @@ import (
 	"github.com/deskbridge/deskbridge/internal/testhome"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
+	"github.com/deskbridge/deskbridge/sandbox/worker"
 )
 
 // TestMain lets the test binary serve as proc's Landlock trampoline, as
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 	proc.MaybeRunTrampoline()
 	maybeRunServer()
 	docconv.MaybeRunConverter() // the converter child of convert_document_to_markdown
+	worker.MaybeRunWorker()     // the image worker of resize, compress and convert_image
 	testhome.Main(m)            // no test reaches the real home's state or configuration
 }
 

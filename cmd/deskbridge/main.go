@@ -33,11 +33,13 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
+	"github.com/deskbridge/deskbridge/sandbox/worker"
 )
 
 func main() {
 	proc.MaybeRunTrampoline()   // a re-executed sandbox trampoline never returns
 	docconv.MaybeRunConverter() // nor does the document converter child
+	worker.MaybeRunWorker()     // nor does an image worker child
 	desktop.MaybeRunOwner()     // nor does a detached clipboard owner
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -47,23 +47,23 @@ func init() {
 	})
 }
 
-// compressImage re-encodes the image in its format (or the destination's)
-// and, with max_bytes, finds the best JPEG quality that meets it by
-// bisection, then, when even minQuality (or a lossless format) does not,
-// scales the image down until it does.
+// compressImage has the image worker re-encode the image in its format
+// (or the destination's) and, with max_bytes, find the best JPEG quality
+// that meets it by bisection, then, when even minQuality (or a lossless
+// format) does not, scale the image down until it does; and writes it.
 func compressImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[compressImageArgs](c)
-	if perr := holdPixels(ctx); perr != nil {
-		return nil, perr
-	}
-	defer func() { <-pixelSlot }()
-	img, in, perr := decodeImage(ctx, env, c)
+	return runImageJob(ctx, env, c, "compress_image", *a, a.Overwrite)
+}
+
+func init() { registerPixelWork("compress_image", compressPixels) }
+
+// compressPixels is compress_image's work in the worker.
+func compressPixels(ctx context.Context, j imageJob[compressImageArgs], src []byte) (encoded, *protocol.Error) {
+	a := j.Args
+	img, in, f, perr := decodeJob(ctx, j, src, "")
 	if perr != nil {
-		return nil, perr
-	}
-	f, err := outputFormat("", c.Paths["destination"].Canonical, in.Format)
-	if err != nil {
-		return nil, err
+		return encoded{}, perr
 	}
 	strip := a.StripMetadata == nil || *a.StripMetadata
 	o := imaging.Output{Format: f, Quality: a.Quality, Profile: in.Profile}
@@ -77,18 +77,9 @@ func compressImage(ctx context.Context, env *action.Env, c *action.Call) (any, *
 	out := image.Image(imaging.Orient(img, orient))
 	data, out, o, perr := meet(ctx, out, o, a.MaxBytes)
 	if perr != nil {
-		return nil, perr
+		return encoded{}, perr
 	}
-	created, perr := writeImage(env, c, data, a.Overwrite)
-	if perr != nil {
-		return nil, perr
-	}
-	res := imageOut{Path: c.Paths["destination"].Canonical, Width: out.Bounds().Dx(), Height: out.Bounds().Dy(),
-		Format: string(f), Size: len(data), Created: created}
-	if imaging.Lossy(f) {
-		res.Quality = o.Quality
-	}
-	return res, nil
+	return resultOf(data, out, o), nil
 }
 
 // meet encodes img as o says and, with a target, searches the quality,

@@ -42,29 +42,32 @@ func init() {
 	})
 }
 
-// convertImage decodes the image (limits first), turns it upright by its
-// EXIF orientation, and writes it in the format asked, without metadata
-// but a JPEG's or PNG's colour profile.
+// convertImage has the image worker turn the image upright by its EXIF
+// orientation and encode it in the format asked, without metadata but a
+// JPEG's or PNG's colour profile, and writes it.
 func convertImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[convertImageArgs](c)
-	if perr := holdPixels(ctx); perr != nil {
-		return nil, perr
-	}
-	defer func() { <-pixelSlot }()
 	if f := imaging.Format(a.Format); f == imaging.AVIF || f == imaging.HEIC {
 		return nil, errmapUnsupportedWrite(f)
 	}
-	f, err := outputFormat(a.Format, c.Paths["destination"].Canonical, "")
-	if err != nil {
-		return nil, err
-	}
-	img, in, perr := decodeImage(ctx, env, c)
-	if perr != nil {
+	if _, perr := outputFormat(a.Format, c.Paths["destination"].Canonical, ""); perr != nil {
 		return nil, perr
+	}
+	return runImageJob(ctx, env, c, "convert_image", *a, a.Overwrite)
+}
+
+func init() { registerPixelWork("convert_image", convertPixels) }
+
+// convertPixels is convert_image's work in the worker: decode (limits
+// first), orient, encode.
+func convertPixels(ctx context.Context, j imageJob[convertImageArgs], src []byte) (encoded, *protocol.Error) {
+	img, in, f, perr := decodeJob(ctx, j, src, j.Args.Format)
+	if perr != nil {
+		return encoded{}, perr
 	}
 	out := imaging.Orient(img, in.Orientation)
 	if ctx.Err() != nil {
-		return nil, imageTimedOut()
+		return encoded{}, imageTimedOut()
 	}
-	return finishImage(env, c, out, imaging.Output{Format: f, Quality: a.Quality, Profile: in.Profile}, a.Overwrite)
+	return encodeResult(out, imaging.Output{Format: f, Quality: j.Args.Quality, Profile: in.Profile})
 }

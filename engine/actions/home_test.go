@@ -4,7 +4,14 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/testhome"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
+	"github.com/deskbridge/deskbridge/sandbox/worker"
 )
 
-// TestMain runs the tests in a home of their own (internal/testhome).
-func TestMain(m *testing.M) { testhome.Main(m) }
+// TestMain runs the tests in a home of their own (internal/testhome); the
+// test binary serves as the image worker, as the host's binary does.
+func TestMain(m *testing.M) {
+	proc.MaybeRunTrampoline()
+	worker.MaybeRunWorker()
+	testhome.Main(m)
+}

@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -67,9 +66,16 @@ func formatNames(fs []imaging.Format) []string {
 	return out
 }
 
+// imageBytesPerPixel is the decoder's memory budget per pixel of
+// max_pixels: an image may hold as much as max_pixels 8-bit RGBA pixels
+// (400 MB by default), whatever its own pixels cost (a 16-bit PNG 8 bytes
+// a pixel, a progressive JPEG its coefficients besides).
+const imageBytesPerPixel = 4
+
 // imageLimits are the decision's limits of an image action.
 func imageLimits(c *action.Call) imaging.Limits {
-	return imaging.Limits{MaxPixels: c.Limit("max_pixels", imageMaxPixels), MaxFrames: int(c.Limit("max_frames", imageMaxFrames))}
+	px := c.Limit("max_pixels", imageMaxPixels)
+	return imaging.Limits{MaxPixels: px, MaxFrames: int(c.Limit("max_frames", imageMaxFrames)), MaxMemory: imageBytesPerPixel * px}
 }
 
 // readImage reads the target image through the workspace's root handle,
@@ -98,41 +104,6 @@ func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.ImageProcessingFailed, "The image file changed while it was read; try again.")
 	}
 	return b, nil
-}
-
-// pixelSlot lets one request of the host hold decoded pixels at a time:
-// the host serves up to 8 requests at once, and 8 images of max_pixels
-// decoded together would take 8 times the memory one does. A request
-// waits for the slot within its timeout.
-var pixelSlot = make(chan struct{}, 1)
-
-// holdPixels waits for pixelSlot (IMAGE_PROCESSING_FAILED when the
-// request's time runs out first); release it with <-pixelSlot.
-func holdPixels(ctx context.Context) *protocol.Error {
-	select {
-	case pixelSlot <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return imageTimedOut()
-	}
-}
-
-// decodeImage reads and decodes the target, checking the deadline after
-// the read (a decode, bounded by max_pixels, is not interrupted). The
-// caller holds pixelSlot.
-func decodeImage(ctx context.Context, env *action.Env, c *action.Call) (image.Image, imaging.Info, *protocol.Error) {
-	b, perr := readImage(env, c)
-	if perr != nil {
-		return nil, imaging.Info{}, perr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, imaging.Info{}, imageTimedOut()
-	}
-	img, in, err := imaging.Decode(b, imageLimits(c))
-	if err != nil {
-		return nil, in, errmap.Image(err)
-	}
-	return img, in, nil
 }
 
 // imageTimedOut is the error of an image action past its timeout_ms.
@@ -247,9 +218,6 @@ func validFormat(f string) error {
 	}
 	return envelope.ArgumentError("The argument format must be one of png, jpeg, gif, webp, bmp, tiff.")
 }
-
-// imageLike is what finishImage writes.
-type imageLike = image.Image
 
 // errmapUnsupportedWrite is the refusal to write format f.
 func errmapUnsupportedWrite(f imaging.Format) *protocol.Error {

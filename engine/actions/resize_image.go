@@ -59,55 +59,33 @@ func sizeName(n int) string {
 	return fmt.Sprint(n)
 }
 
-// resizeImage decodes the image (limits first), scales it into the box in
-// its displayed orientation, and writes it without its metadata.
+// resizeImage has the image worker scale the image into the box in its
+// displayed orientation, and writes it without its metadata.
 func resizeImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[resizeImageArgs](c)
-	if perr := holdPixels(ctx); perr != nil {
-		return nil, perr
-	}
-	defer func() { <-pixelSlot }()
-	dst := c.Paths["destination"]
-	img, in, perr := decodeImage(ctx, env, c)
+	return runImageJob(ctx, env, c, "resize_image", *a, a.Overwrite)
+}
+
+func init() { registerPixelWork("resize_image", resizePixels) }
+
+// resizePixels is resize_image's work in the worker: decode (limits
+// first), scale, encode.
+func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) (encoded, *protocol.Error) {
+	a := j.Args
+	img, in, f, perr := decodeJob(ctx, j, src, a.Format)
 	if perr != nil {
-		return nil, perr
+		return encoded{}, perr
 	}
-	f, err := outputFormat(a.Format, dst.Canonical, in.Format)
+	plan, err := imaging.PlanResize(in.Width, in.Height, in.Orientation, imaging.Box{Width: a.Width, Height: a.Height, Fit: imaging.Fit(a.Fit)})
 	if err != nil {
-		return nil, err
+		return encoded{}, protocol.Errorf(protocol.InvalidRequest, "Give a width, a height or both.")
 	}
-	plan, perr2 := imaging.PlanResize(in.Width, in.Height, in.Orientation, imaging.Box{Width: a.Width, Height: a.Height, Fit: imaging.Fit(a.Fit)})
-	if perr2 != nil {
-		return nil, protocol.Errorf(protocol.InvalidRequest, "Give a width, a height or both.")
-	}
-	if max := c.Limit("max_pixels", imageMaxPixels); int64(plan.Width)*int64(plan.Height) > max {
-		return nil, protocol.Errorf(protocol.ImageProcessingFailed, "The result would be %d×%d pixels, over this action's limit of %d pixels (limits.max_pixels).", plan.Width, plan.Height, max)
+	if max := j.Limits.MaxPixels; max > 0 && int64(plan.Width)*int64(plan.Height) > max {
+		return encoded{}, protocol.Errorf(protocol.ImageProcessingFailed, "The result would be %d×%d pixels, over this action's limit of %d pixels (limits.max_pixels).", plan.Width, plan.Height, max)
 	}
 	out := imaging.Resize(img, in.Orientation, plan)
 	if ctx.Err() != nil {
-		return nil, imageTimedOut()
+		return encoded{}, imageTimedOut()
 	}
-	return finishImage(env, c, out, imaging.Output{Format: f, Quality: a.Quality, Profile: in.Profile}, a.Overwrite)
-}
-
-// finishImage encodes and writes an image action's result.
-func finishImage(env *action.Env, c *action.Call, img imageLike, o imaging.Output, overwrite bool) (any, *protocol.Error) {
-	data, perr := encodeImage(img, o)
-	if perr != nil {
-		return nil, perr
-	}
-	created, perr := writeImage(env, c, data, overwrite)
-	if perr != nil {
-		return nil, perr
-	}
-	b := img.Bounds()
-	q := 0
-	if imaging.Lossy(o.Format) {
-		q = max(o.Quality, 0)
-		if q == 0 {
-			q = imaging.DefaultQuality
-		}
-	}
-	return imageOut{Path: c.Paths["destination"].Canonical, Width: b.Dx(), Height: b.Dy(), Format: string(o.Format),
-		Size: len(data), Created: created, Quality: q}, nil
+	return encodeResult(out, imaging.Output{Format: f, Quality: a.Quality, Profile: in.Profile})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
+	"github.com/deskbridge/deskbridge/sandbox/worker"
 )
 
 // Image maps an error of package imaging to its protocol error.
@@ -16,6 +17,8 @@ func Image(err error) *protocol.Error {
 		pe *imaging.PixelsError
 		fe *imaging.FramesError
 		ce *imaging.CorruptError
+		me *imaging.MemoryError
+		se *imaging.ScanError
 	)
 	switch {
 	case errors.As(err, &ue) && ue.Format == "":
@@ -28,10 +31,23 @@ func Image(err error) *protocol.Error {
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The image is %d×%d pixels, over this action's limit of %d pixels (limits.max_pixels); it was not decoded.", pe.Width, pe.Height, pe.Limit))
 	case errors.As(err, &fe):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation has more than %d frames (limits.max_frames); it was not decoded.", fe.Limit))
+	case errors.As(err, &me):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("Decoding this %s image would take %d MiB, over this action's budget of %d MiB (4 bytes for each pixel of limits.max_pixels); it was not decoded.", me.Format, me.Need>>20, me.Limit>>20))
+	case errors.As(err, &se):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The JPEG's %d scans would have the decoder visit its blocks %d times, more than 16 times each; it was not decoded.", se.Scans, se.Visits))
 	case errors.As(err, &ce):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The %s image could not be decoded or encoded: it is damaged or truncated (%v).", ce.Format, ce.Err))
 	}
 	return protocol.Wrap(protocol.ImageProcessingFailed, err, "The image could not be processed.")
+}
+
+// ImageWorker maps the failure of the image worker (sandbox/worker) to
+// run an image job, other than its request's timeout.
+func ImageWorker(err error) *protocol.Error {
+	if errors.Is(err, worker.ErrUnavailable) {
+		return protocol.Wrap(protocol.ExecutionFailed, err, "The image worker is not available in this build of the host.")
+	}
+	return protocol.Wrap(protocol.ImageProcessingFailed, err, "The image could not be processed: the image worker stopped (the image may need more than its 1.5 GiB of memory) or could not start.")
 }
 
 // ImageWrite maps a failed write of an image action's output.

@@ -48,6 +48,11 @@ type Limits struct {
 	// MaxFrames is the largest number of frames of an animation
 	// (0: no limit).
 	MaxFrames int
+	// MaxMemory is the most bytes Decode lets a decoder hold: the
+	// pixels in the model it decodes to, and a progressive JPEG's
+	// coefficients (0: no limit). It is checked from the header,
+	// before any pixel is decoded (cost.go).
+	MaxMemory int64
 }
 
 // UnsupportedError reports content of a format the package cannot read

@@ -152,11 +152,15 @@ func pick(c bool, yes, no string) string {
 	return no
 }
 
-// Decode inspects b (so the limits hold before any pixel is decoded) and
-// decodes its first frame. An animated WebP is refused as unsupported.
+// Decode inspects b and checks what decoding it would cost (so the
+// limits hold before any pixel is decoded), then decodes its first frame.
+// An animated WebP is refused as unsupported.
 func Decode(b []byte, lim Limits) (image.Image, Info, error) {
 	in, err := Inspect(b, lim)
 	if err != nil {
+		return nil, in, err
+	}
+	if err := checkCost(b, in, lim); err != nil {
 		return nil, in, err
 	}
 	if in.Format == WebP && in.Frames > 1 {

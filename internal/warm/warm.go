@@ -17,9 +17,7 @@ package warm
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +25,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/deskbridge/deskbridge/internal/jsonframe"
 )
 
 // Version is the hello's version: a deskbridge-host and a warm process of
@@ -96,32 +96,10 @@ func Key(full, config string) (string, error) {
 
 // WriteFrame writes v as one frame: a 4-byte little-endian length, then
 // its JSON, as the native messaging port frames messages.
-func WriteFrame(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	buf := binary.LittleEndian.AppendUint32(make([]byte, 0, 4+len(b)), uint32(len(b)))
-	_, err = w.Write(append(buf, b...))
-	return err
-}
+func WriteFrame(w io.Writer, v any) error { return jsonframe.Write(w, v) }
 
 // ReadFrame reads one frame of at most 4 KiB into v.
-func ReadFrame(r io.Reader, v any) error {
-	var n [4]byte
-	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return err
-	}
-	size := binary.LittleEndian.Uint32(n[:])
-	if size > maxFrame {
-		return fmt.Errorf("warm: a frame of %d bytes (at most %d)", size, maxFrame)
-	}
-	b := make([]byte, size)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return err
-	}
-	return json.Unmarshal(b, v)
-}
+func ReadFrame(r io.Reader, v any) error { return jsonframe.Read(r, v, maxFrame) }
 
 // ErrUnsupported is returned where this platform has no warm process.
 var ErrUnsupported = errors.New("warm: not supported on this platform")

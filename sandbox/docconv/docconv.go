@@ -9,7 +9,7 @@
 // killed with its whole tree at the timeout and when the host dies
 // (Pdeathsig on Linux); on Linux Landlock confines its writes to a
 // temporary folder of its run and its reads to the system folders
-// (readRoots), and a seccomp filter refuses it every socket, so it
+// (proc.SystemReadRoots), and a seccomp filter refuses it every socket, so it
 // reaches no network. Before it reads a byte, the child lowers
 // its own resource limits (address space, CPU seconds, file size, open
 // files; Unix) and sets the Go memory limit. The parsers themselves are in
@@ -135,7 +135,7 @@ func Convert(ctx context.Context, root *os.Root, rel string, req Request) (*conv
 	spec := proc.Spec{
 		Path: self, Argv: []string{"deskbridge-convert", marker, string(arg)},
 		Env: proc.SafeEnv(nil), Timeout: req.Timeout, MaxOutput: req.MaxOutput + headerMax,
-		Private: true, NoNetwork: true, ReadRoots: readRoots(self),
+		Private: true, NoNetwork: true, ReadRoots: proc.SystemReadRoots(self),
 	}
 	if err := attachInput(&spec, f, size); err != nil {
 		return nil, &Failure{Msg: "the document could not be handed to the converter", Err: err}
@@ -175,33 +175,18 @@ func exitText(res proc.Result) string {
 }
 
 // converterReady is set by MaybeRunConverter: only then may Convert start
-// the executable again as the converter, since one whose main does not
-// call it (a test binary) would not understand the marker and would run
-// whatever it runs instead.
+// the executable again as the converter (proc.MaybeRunChild).
 var converterReady bool
 
 // MaybeRunConverter must be called early in the host's main, after
 // proc.MaybeRunTrampoline. When the process was started as the converter
 // child, it converts and exits; otherwise it returns at once.
 func MaybeRunConverter() {
-	if len(os.Args) < 3 || os.Args[1] != marker {
-		converterReady = true
-		return
-	}
-	os.Exit(child(os.Args[2]))
+	converterReady = proc.MaybeRunChild(marker, "convert", func(o options) (int64, int64) { return o.Memory, o.CPU }, child)
 }
 
-// child is the converter process: limits first, then the conversion.
-func child(arg string) int {
-	var o options
-	if err := json.Unmarshal([]byte(arg), &o); err != nil {
-		fmt.Fprintln(os.Stderr, "deskbridge convert: bad options")
-		return 2
-	}
-	if err := limitSelf(o.Memory, o.CPU); err != nil {
-		fmt.Fprintln(os.Stderr, "deskbridge convert: limits:", err)
-		return 2
-	}
+// child is the converter process, its limits lowered: the conversion.
+func child(o options) int {
 	in, size, err := openInput()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "deskbridge convert: input:", err)
@@ -238,17 +223,6 @@ func child(arg string) int {
 		Warnings: res.Warnings, OCRPages: res.OCRPages})
 	w.WriteString(res.Markdown)
 	return 0
-}
-
-// readRoots are what the child may read and run, on Linux with Landlock
-// up: the system's program, library, configuration and data folders (for
-// tesseract, pdftoppm and their fonts and language data), /proc, /sys
-// and /dev, and the host's own executable; never a home folder or a
-// workspace (the document itself comes as an open file). Elsewhere reads
-// are not confined.
-func readRoots(self string) []string {
-	return []string{"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt",
-		"/proc", "/sys", "/dev", "/var/cache/fontconfig", self}
 }
 
 // inMemory reads the document whole, in one read, when it is at most

@@ -14,6 +14,7 @@ import (
 
 	conv "github.com/deskbridge/deskbridge/internal/docconv"
 	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -47,17 +48,10 @@ func TestMain(m *testing.M) {
 // hog lowers its memory limit to 256 MiB as the converter child does and
 // then writes 1 GiB.
 func hog() {
-	if err := limitSelf(256<<20, 10); err != nil {
+	if err := proc.LimitSelf(256<<20, 10); err != nil {
 		os.Exit(4)
 	}
-	var keep [][]byte
-	for range 64 {
-		b := make([]byte, 16<<20)
-		for i := range b {
-			b[i] = 1
-		}
-		keep = append(keep, b)
-	}
+	proctest.Hog()
 	os.Exit(0)
 }
 
@@ -182,7 +176,7 @@ func TestChildReachesNoNetwork(t *testing.T) {
 }
 
 // TestChildReadsOnlySystemFolders: a child confined as the converter is
-// (readRoots) cannot read a file outside the system folders, such as one
+// (proc.SystemReadRoots) cannot read a file outside the system folders, such as one
 // in a home folder or a workspace; without ReadRoots it can, so the
 // Landlock rule is what stops it.
 func TestChildReadsOnlySystemFolders(t *testing.T) {
@@ -207,7 +201,7 @@ func TestChildReadsOnlySystemFolders(t *testing.T) {
 	if code := run(nil); code != 0 {
 		t.Fatalf("without ReadRoots the helper could not read the file (exit %d)", code)
 	}
-	if code := run(readRoots(os.Args[0])); code != 3 {
+	if code := run(proc.SystemReadRoots(os.Args[0])); code != 3 {
 		t.Fatalf("with the converter's ReadRoots the helper read the file (exit %d)", code)
 	}
 }

@@ -115,20 +115,12 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 		defer cancel()
 	}
-	token := newRunToken()
-	if s.Env == nil {
-		s.Env = SafeEnv(nil)
+	s, token, tmp, err := setUp(s)
+	if err != nil {
+		return Result{}, err
 	}
-	if len(s.WritableRoots) > 0 || s.Private {
-		tmp, err := os.MkdirTemp("", "deskbridge-run-") // 0700, a random name: the child's own
-		if err != nil {
-			return Result{}, &StartError{Path: s.Path, Err: err}
-		}
+	if tmp != "" {
 		defer removeTemp(tmp) // after run: the whole tree is gone by then
-		s = s.private(tmp)
-		if s.Dir == "" && s.Private {
-			s.Dir = tmp
-		}
 	}
 	cmd, confined, err := command(s, token)
 	if err != nil {
@@ -137,6 +129,27 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	res, err := run(ctx, cmd, s, token)
 	res.Confined = confined
 	return res, err
+}
+
+// setUp returns s ready to start: its environment, and for a confined
+// child (WritableRoots or Private) the temporary folder made for its run,
+// tmp ("" when none), which the caller removes once the child's tree is
+// gone; and the run's token.
+func setUp(s Spec) (_ Spec, token, tmp string, err error) {
+	if s.Env == nil {
+		s.Env = SafeEnv(nil)
+	}
+	if len(s.WritableRoots) > 0 || s.Private {
+		tmp, err = os.MkdirTemp("", "deskbridge-run-") // 0700, a random name: the child's own
+		if err != nil {
+			return s, "", "", &StartError{Path: s.Path, Err: err}
+		}
+		s = s.private(tmp)
+		if s.Dir == "" && s.Private {
+			s.Dir = tmp
+		}
+	}
+	return s, newRunToken(), tmp, nil
 }
 
 // private returns s with the run's temporary folder tmp and its cache

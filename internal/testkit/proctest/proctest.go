@@ -49,3 +49,18 @@ func WaitFor(cond func() bool) bool {
 		}
 	}
 }
+
+// Hog takes 1 GiB of memory in 16 MiB pieces, writing every byte so that
+// each page is really held, and returns it: the work of a test's child
+// that must die past its memory limit.
+func Hog() [][]byte {
+	var keep [][]byte
+	for range 64 {
+		b := make([]byte, 16<<20)
+		for i := range b {
+			b[i] = 1
+		}
+		keep = append(keep, b)
+	}
+	return keep
+}

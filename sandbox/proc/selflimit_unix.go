@@ -1,6 +1,6 @@
 //go:build unix
 
-package docconv
+package proc
 
 import (
 	"runtime/debug"
@@ -8,13 +8,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// limitSelf lowers the child's own resource limits before it reads the
-// document; they hold for the OCR programs it starts too: its data
-// memory (RLIMIT_DATA, which unlike RLIMIT_AS leaves the Go runtime its
+// LimitSelf lowers the calling process's own resource limits, for a
+// child of the host's own binary (the document converter, the image
+// worker) before it reads a byte of its input; they hold for the programs
+// it starts too: its data memory (RLIMIT_DATA, which unlike RLIMIT_AS leaves the Go runtime its
 // address-space reservations), CPU seconds, the size of a file it writes
-// (its temporary folder only), open files, and no core dump. The Go memory
-// limit makes the collector work hard well before the memory cap.
-func limitSelf(memory, cpu int64) error {
+// (its temporary folder only), open files, and no core dump; a limit of 0
+// is left as it is. The Go memory limit makes the collector work hard well
+// before the memory cap.
+func LimitSelf(memory, cpu int64) error {
 	if memory > 0 {
 		debug.SetMemoryLimit(memory / 2)
 		if err := setLimit(unix.RLIMIT_DATA, uint64(memory)); err != nil {
