@@ -42,8 +42,7 @@ func init() {
 			}
 			return imageDestination(env, c, a.Destination, "-compressed", "")
 		},
-		Run:    compressImage,
-		Limits: imageLimitNames,
+		Run: compressImage,
 	})
 }
 

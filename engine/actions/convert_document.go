@@ -68,11 +68,9 @@ const (
 func init() {
 	action.Register(action.Spec{
 		Name:    "convert_document_to_markdown",
-		Content: []string{"markdown", "title", "warnings"},
 		NewArgs: func() any { return &convertDocumentArgs{} },
 		Facts:   convertDocumentFacts,
 		Run:     convertDocument,
-		Limits:  []string{"max_bytes", "max_file_bytes"},
 	})
 	profileEnvDetails[protocol.SkillDocuments] = documentsProfile
 }

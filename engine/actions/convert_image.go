@@ -37,8 +37,7 @@ func init() {
 			}
 			return imageDestination(env, c, a.Destination, "", formatExt(a.Format))
 		},
-		Run:    convertImage,
-		Limits: imageLimitNames,
+		Run: convertImage,
 	})
 }
 

@@ -18,7 +18,6 @@ type createFileArgs struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "create_file",
-		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &createFileArgs{} },
 		Digest:  []string{"content"},
 		Facts: writePath(func(a any) (string, string, string) {

@@ -56,7 +56,6 @@ const (
 func init() {
 	action.Register(action.Spec{
 		Name:    "download_asset",
-		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &downloadArgs{} },
 		Facts:   downloadFacts,
 		Run:     downloadAsset,

@@ -37,7 +37,6 @@ const importMaxBytes = 100 << 20
 func init() {
 	action.Register(action.Spec{
 		Name:    "import_asset",
-		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &importArgs{} },
 		Facts:   importFacts,
 		Run:     importAsset,

@@ -41,7 +41,6 @@ func init() {
 		NewArgs: func() any { return &inspectImageArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*inspectImageArgs).Path }),
 		Run:     inspectImage,
-		Limits:  imageLimitNames,
 	})
 }
 

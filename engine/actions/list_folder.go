@@ -29,8 +29,6 @@ type listData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "list_folder",
-		Content: []string{"entries"},
-		Limits:  []string{"max_entries"},
 		NewArgs: func() any { return &listFolderArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*listFolderArgs).Path }),
 		Run:     listFolder,

@@ -35,8 +35,6 @@ type patchData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "patch_file",
-		Content: []string{"diff"},
-		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &patchFileArgs{} },
 		Digest:  []string{"edits[].old_text", "edits[].new_text"},
 		Facts: func(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {

@@ -37,8 +37,6 @@ type readFileData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "read_file",
-		Content: []string{"content"},
-		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &readFileArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*readFileArgs).Path }),
 		Run:     readFile,

@@ -35,7 +35,6 @@ func init() {
 		NewArgs: func() any { return &resizeImageArgs{} },
 		Facts:   resizeFacts,
 		Run:     resizeImage,
-		Limits:  imageLimitNames,
 	})
 }
 

@@ -102,8 +102,6 @@ type runCommandData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "run_command",
-		Content: []string{"stdout", "stderr"},
-		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &runCommandArgs{} },
 		Digest:  []string{"stdin"},
 		Facts:   runCommandFacts,

@@ -81,12 +81,10 @@ type changedResult struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "update_project",
-		Content: []string{"name", "description", "changed"},
 		NewArgs: func() any { return &updateProjectArgs{} },
 		Digest:  []string{"changes[].content", "changes[].patch[].old_text", "changes[].patch[].new_text"},
 		Facts:   updateProjectFacts,
 		Run:     updateProject,
-		Limits:  []string{"max_bytes"},
 	})
 }
 

@@ -38,7 +38,6 @@ type agentStartData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "web_agent_start",
-		Limits:  agentLimitNames,
 		NewArgs: func() any { return &agentStartArgs{} },
 		Facts:   agentStartFacts,
 		Run:     agentStart,

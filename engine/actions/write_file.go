@@ -35,7 +35,6 @@ type writeData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "write_file",
-		Limits:  []string{"max_bytes"},
 		NewArgs: func() any { return &writeFileArgs{} },
 		Digest:  []string{"content"},
 		Facts: writePath(func(a any) (string, string, string) {
