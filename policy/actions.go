@@ -30,7 +30,7 @@ var ActionsData = sync.OnceValue(func() map[string]any {
 		cards[a.Name] = map[string]any{
 			"skill":   a.Skill,
 			"writes":  a.Writes,
-			"members": orEmpty(a.Members()),
+			"members": orEmpty(a.InputMembers()),
 			"limits":  a.DefaultLimits(),
 			"content": orEmpty(a.Content),
 		}
@@ -95,7 +95,7 @@ func orEmpty[T any](s []T) []T {
 func actionsCarrying(member protocol.Member) []string {
 	var out []string
 	for i := range protocol.Actions {
-		if slices.Contains(protocol.Actions[i].Members(), member) {
+		if slices.Contains(protocol.Actions[i].InputMembers(), member) {
 			out = append(out, protocol.Actions[i].Name)
 		}
 	}

@@ -21,7 +21,7 @@ type Input struct {
 	Request Request       `json:"request"`
 	Paths   map[Role]Path `json:"paths"`
 	// Command, URL, Import, Run and Write are set for the actions whose
-	// card (protocol.ActionInfo.Facts) names them: the program a request
+	// card (protocol.ActionInfo.Input) names them: the program a request
 	// runs, its URL, the import source of a file, the agent run, and
 	// whether the file a request writes is a program. Document puts every
 	// member of the document in, {} for one that is nil, so the input

@@ -89,7 +89,7 @@ deny contains {"code": "PERMISSION_DENIED", "rule": "team.x", "message": "m", "p
 		for i := range protocol.Actions {
 			a := &protocol.Actions[i]
 			probs := Lint(rule(a.Name, read[m]))
-			if carries := slices.Contains(a.Members(), m); carries != (len(probs) == 0) {
+			if carries := slices.Contains(a.InputMembers(), m); carries != (len(probs) == 0) {
 				t.Errorf("%s reading input.%s (card carries it: %v): %v", a.Name, m, carries, probs)
 			}
 		}

@@ -64,11 +64,11 @@ const DefaultTimeoutMS = 10_000
 type ActionInfo struct {
 	Name  string
 	Skill Skill
-	// Facts are the members of the policy input, beside request and
+	// Input are the members of the policy input, beside request and
 	// paths, that the action's facts set (engine's input members test
 	// checks them): command, url, import, run, write. input.content is
 	// set for an action that declares Content (in the content decision).
-	Facts []Member
+	Input []Member
 	// Writes says what the action changes in the file system ("" for
 	// nothing): the default policy keeps every writer off DeskBridge's
 	// own files and off the secret class.
@@ -89,10 +89,10 @@ type ActionInfo struct {
 	Content []string
 }
 
-// Members returns the partial input members the action carries: its Facts,
+// InputMembers returns the partial input members the action carries: its Input,
 // and content when it declares Content.
-func (a *ActionInfo) Members() []Member {
-	out := append([]Member(nil), a.Facts...)
+func (a *ActionInfo) InputMembers() []Member {
+	out := append([]Member(nil), a.Input...)
 	if len(a.Content) > 0 {
 		out = append(out, MemberContent)
 	}
@@ -151,21 +151,21 @@ var Actions = []ActionInfo{
 	// write_file: max_bytes caps the decoded content; the default is what
 	// one 1 MiB message can carry, so that any text the browser can send
 	// is written.
-	{Name: "write_file", Skill: SkillFiles, Facts: []Member{MemberWrite}, Writes: WritesFile,
+	{Name: "write_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile,
 		Limits: map[string]int64{"max_bytes": 1 * mib}},
-	{Name: "create_file", Skill: SkillFiles, Facts: []Member{MemberWrite}, Writes: WritesFile,
+	{Name: "create_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile,
 		Limits: map[string]int64{"max_bytes": 0}},
 	{Name: "create_folder", Skill: SkillFiles, Writes: WritesFolder},
 	{Name: "list_folder", Skill: SkillFiles, Content: []string{"entries"},
 		Limits: map[string]int64{"max_entries": 5000}},
-	{Name: "patch_file", Skill: SkillFiles, Facts: []Member{MemberWrite}, Writes: WritesFile, Content: []string{"diff"},
+	{Name: "patch_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile, Content: []string{"diff"},
 		Limits: map[string]int64{"max_bytes": 8 * mib}},
 
 	{Name: "create_project", Skill: SkillProjects, Writes: WritesProject, Content: []string{"files"},
 		TimeoutMS: 30_000},
 	// update_project: max_bytes caps the changes' content together; a
 	// commit in a large repository takes longer than a file write.
-	{Name: "update_project", Skill: SkillProjects, Facts: []Member{MemberWrite}, Writes: WritesProject,
+	{Name: "update_project", Skill: SkillProjects, Input: []Member{MemberWrite}, Writes: WritesProject,
 		Content:   []string{"name", "description", "changed"},
 		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 8 * mib}},
 
@@ -174,43 +174,43 @@ var Actions = []ActionInfo{
 	{Name: "set_clipboard", Skill: SkillClipboard},
 
 	{Name: "open_folder", Skill: SkillApplications},
-	{Name: "open_app", Skill: SkillApplications, Facts: []Member{MemberCommand}},
+	{Name: "open_app", Skill: SkillApplications, Input: []Member{MemberCommand}},
 	{Name: "open_project", Skill: SkillApplications},
-	{Name: "open_in_browser", Skill: SkillApplications, Facts: []Member{MemberURL}},
+	{Name: "open_in_browser", Skill: SkillApplications, Input: []Member{MemberURL}},
 	// preview_web carries input.url for a url; a path is a path fact.
-	{Name: "preview_web", Skill: SkillApplications, Facts: []Member{MemberURL}},
+	{Name: "preview_web", Skill: SkillApplications, Input: []Member{MemberURL}},
 
-	{Name: "run_command", Skill: SkillCommands, Facts: []Member{MemberCommand}, Content: []string{"stdout", "stderr"},
+	{Name: "run_command", Skill: SkillCommands, Input: []Member{MemberCommand}, Content: []string{"stdout", "stderr"},
 		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 256 << 10}},
 
 	// capture_screen writes only an image given a destination.
 	{Name: "capture_screen", Skill: SkillWindows, Writes: WritesFile, Content: []string{"content"}},
 	{Name: "get_active_window", Skill: SkillWindows, Content: []string{"title", "app"}},
 
-	{Name: "download_asset", Skill: SkillAssets, Facts: []Member{MemberURL, MemberWrite}, Writes: WritesFile,
+	{Name: "download_asset", Skill: SkillAssets, Input: []Member{MemberURL, MemberWrite}, Writes: WritesFile,
 		TimeoutMS: 60_000, Limits: map[string]int64{"max_bytes": 50 * mib}},
-	{Name: "import_asset", Skill: SkillAssets, Facts: []Member{MemberImport, MemberWrite}, Writes: WritesFile,
+	{Name: "import_asset", Skill: SkillAssets, Input: []Member{MemberImport, MemberWrite}, Writes: WritesFile,
 		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 100 * mib}},
 
 	{Name: "inspect_image", Skill: SkillImages, Limits: imageLimits()},
-	{Name: "resize_image", Skill: SkillImages, Facts: []Member{MemberWrite}, Writes: WritesFile,
+	{Name: "resize_image", Skill: SkillImages, Input: []Member{MemberWrite}, Writes: WritesFile,
 		TimeoutMS: 60_000, Limits: imageLimits()},
-	{Name: "compress_image", Skill: SkillImages, Facts: []Member{MemberWrite}, Writes: WritesFile,
+	{Name: "compress_image", Skill: SkillImages, Input: []Member{MemberWrite}, Writes: WritesFile,
 		TimeoutMS: 60_000, Limits: imageLimits()},
-	{Name: "convert_image", Skill: SkillImages, Facts: []Member{MemberWrite}, Writes: WritesFile,
+	{Name: "convert_image", Skill: SkillImages, Input: []Member{MemberWrite}, Writes: WritesFile,
 		TimeoutMS: 60_000, Limits: imageLimits()},
 
 	// convert_document_to_markdown: max_bytes caps the document,
 	// max_file_bytes the Markdown made (written whole to a destination,
 	// when one is given).
-	{Name: "convert_document_to_markdown", Skill: SkillDocuments, Facts: []Member{MemberWrite}, Writes: WritesFile,
+	{Name: "convert_document_to_markdown", Skill: SkillDocuments, Input: []Member{MemberWrite}, Writes: WritesFile,
 		Content:   []string{"markdown", "title", "warnings"},
 		TimeoutMS: 120_000, Limits: map[string]int64{"max_bytes": 100 * mib, "max_file_bytes": 32 * mib}},
 
-	{Name: "web_agent_start", Skill: SkillAgent, Facts: []Member{MemberRun}, Limits: agentLimits()},
-	{Name: "web_agent_context", Skill: SkillAgent, Facts: []Member{MemberRun}, Content: []string{"results"},
+	{Name: "web_agent_start", Skill: SkillAgent, Input: []Member{MemberRun}, Limits: agentLimits()},
+	{Name: "web_agent_context", Skill: SkillAgent, Input: []Member{MemberRun}, Content: []string{"results"},
 		TimeoutMS: 20_000, Limits: agentLimits()},
-	{Name: "web_agent_end", Skill: SkillAgent, Facts: []Member{MemberRun}},
+	{Name: "web_agent_end", Skill: SkillAgent, Input: []Member{MemberRun}},
 }
 
 var actionIndex = func() map[string]*ActionInfo {

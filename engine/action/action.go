@@ -187,7 +187,7 @@ type Spec struct {
 	// every element of edits.
 	Digest []string
 	// Facts computes the facts of call (paths and the rest); may be nil.
-	// It sets exactly the input members the card's Facts name (engine's
+	// It sets exactly the input members the card's Input names (engine's
 	// TestFactsSetTheCardsMembers).
 	Facts func(ctx context.Context, env *Env, call *Call) *protocol.Error
 	// Run carries out an allowed call and returns the response data. It
