@@ -193,6 +193,10 @@ type Spec struct {
 	// Run carries out an allowed call and returns the response data. It
 	// enforces the card's Limits (Call.Limit), and the engine timeout_ms.
 	Run func(ctx context.Context, env *Env, call *Call) (any, *protocol.Error)
+	// Rules are what the host refuses of the arguments beyond their
+	// type's jsonschema tags (Validate's checks, absolute paths), stated
+	// for the published schema (rules.go).
+	Rules []Rule
 
 	// ActionInfo is the action's card (set by Register).
 	*protocol.ActionInfo

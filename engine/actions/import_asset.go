@@ -37,6 +37,7 @@ const importMaxBytes = 100 << 20
 func init() {
 	action.Register(action.Spec{
 		Name:    "import_asset",
+		Rules:   []action.Rule{action.Absolute("source", "destination")},
 		NewArgs: func() any { return &importArgs{} },
 		Facts:   importFacts,
 		Run:     importAsset,

@@ -29,6 +29,7 @@ type listData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "list_folder",
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &listFolderArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*listFolderArgs).Path }),
 		Run:     listFolder,

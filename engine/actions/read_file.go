@@ -37,6 +37,7 @@ type readFileData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "read_file",
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &readFileArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*readFileArgs).Path }),
 		Run:     readFile,
