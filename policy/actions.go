@@ -74,14 +74,24 @@ func hostData() map[string]any {
 
 // hostConstants are the documents of data.deskbridge that inlineConstants
 // puts in place of a reference to them whole: the host's own data, the
-// same for every input and every policy set.
-func hostConstants() []constant {
+// same for every input and every policy set. A literal in place of
+// data.deskbridge.actions spares each decision the store read of
+// rego/limits.rego (9 allocations), as the table written out in the rule
+// did before the cards.
+var hostConstants = sync.OnceValue(func() []constant {
 	set := ast.NewSet()
 	for _, w := range Writers() {
 		set.Add(ast.StringTerm(w))
 	}
-	return []constant{{ast.MustParseRef("data.deskbridge.writers"), set}}
-}
+	actions, err := ast.InterfaceToValue(ActionsData())
+	if err != nil {
+		panic(err) // JSON values only
+	}
+	return []constant{
+		{ast.MustParseRef("data.deskbridge.writers"), set},
+		{ast.MustParseRef("data.deskbridge.actions"), actions},
+	}
+})
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {

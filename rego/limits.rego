@@ -9,8 +9,8 @@ import rego.v1
 # says otherwise) and every limit the card gives a default. An action gets
 # only the limits it enforces (its card's limits, and timeout_ms): the
 # host refuses a request whose decision sets any other, since it would be
-# ignored.
+# ignored. (An action without a card has the default timeout alone.)
 limits := object.union(
-	object.get(data.deskbridge.actions, [input.request.action, "limits"], {"timeout_ms": 10000}),
+	object.get(object.get(data.deskbridge.actions, input.request.action, {}), "limits", {"timeout_ms": 10000}),
 	object.get(data.config, ["limits", input.request.action], {}),
 )
