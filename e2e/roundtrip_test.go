@@ -111,6 +111,28 @@ func testSchemas(t *testing.T, b *browser) {
 	if e.Code != "INVALID_ARGUMENTS" || !strings.Contains(e.Message, "arguments.path is required") || !strings.Contains(e.Message, "encoding must be one of") {
 		t.Errorf("read_file without path, bad encoding: %+v, want INVALID_ARGUMENTS naming path and encoding", e)
 	}
+	// The rules between members the host enforces (issue 43's list): the
+	// extension's validator reads them from schemas.json and refuses what
+	// the host refuses, and passes what it passes.
+	var wrong []string
+	b.mustEval(`
+		const validator = await deskbridge.loadSchemas();
+		const cases = [
+			["preview_web", {path: "/w/site", url: "http://x/"}, false], ["preview_web", {}, false], ["preview_web", {url: "http://x/"}, true],
+			["run_command", {cwd: "/w", command: "ls", argv: ["ls"]}, false], ["run_command", {cwd: "/w"}, false], ["run_command", {cwd: "/w", argv: ["ls"]}, true],
+			["run_command", {cwd: "/w", command: "ls", env: {"1BAD": "x"}}, false], ["run_command", {cwd: "/w", command: "ls", env: {OK_1: "x"}}, true],
+			["resize_image", {path: "/w/a.png"}, false], ["resize_image", {path: "/w/a.png", height: 9}, true],
+			["set_clipboard", {}, false], ["set_clipboard", {text: "x", image_path: "/w/a.png"}, false], ["set_clipboard", {text: "x", html: "<b>x</b>"}, true],
+			["update_project", {project: "p", changes: [{path: "a", content: "x"}]}, false], ["update_project", {project: "p", message: "m", changes: [{path: "a"}]}, false],
+			["update_project", {project: "p"}, false], ["update_project", {project: "p", message: "m", changes: [{path: "a", delete: true}]}, true],
+			["read_file", {path: "a.txt"}, false], ["read_file", {path: "/w/a.txt"}, true],
+			["convert_document_to_markdown", {path: "/w/a.pdf", pages: "abc"}, false], ["convert_document_to_markdown", {path: "/w/a.pdf", pages: "1-3,7"}, true],
+			["get_clipboard", {format: "text", destination: "/w/a.png"}, false], ["get_clipboard", {format: "image", destination: "/w/a.png"}, true],
+		];
+		return cases.filter(([a, args, ok]) => (validator(a, args).length === 0) !== ok).map((c) => JSON.stringify(c));`, &wrong)
+	if len(wrong) > 0 {
+		t.Errorf("the extension's validator disagrees with the host on %v", wrong)
+	}
 }
 
 // testHostExitsWhenPortCloses opens a port, checks one host process runs,

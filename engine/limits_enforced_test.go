@@ -42,7 +42,7 @@ type limitCase struct {
 }
 
 // limitCases is one case for every limit every built action enforces
-// (action.Enforced): TestEveryLimitIsEnforced refuses a Spec.Limits entry
+// (action.Enforced): TestEveryLimitIsEnforced refuses a card's Limits entry
 // without one.
 var limitCases = []limitCase{
 	{"read_file", "max_bytes", 1000, func(t *testing.T, f *netFixture) {
@@ -216,7 +216,7 @@ func TestEveryLimitIsEnforced(t *testing.T) {
 	}
 	for _, a := range action.Built() {
 		spec, _ := action.Lookup(a)
-		for _, l := range spec.Limits {
+		for l := range spec.Limits {
 			if !covered[a+"."+l] {
 				t.Errorf("%s enforces %s, but no case in limitCases proves it", a, l)
 			}

@@ -76,7 +76,7 @@ func (h *Host) wall(ctx context.Context, call *action.Call, spec *action.Spec, d
 // does not declare: the host log names the member, so that the action's
 // declaration can be fixed.
 func (h *Host) refuseUndeclared(call *action.Call, f found) *protocol.Error {
-	why := "which it does not declare as content (action.Spec.Content)"
+	why := "which its card does not declare as content (Content in protocol/actions.go)"
 	if !f.settable {
 		why = "a map key or bytes, which cannot be masked"
 	}

@@ -109,7 +109,7 @@ func (f *registryFixture) ws(rel string) string { return filepath.Join(f.th.ws, 
 // file name, the clipboard and the window title it could read, or named
 // in noRun with why its answer holds no content (and then declares
 // none). Each answer's strings that hold the marker must be members its
-// action declares (action.Spec.Content); an action added without a case
+// action declares (its card's Content, protocol/actions.go); an action added without a case
 // here, or one that sends content it does not declare, fails.
 func TestEveryActionDeclaresItsContent(t *testing.T) {
 	if runtime.GOOS == "windows" {
@@ -163,7 +163,7 @@ func TestEveryActionDeclaresItsContent(t *testing.T) {
 		}
 		for _, member := range members {
 			if !spec.Declares(member) {
-				t.Errorf("%s answers content in %s, which its action.Spec.Content %v does not declare", name, member, spec.Content)
+				t.Errorf("%s answers content in %s, which its card's Content %v does not declare", name, member, spec.Content)
 			}
 		}
 		f.remember(name, r.Data)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/protocol"
 )
 
 type wallInner struct {
@@ -85,14 +86,14 @@ func TestWallRefusesUndeclared(t *testing.T) {
 	call := &action.Call{}
 	call.Request.Action = "list_folder"
 	answer := wallAnswer{Title: "see " + key}
-	if _, perr := th.h.wall(context.Background(), call, &action.Spec{Content: []string{"items"}}, answer); perr == nil || perr.Rule != ruleUndeclared {
+	if _, perr := th.h.wall(context.Background(), call, &action.Spec{ActionInfo: &protocol.ActionInfo{Content: []string{"items"}}}, answer); perr == nil || perr.Rule != ruleUndeclared {
 		t.Fatalf("undeclared: %v", perr)
 	}
-	if _, perr := th.h.wall(context.Background(), call, &action.Spec{Content: []string{"title"}}, answer); perr == nil || perr.Rule != "content.unhandled" {
+	if _, perr := th.h.wall(context.Background(), call, &action.Spec{ActionInfo: &protocol.ActionInfo{Content: []string{"title"}}}, answer); perr == nil || perr.Rule != "content.unhandled" {
 		t.Fatalf("declared, no rule: %v", perr)
 	}
 	call.Request.Action = "run_command" // its matches are masked by default
-	out, perr := th.h.wall(context.Background(), call, &action.Spec{Content: []string{"title"}}, answer)
+	out, perr := th.h.wall(context.Background(), call, &action.Spec{ActionInfo: &protocol.ActionInfo{Content: []string{"title"}}}, answer)
 	if perr != nil || out.(wallAnswer).Title != "see "+strings.Repeat("*", len(key)) {
 		t.Fatalf("declared and masked: %+v %v", out, perr)
 	}
@@ -103,7 +104,7 @@ func TestWallRefusesUndeclared(t *testing.T) {
 
 // TestSpecDeclares: a declared path covers the members under it.
 func TestSpecDeclares(t *testing.T) {
-	s := action.Spec{Content: []string{"results", "warnings[]", "entries[].name"}}
+	s := action.Spec{ActionInfo: &protocol.ActionInfo{Content: []string{"results", "warnings[]", "entries[].name"}}}
 	for m, want := range map[string]bool{
 		"results": true, "results[].data.content": true, "results_x": false,
 		"warnings[]": true, "warnings": false, "entries[].name": true, "entries[].path": false, "entries[].names": false,
@@ -121,7 +122,7 @@ func TestWallPassesOverOnlyWhatWasJudged(t *testing.T) {
 	th := newTestHost(t, nil)
 	key := secrettest.AWSKeyID(3)
 	answer := wallAnswer{Title: "see " + key}
-	spec := &action.Spec{Content: []string{"title"}}
+	spec := &action.Spec{ActionInfo: &protocol.ActionInfo{Content: []string{"title"}}}
 	call := &action.Call{Judged: []action.Outgoing{{Source: "title", Text: []byte("see nothing")}}}
 	call.Request.Action = "list_folder"
 	if _, perr := th.h.wall(context.Background(), call, spec, answer); perr == nil || perr.Rule != "content.unhandled" {

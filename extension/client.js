@@ -227,7 +227,12 @@ const TYPES = {
   null: (v) => v === null,
 };
 
-/** validate checks value against the common JSON Schema subset: type, enum, required, properties, items, minimum, maximum, minLength, maxLength. */
+/**
+ * validate checks value against the JSON Schema subset schemas.json uses: type, enum, const,
+ * required, properties, propertyNames, items, minimum, maximum, minLength, maxLength, pattern,
+ * minItems, maxItems, and the cross-member rules allOf, anyOf, oneOf and if/then (one of path and
+ * url, a message with changes …), which say what the host refuses.
+ */
 export function validate(schema, value, where = "value") {
   const out = [];
   const types = schema.type ? [].concat(schema.type) : null;
@@ -235,6 +240,7 @@ export function validate(schema, value, where = "value") {
     return [`${where} must be ${types.join(" or ")}`];
   }
   if (schema.enum && !schema.enum.some((e) => e === value)) out.push(`${where} must be one of ${schema.enum.join(", ")}`);
+  if ("const" in schema && value !== schema.const) out.push(`${where} must be ${JSON.stringify(schema.const)}`);
   if (typeof value === "number") {
     if (schema.minimum !== undefined && value < schema.minimum) out.push(`${where} must be ≥ ${schema.minimum}`);
     if (schema.maximum !== undefined && value > schema.maximum) out.push(`${where} must be ≤ ${schema.maximum}`);
@@ -242,6 +248,7 @@ export function validate(schema, value, where = "value") {
   if (typeof value === "string") {
     if (schema.minLength !== undefined && value.length < schema.minLength) out.push(`${where} is too short`);
     if (schema.maxLength !== undefined && value.length > schema.maxLength) out.push(`${where} is too long`);
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) out.push(`${where} does not have the form the host takes`);
   }
   if (TYPES.object(value)) {
     for (const r of schema.required || []) if (!(r in value)) out.push(`${where}.${r} is required`);
@@ -249,8 +256,18 @@ export function validate(schema, value, where = "value") {
       if (k in value) out.push(...validate(s, value[k], `${where}.${k}`));
     }
   }
-  if (Array.isArray(value) && schema.items) {
-    value.forEach((v, i) => out.push(...validate(schema.items, v, `${where}[${i}]`)));
+  if (TYPES.object(value) && schema.propertyNames) {
+    for (const k of Object.keys(value)) out.push(...validate(schema.propertyNames, k, `${where} member name ${JSON.stringify(k)}`));
   }
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) out.push(`${where} has too few elements`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) out.push(`${where} has too many elements`);
+    if (schema.items) value.forEach((v, i) => out.push(...validate(schema.items, v, `${where}[${i}]`)));
+  }
+  const holds = (s) => validate(s, value, where).length === 0;
+  for (const s of schema.allOf || []) out.push(...validate(s, value, where));
+  if (schema.anyOf && !schema.anyOf.some(holds)) out.push(`${where} must give one of the members it needs (see the action's section in docs/protocol.md)`);
+  if (schema.oneOf && schema.oneOf.filter(holds).length !== 1) out.push(`${where} must give exactly one of the members it takes together (see docs/protocol.md)`);
+  if (schema.if && schema.then && holds(schema.if)) out.push(...validate(schema.then, value, where));
   return out;
 }

@@ -130,13 +130,16 @@ func readDataFile(fsys fs.FS, p string) ([]byte, error) {
 }
 
 // DataDocument is the data the policy set reads besides its rules:
-// data.config (the configuration, as given; left out when nil) and the
-// set's own documents.
+// data.config (the configuration, as given; left out when nil),
+// data.deskbridge (the actions' cards, ActionsData, and the writers,
+// Writers) and the set's
+// own documents.
 func (s *Source) DataDocument(config map[string]any) map[string]any {
-	out := make(map[string]any, len(s.Data)+1)
+	out := make(map[string]any, len(s.Data)+2)
 	for k, v := range s.Data {
 		out[k] = v
 	}
+	out["deskbridge"] = hostData()
 	if config != nil {
 		out["config"] = config
 	}

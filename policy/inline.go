@@ -180,16 +180,19 @@ func constantRules(c *ast.Compiler) constants {
 			}
 		}
 	}
-	if len(found) == 0 {
-		return nil
-	}
 	targets := withTargets(c)
 	out := constants{}
-	for _, k := range found {
+	add := func(k constant, rules int) {
 		last, ok := k.path[len(k.path)-1].Value.(ast.String)
-		if ok && !overlapsAny(k.path, targets) && onlyRule(c, k.path) {
+		if ok && !overlapsAny(k.path, targets) && rulesAre(c, k.path, rules) {
 			out[string(last)] = append(out[string(last)], k)
 		}
+	}
+	for _, k := range found {
+		add(k, 1)
+	}
+	for _, k := range hostConstants() { // base data: no rule defines it
+		add(k, 0)
 	}
 	return out
 }
@@ -211,11 +214,11 @@ func isTrue(e *ast.Expr) bool {
 	return ok && !e.Negated && len(e.With) == 0 && ast.Boolean(true).Equal(t.Value)
 }
 
-// onlyRule reports whether exactly one rule may define a value at path or
+// rulesAre reports whether exactly n rules may define a value at path or
 // under it, general references (p[x] := …) included.
-func onlyRule(c *ast.Compiler, path ast.Ref) bool {
-	return len(c.GetRules(path)) == 1 &&
-		len(c.GetRulesDynamicWithOpts(path, ast.RulesOptions{})) == 1
+func rulesAre(c *ast.Compiler, path ast.Ref, n int) bool {
+	return len(c.GetRules(path)) == n &&
+		len(c.GetRulesDynamicWithOpts(path, ast.RulesOptions{})) == n
 }
 
 // withTargets returns the data references every `with` in c targets.

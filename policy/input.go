@@ -20,17 +20,17 @@ type Input struct {
 	TimeNS  int64         `json:"time_ns"`
 	Request Request       `json:"request"`
 	Paths   map[Role]Path `json:"paths"`
-	// Command is set for run_command, URL for the URL actions, Import for
-	// import_asset and Run for the web_agent_* messages. Document puts
-	// every member of the document in, {} for one that is nil, so the
-	// input always has the same members (docs/policy-input.md).
+	// Command, URL, Import, Run and Write are set for the actions whose
+	// card (protocol.ActionInfo.Input) names them: the program a request
+	// runs, its URL, the import source of a file, the agent run, and
+	// whether the file a request writes is a program. Document puts every
+	// member of the document in, {} for one that is nil, so the input
+	// always has the same members (docs/policy-input.md).
 	Command *Command `json:"command,omitzero"`
 	URL     *URL     `json:"url,omitzero"`
 	Import  *Import  `json:"import,omitzero"`
 	Run     *Run     `json:"run,omitzero"`
-	// Write is set for the actions that write a file (write_file,
-	// create_file, patch_file, download_asset, import_asset).
-	Write *Write `json:"write,omitzero"`
+	Write   *Write   `json:"write,omitzero"`
 	// Content is set only for the content decision (DecideContent): what
 	// the executor read and is about to send matched secret formats.
 	Content *Content `json:"content,omitzero"`

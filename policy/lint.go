@@ -84,15 +84,15 @@ func lintCodes(m *ast.Module) []Problem {
 }
 
 // actionMembers are the members of the input document that only some
-// actions carry (docs/policy-input.md); on the others they are {}.
-var actionMembers = map[string][]string{
-	"command": {"run_command", "open_app"},
-	"url":     {"download_asset", "open_in_browser", "preview_web"},
-	"import":  {"import_asset"},
-	"run":     {"web_agent_start", "web_agent_context", "web_agent_end"},
-	"write":   {"write_file", "create_file", "patch_file", "download_asset", "import_asset", "convert_document_to_markdown", "update_project"},
-	"content": {"read_file", "run_command", "web_agent_context", "convert_document_to_markdown", "get_clipboard", "get_active_window"},
-}
+// actions carry, with those actions, from their cards (protocol.Actions);
+// on the others they are {}.
+var actionMembers = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, m := range protocol.PartialMembers {
+		out[string(m)] = actionsCarrying(m)
+	}
+	return out
+})
 
 // lintRule reports the input members rule r reads that the input does
 // not carry.
@@ -114,7 +114,7 @@ func lintRule(r *ast.Rule, consts map[string]*ast.Term) []Problem {
 			return false
 		}
 		member, _ := ref[1].Value.(ast.String)
-		only, partial := actionMembers[string(member)]
+		only, partial := actionMembers()[string(member)]
 		if !isDeny || !partial || len(ref) < 3 || seen[path] {
 			return false
 		}

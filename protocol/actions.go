@@ -1,5 +1,7 @@
 package protocol
 
+import "maps"
+
 // Skill names an area of actions that can be switched on and off as a whole.
 type Skill string
 
@@ -18,40 +20,218 @@ const (
 	SkillAgent        Skill = "agent"
 )
 
-// ActionInfo is one whitelisted v1 action and the skill it belongs to.
+// Member names a member of the policy input that only some actions carry
+// (docs/policy-input.md); on the others it is {}.
+type Member string
+
+// The input members an action's card may declare.
+const (
+	MemberCommand Member = "command" // input.command: the program and its arguments
+	MemberURL     Member = "url"     // input.url: the URL, then its addresses
+	MemberImport  Member = "import"  // input.import: the import source of a file
+	MemberRun     Member = "run"     // input.run: the agent run named
+	MemberWrite   Member = "write"   // input.write: whether the file written is a program
+	MemberContent Member = "content" // input.content: in the content decision only
+)
+
+// PartialMembers are the input members only some actions carry, in the
+// order of docs/policy-input.md.
+var PartialMembers = []Member{MemberCommand, MemberURL, MemberImport, MemberRun, MemberWrite, MemberContent}
+
+// Writes says what an action changes in the file system.
+type Writes string
+
+// What an action may write.
+const (
+	WritesNothing Writes = ""
+	WritesFile    Writes = "file"    // one file: its content, a copy, a conversion, an image saved
+	WritesFolder  Writes = "folder"  // a new folder
+	WritesProject Writes = "project" // a project's folder, files and repository
+)
+
+// DefaultTimeoutMS is the timeout of an action whose card names none.
+const DefaultTimeoutMS = 10_000
+
+// ActionInfo is an action's card: everything about an action that is
+// declared rather than computed. It is the one declaration every other
+// view is made from: the whitelist (Lookup), the skill, the limits the
+// host enforces (engine/action.Enforced), the policy's data
+// data.deskbridge.actions (the writers, skills and default limits the
+// default Rego reads), the lint table of `deskbridge policy check`, the
+// members the content wall scans (engine/wall.go) and the actions table
+// of docs/protocol.md. What the action does is its action.Spec (the
+// argument type, the facts and run functions) in engine/actions.
 type ActionInfo struct {
 	Name  string
 	Skill Skill
+	// Input are the members of the policy input, beside request and
+	// paths, that the action's facts set (engine's input members test
+	// checks them): command, url, import, run, write. input.content is
+	// set for an action that declares Content (in the content decision).
+	Input []Member
+	// Writes says what the action changes in the file system ("" for
+	// nothing): the default policy keeps every writer off DeskBridge's
+	// own files and off the secret class.
+	Writes Writes
+	// TimeoutMS is the default policy's timeout_ms (0: DefaultTimeoutMS).
+	TimeoutMS int64
+	// Limits are the limits the action enforces beside timeout_ms, each
+	// with the default policy's value, or 0 when the policy gives none
+	// and the run function's own fallback applies. A limit configured or
+	// decided that is not named here (or timeout_ms) is refused, since it
+	// would be ignored. Their bounds are LimitBounds.
+	Limits map[string]int64
+	// Content names the members of the answer that carry workspace or
+	// desktop content, as paths into its JSON: "markdown", "warnings[]",
+	// "entries[].name"; a path covers every member under it ("results").
+	// A secret in a declared member goes to the policy's content decision;
+	// one in a member not declared is refused (engine/wall.go).
+	Content []string
 }
 
-// Actions is the v1 whitelist: the 28 actions and the internal web_agent_*
-// messages. A request naming anything else is UNKNOWN_ACTION.
+// InputMembers returns the partial input members the action carries: its Input,
+// and content when it declares Content.
+func (a *ActionInfo) InputMembers() []Member {
+	out := append([]Member(nil), a.Input...)
+	if len(a.Content) > 0 {
+		out = append(out, MemberContent)
+	}
+	return out
+}
+
+// Timeout returns the default policy's timeout_ms for the action.
+func (a *ActionInfo) Timeout() int64 {
+	if a.TimeoutMS > 0 {
+		return a.TimeoutMS
+	}
+	return DefaultTimeoutMS
+}
+
+// DefaultLimits returns the limits the default policy decides for the
+// action: timeout_ms and every limit with a default.
+func (a *ActionInfo) DefaultLimits() map[string]int64 {
+	out := map[string]int64{"timeout_ms": a.Timeout()}
+	maps.Copy(out, a.Limits)
+	maps.DeleteFunc(out, func(_ string, v int64) bool { return v <= 0 })
+	return out
+}
+
+// Limit defaults shared by several cards.
+const (
+	mib            = 1 << 20
+	imageMaxBytes  = 100 * mib
+	imageMaxPixels = 100_000_000
+	imageMaxFrames = 1000
+)
+
+// imageLimits are the limits of the image actions: max_bytes caps the file
+// read, max_pixels the header's width × height (checked before any pixel
+// is decoded), max_frames an animation's frames (counted without
+// decoding).
+func imageLimits() map[string]int64 {
+	return map[string]int64{"max_bytes": imageMaxBytes, "max_pixels": imageMaxPixels, "max_frames": imageMaxFrames}
+}
+
+// agentLimits are the limits of an agent run (docs/web-agent.md); the run
+// takes its own values at its start, so the policy gives none by default.
+func agentLimits() map[string]int64 {
+	return map[string]int64{"max_file_bytes": 0, "max_lines": 0, "max_results": 0, "max_total_chars": 0, "max_rounds": 0}
+}
+
+// Actions is the v1 whitelist, one card per action: the 28 actions and the
+// internal web_agent_* messages. A request naming anything else is
+// UNKNOWN_ACTION.
 var Actions = []ActionInfo{
-	{"get_status", SkillControl}, {"get_skill_profile", SkillControl}, {"open_deskbridge", SkillControl},
-	{"read_file", SkillFiles}, {"write_file", SkillFiles}, {"create_file", SkillFiles},
-	{"create_folder", SkillFiles}, {"list_folder", SkillFiles}, {"patch_file", SkillFiles},
-	{"create_project", SkillProjects}, {"update_project", SkillProjects},
-	{"get_clipboard", SkillClipboard}, {"set_clipboard", SkillClipboard},
-	{"open_folder", SkillApplications}, {"open_app", SkillApplications}, {"open_project", SkillApplications},
-	{"open_in_browser", SkillApplications}, {"preview_web", SkillApplications},
-	{"run_command", SkillCommands},
-	{"capture_screen", SkillWindows}, {"get_active_window", SkillWindows},
-	{"download_asset", SkillAssets}, {"import_asset", SkillAssets},
-	{"inspect_image", SkillImages}, {"resize_image", SkillImages}, {"compress_image", SkillImages}, {"convert_image", SkillImages},
-	{"convert_document_to_markdown", SkillDocuments},
-	{"web_agent_start", SkillAgent}, {"web_agent_context", SkillAgent}, {"web_agent_end", SkillAgent},
+	{Name: "get_status", Skill: SkillControl},
+	{Name: "get_skill_profile", Skill: SkillControl},
+	{Name: "open_deskbridge", Skill: SkillControl},
+
+	{Name: "read_file", Skill: SkillFiles, Content: []string{"content"},
+		Limits: map[string]int64{"max_bytes": 1 * mib}},
+	// write_file: max_bytes caps the decoded content; the default is what
+	// one 1 MiB message can carry, so that any text the browser can send
+	// is written.
+	{Name: "write_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile,
+		Limits: map[string]int64{"max_bytes": 1 * mib}},
+	{Name: "create_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile,
+		Limits: map[string]int64{"max_bytes": 0}},
+	{Name: "create_folder", Skill: SkillFiles, Writes: WritesFolder},
+	{Name: "list_folder", Skill: SkillFiles, Content: []string{"entries"},
+		Limits: map[string]int64{"max_entries": 5000}},
+	{Name: "patch_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile, Content: []string{"diff"},
+		Limits: map[string]int64{"max_bytes": 8 * mib}},
+
+	{Name: "create_project", Skill: SkillProjects, Writes: WritesProject, Content: []string{"files"},
+		TimeoutMS: 30_000},
+	// update_project: max_bytes caps the changes' content together; a
+	// commit in a large repository takes longer than a file write.
+	{Name: "update_project", Skill: SkillProjects, Input: []Member{MemberWrite}, Writes: WritesProject,
+		Content:   []string{"name", "description", "changed"},
+		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 8 * mib}},
+
+	// get_clipboard writes only an image given a destination.
+	{Name: "get_clipboard", Skill: SkillClipboard, Writes: WritesFile, Content: []string{"content", "formats"}},
+	{Name: "set_clipboard", Skill: SkillClipboard},
+
+	{Name: "open_folder", Skill: SkillApplications},
+	{Name: "open_app", Skill: SkillApplications, Input: []Member{MemberCommand}},
+	{Name: "open_project", Skill: SkillApplications},
+	{Name: "open_in_browser", Skill: SkillApplications, Input: []Member{MemberURL}},
+	// preview_web carries input.url for a url; a path is a path fact.
+	{Name: "preview_web", Skill: SkillApplications, Input: []Member{MemberURL}},
+
+	{Name: "run_command", Skill: SkillCommands, Input: []Member{MemberCommand}, Content: []string{"stdout", "stderr"},
+		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 256 << 10}},
+
+	// capture_screen writes only an image given a destination.
+	{Name: "capture_screen", Skill: SkillWindows, Writes: WritesFile, Content: []string{"content"}},
+	{Name: "get_active_window", Skill: SkillWindows, Content: []string{"title", "app"}},
+
+	{Name: "download_asset", Skill: SkillAssets, Input: []Member{MemberURL, MemberWrite}, Writes: WritesFile,
+		TimeoutMS: 60_000, Limits: map[string]int64{"max_bytes": 50 * mib}},
+	{Name: "import_asset", Skill: SkillAssets, Input: []Member{MemberImport, MemberWrite}, Writes: WritesFile,
+		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 100 * mib}},
+
+	{Name: "inspect_image", Skill: SkillImages, Limits: imageLimits()},
+	{Name: "resize_image", Skill: SkillImages, Input: []Member{MemberWrite}, Writes: WritesFile,
+		TimeoutMS: 60_000, Limits: imageLimits()},
+	{Name: "compress_image", Skill: SkillImages, Input: []Member{MemberWrite}, Writes: WritesFile,
+		TimeoutMS: 60_000, Limits: imageLimits()},
+	{Name: "convert_image", Skill: SkillImages, Input: []Member{MemberWrite}, Writes: WritesFile,
+		TimeoutMS: 60_000, Limits: imageLimits()},
+
+	// convert_document_to_markdown: max_bytes caps the document,
+	// max_file_bytes the Markdown made (written whole to a destination,
+	// when one is given).
+	{Name: "convert_document_to_markdown", Skill: SkillDocuments, Input: []Member{MemberWrite}, Writes: WritesFile,
+		Content:   []string{"markdown", "title", "warnings"},
+		TimeoutMS: 120_000, Limits: map[string]int64{"max_bytes": 100 * mib, "max_file_bytes": 32 * mib}},
+
+	{Name: "web_agent_start", Skill: SkillAgent, Input: []Member{MemberRun}, Limits: agentLimits()},
+	{Name: "web_agent_context", Skill: SkillAgent, Input: []Member{MemberRun}, Content: []string{"results"},
+		TimeoutMS: 20_000, Limits: agentLimits()},
+	{Name: "web_agent_end", Skill: SkillAgent, Input: []Member{MemberRun}},
 }
 
-var actionIndex = func() map[string]Skill {
-	m := make(map[string]Skill, len(Actions))
-	for _, a := range Actions {
-		m[a.Name] = a.Skill
+var actionIndex = func() map[string]*ActionInfo {
+	m := make(map[string]*ActionInfo, len(Actions))
+	for i := range Actions {
+		m[Actions[i].Name] = &Actions[i]
 	}
 	return m
 }()
 
 // Lookup returns the skill of a whitelisted action and whether name is one.
 func Lookup(name string) (Skill, bool) {
-	s, ok := actionIndex[name]
-	return s, ok
+	a, ok := actionIndex[name]
+	if !ok {
+		return "", false
+	}
+	return a.Skill, true
+}
+
+// Card returns the card of a whitelisted action.
+func Card(name string) (*ActionInfo, bool) {
+	a, ok := actionIndex[name]
+	return a, ok
 }

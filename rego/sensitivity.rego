@@ -23,7 +23,7 @@ deny contains {
 	"message": "The target is a file that runs code later (a hook, task, shell start-up or autostart file), which DeskBridge does not write; edit it by hand.",
 	"priority": 50,
 } if {
-	input.request.action in writes # workspace.rego
+	input.request.action in data.deskbridge.writers
 	some p in input.paths
 	p.sensitivity == "executes"
 }

@@ -8,14 +8,10 @@ import rego.v1
 # the assets policy against import_sources instead).
 confined_roles := {"target", "destination", "cwd"}
 
-# Actions that change the file system.
-writes := {
-	"write_file", "create_file", "create_folder", "patch_file",
-	"create_project", "update_project", "download_asset", "import_asset",
-	"resize_image", "compress_image", "convert_image",
-	"convert_document_to_markdown",
-	"get_clipboard", "capture_screen", # an image saved to destination
-}
+# Actions that change the file system are data.deskbridge.writers: the
+# host's data, made from each action's card (protocol/actions.go; the whole
+# cards are data.deskbridge.actions: skill, writes, members, limits,
+# content).
 
 deny contains {
 	"code": "WORKSPACE_VIOLATION",
@@ -34,7 +30,7 @@ deny contains {
 	"message": "The target is DeskBridge's own configuration, policy, log or browser manifest, which DeskBridge never writes; change it by hand.",
 	"priority": 40,
 } if {
-	input.request.action in writes
+	input.request.action in data.deskbridge.writers
 	some p in input.paths
 	p.protected
 }

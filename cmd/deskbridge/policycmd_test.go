@@ -168,3 +168,46 @@ func TestPolicyInputLogged(t *testing.T) {
 		t.Fatalf("policy input (what the policy sees): %d\n%s", code, out)
 	}
 }
+
+// TestPolicyCheckReadsTheCards: `policy check` on a team rule guarded by
+// convert_image that reads input.write.executable reports no problem:
+// the image actions that write set input.write (their cards say so), so
+// a warning that the rule never fires would be false. The same rule
+// guarded by read_file, which writes nothing, is warned about.
+func TestPolicyCheckReadsTheCards(t *testing.T) {
+	for _, c := range []struct {
+		action string
+		want   string
+	}{
+		{"convert_image", "no problems"},
+		{"read_file", "input.write is {} on read_file"},
+	} {
+		dir := t.TempDir()
+		copyDefaultPolicy(t, dir)
+		rule := `package deskbridge.policies.team
+
+import rego.v1
+
+deny contains {"code": "PERMISSION_DENIED", "rule": "team.no_programs", "message": "No programs.", "priority": 50} if {
+	input.request.action == "` + c.action + `"
+	input.write.executable
+}
+`
+		if err := os.WriteFile(filepath.Join(dir, "team.rego"), []byte(rule), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if code, out := cli(t, "policy", "check", dir); code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%s: policy check: exit %d, output:\n%s\nwant %q", c.action, code, out, c.want)
+		}
+	}
+}
+
+// copyDefaultPolicy writes the default policy's modules into dir.
+func copyDefaultPolicy(t *testing.T, dir string) {
+	t.Helper()
+	for name, text := range policy.Embedded().Modules {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

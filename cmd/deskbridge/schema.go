@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -50,20 +51,49 @@ func schemaCommand(args []string, stdout, stderr io.Writer) int {
 }
 
 // writeActionsTable writes the Markdown table of every v1 action and
-// internal message, in the order of protocol.Actions: its skill, whether it
-// is built, and the members of its arguments in the order of its argument
-// type, an optional member marked `?`. The required tags it reads are the
+// internal message, in the order of protocol.Actions (the cards): its
+// skill, whether it is built, the members of its arguments in the order
+// of its argument type (an optional member marked `?`), what it writes,
+// the partial input members it carries and its default limits. The required tags it reads are the
 // ones the host checks (package envelope), so the table, the schemas and
 // the host agree.
 func writeActionsTable(w io.Writer, s Schemas) {
-	fmt.Fprint(w, "| action | skill | today | argument members |\n|---|---|---|---|\n")
+	fmt.Fprint(w, "| action | skill | today | argument members | writes | input members | default limits |\n|---|---|---|---|---|---|---|\n")
 	for _, a := range protocol.Actions {
 		today, members := "not built: `SKILL_RUNTIME_UNAVAILABLE`", "—"
 		if sc, ok := s.Actions[a.Name]; ok {
 			today, members = "built", memberList(sc)
 		}
-		fmt.Fprintf(w, "| [`%s`](#%s) | %s | %s | %s |\n", a.Name, a.Name, a.Skill, today, members)
+		fmt.Fprintf(w, "| [`%s`](#%s) | %s | %s | %s | %s | %s | %s |\n", a.Name, a.Name, a.Skill, today, members,
+			orDash(string(a.Writes)), inputMembers(&a), defaultLimits(&a))
 	}
+}
+
+// inputMembers renders the partial input members of a card: `write`, `url`.
+func inputMembers(a *protocol.ActionInfo) string {
+	var names []string
+	for _, m := range a.InputMembers() {
+		names = append(names, "`"+string(m)+"`")
+	}
+	return orDash(strings.Join(names, ", "))
+}
+
+// defaultLimits renders the default policy's limits of a card, by name:
+// `timeout_ms` 10000, `max_bytes` 1048576.
+func defaultLimits(a *protocol.ActionInfo) string {
+	limits := a.DefaultLimits()
+	var names []string
+	for _, n := range slices.Sorted(maps.Keys(limits)) {
+		names = append(names, fmt.Sprintf("`%s` %d", n, limits[n]))
+	}
+	return strings.Join(names, ", ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 // memberList renders the members of an argument schema as `{a, b?}`,

@@ -172,7 +172,11 @@ func (c *Call) Limit(name string, def int64) int64 {
 	return v
 }
 
-// Spec is one registered action.
+// Spec is one registered action: what it does. What it is (its skill,
+// the input members its facts set, what it writes, its limits and their
+// defaults, its content members) is its card, protocol.ActionInfo,
+// which Register finds by Name and embeds: spec.Limits and spec.Content
+// are the card's.
 type Spec struct {
 	Name string
 	// NewArgs returns a pointer to a zero argument value to decode into.
@@ -183,23 +187,19 @@ type Spec struct {
 	// every element of edits.
 	Digest []string
 	// Facts computes the facts of call (paths and the rest); may be nil.
+	// It sets exactly the input members the card's Input names (engine's
+	// TestFactsSetTheCardsMembers).
 	Facts func(ctx context.Context, env *Env, call *Call) *protocol.Error
-	// Run carries out an allowed call and returns the response data.
+	// Run carries out an allowed call and returns the response data. It
+	// enforces the card's Limits (Call.Limit), and the engine timeout_ms.
 	Run func(ctx context.Context, env *Env, call *Call) (any, *protocol.Error)
-	// Limits names the limits Run enforces (Call.Limit) beside
-	// timeout_ms, which every action enforces. A limit configured or
-	// decided for the action that is not named here is refused (Enforced).
-	Limits []string
-	// Content names the members of the answer that carry workspace or
-	// desktop content, as paths into its JSON: "markdown",
-	// "warnings[]", "entries[].name"; a path covers every member under
-	// it ("results"). The engine scans every string the answer holds
-	// before it is sent (engine/wall.go): a secret found in a declared
-	// member goes to the policy's content decision, where a match that
-	// no rule refuses or masks is refused (content.unhandled); one found
-	// in a member not declared here is refused without asking
-	// (content.undeclared), and the registry's test fails for the action.
-	Content []string
+	// Rules are what the host refuses of the arguments beyond their
+	// type's jsonschema tags (Validate's checks, absolute paths), stated
+	// for the published schema (rules.go).
+	Rules []Rule
+
+	// ActionInfo is the action's card (set by Register).
+	*protocol.ActionInfo
 }
 
 // Declares reports whether member, a path into the answer's JSON with
@@ -216,12 +216,15 @@ func (s *Spec) Declares(member string) bool {
 
 var registry = map[string]*Spec{}
 
-// Register adds s to the registry. It panics on a name that is not a v1
-// action or is registered twice: both are programming errors.
+// Register adds s to the registry, with its card. It panics on a name
+// that has no card in protocol.Actions or is registered twice: both are
+// programming errors.
 func Register(s Spec) {
-	if _, ok := protocol.Lookup(s.Name); !ok {
-		panic(fmt.Sprintf("action: %q is not a v1 action", s.Name))
+	card, ok := protocol.Card(s.Name)
+	if !ok {
+		panic(fmt.Sprintf("action: %q is not a v1 action: give it a card in protocol.Actions", s.Name))
 	}
+	s.ActionInfo = card
 	if _, dup := registry[s.Name]; dup {
 		panic(fmt.Sprintf("action: %q registered twice", s.Name))
 	}

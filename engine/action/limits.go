@@ -12,14 +12,16 @@ import (
 const TimeoutLimit = "timeout_ms"
 
 // Enforced returns the limits the named action enforces, sorted:
-// timeout_ms for every action, and the Spec's Limits for a built one. A
+// timeout_ms for every action, and its card's Limits for a built one. A
 // limit outside this list, configured or decided, would be accepted and
 // ignored, so the host refuses it (CheckConfigured at start-up,
 // Unenforced after each decision).
 func Enforced(name string) []string {
 	out := []string{TimeoutLimit}
 	if s, ok := Lookup(name); ok {
-		out = append(out, s.Limits...)
+		for l := range s.Limits {
+			out = append(out, l)
+		}
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
@@ -44,7 +46,11 @@ func enforces(name, limit string) bool {
 		return true
 	}
 	s, ok := Lookup(name)
-	return ok && slices.Contains(s.Limits, limit)
+	if !ok {
+		return false
+	}
+	_, named := s.Limits[limit]
+	return named
 }
 
 // CheckConfigured refuses configured limits (config's limits member, by

@@ -101,10 +101,6 @@ const (
 	limRounds     = "max_rounds"
 )
 
-// agentLimitNames are the limits web_agent_start and web_agent_context
-// enforce (action.Spec.Limits): configLimits reads each of them.
-var agentLimitNames = []string{limFileBytes, limLines, limResults, limTotalChars, limRounds}
-
 func limitsMap(l wsview.Limits) map[string]int {
 	return map[string]int{
 		limFileBytes: l.MaxFileBytes, limLines: l.MaxLines, limResults: l.MaxResults,

@@ -76,7 +76,7 @@ type captureData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "capture_screen",
-		Content: []string{"content"},
+		Rules:   []action.Rule{action.Absolute("destination")},
 		NewArgs: func() any { return &captureScreenArgs{} },
 		Facts: func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 			if d := action.Args[captureScreenArgs](c).Destination; d != "" {

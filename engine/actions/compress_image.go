@@ -34,6 +34,7 @@ const maxShrinks = 8
 func init() {
 	action.Register(action.Spec{
 		Name:    "compress_image",
+		Rules:   []action.Rule{action.Absolute("path", "destination")},
 		NewArgs: func() any { return &compressImageArgs{} },
 		Facts: func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 			a := action.Args[compressImageArgs](c)
@@ -42,8 +43,7 @@ func init() {
 			}
 			return imageDestination(env, c, a.Destination, "-compressed", "")
 		},
-		Run:    compressImage,
-		Limits: imageLimitNames,
+		Run: compressImage,
 	})
 }
 

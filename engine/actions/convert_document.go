@@ -36,6 +36,11 @@ type convertDocumentArgs struct {
 	MaxChars int64 `json:"max_chars" jsonschema:"minimum=1"`
 }
 
+// pagesPattern is the form of pages the published schema states: page
+// numbers from 1 and ranges ("1-3,7", "10-"), or nothing. The host also
+// refuses a range that runs down ("3-1"), which a pattern cannot say.
+const pagesPattern = `^\s*$|^\s*0*[1-9][0-9]*\s*(-\s*(0*[1-9][0-9]*)?\s*)?(,\s*0*[1-9][0-9]*\s*(-\s*(0*[1-9][0-9]*)?\s*)?)*$`
+
 func (a *convertDocumentArgs) Validate() error {
 	if a.Destination != nil && *a.Destination == "" {
 		return envelope.ArgumentError("The argument destination must not be empty.")
@@ -72,11 +77,10 @@ const (
 func init() {
 	action.Register(action.Spec{
 		Name:    "convert_document_to_markdown",
-		Content: []string{"markdown", "title", "warnings"},
+		Rules:   []action.Rule{action.Absolute("path", "destination"), action.Pattern("pages", pagesPattern)},
 		NewArgs: func() any { return &convertDocumentArgs{} },
 		Facts:   convertDocumentFacts,
 		Run:     convertDocument,
-		Limits:  []string{"max_bytes", "max_file_bytes"},
 	})
 	profileEnvDetails[protocol.SkillDocuments] = documentsProfile
 }

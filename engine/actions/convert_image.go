@@ -29,6 +29,7 @@ func (a *convertImageArgs) Validate() error {
 func init() {
 	action.Register(action.Spec{
 		Name:    "convert_image",
+		Rules:   []action.Rule{action.Absolute("path", "destination")},
 		NewArgs: func() any { return &convertImageArgs{} },
 		Facts: func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 			a := action.Args[convertImageArgs](c)
@@ -37,8 +38,7 @@ func init() {
 			}
 			return imageDestination(env, c, a.Destination, "", formatExt(a.Format))
 		},
-		Run:    convertImage,
-		Limits: imageLimitNames,
+		Run: convertImage,
 	})
 }
 

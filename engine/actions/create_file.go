@@ -18,7 +18,7 @@ type createFileArgs struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "create_file",
-		Limits:  []string{"max_bytes"},
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &createFileArgs{} },
 		Digest:  []string{"content"},
 		Facts: writePath(func(a any) (string, string, string) {

@@ -23,6 +23,7 @@ type folderData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "create_folder",
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &createFolderArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*createFolderArgs).Path }),
 		Run:     createFolder,

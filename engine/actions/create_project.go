@@ -41,7 +41,6 @@ type createProjectData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "create_project",
-		Content: []string{"files"},
 		NewArgs: func() any { return &createProjectArgs{} },
 		Facts:   createProjectFacts,
 		Run:     createProject,

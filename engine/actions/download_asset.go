@@ -56,7 +56,7 @@ const (
 func init() {
 	action.Register(action.Spec{
 		Name:    "download_asset",
-		Limits:  []string{"max_bytes"},
+		Rules:   []action.Rule{action.Absolute("destination")},
 		NewArgs: func() any { return &downloadArgs{} },
 		Facts:   downloadFacts,
 		Run:     downloadAsset,

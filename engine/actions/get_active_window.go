@@ -21,7 +21,6 @@ type activeWindowData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "get_active_window",
-		Content: []string{"title", "app"},
 		NewArgs: func() any { return &noArgs{} },
 		Run:     getActiveWindow,
 	})

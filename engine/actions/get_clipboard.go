@@ -49,7 +49,7 @@ type getClipboardData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "get_clipboard",
-		Content: []string{"content", "formats"},
+		Rules:   []action.Rule{action.Absolute("destination"), action.When(action.Given("destination"), action.Is("format", "image"))},
 		NewArgs: func() any { return &getClipboardArgs{} },
 		Facts: func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 			if d := action.Args[getClipboardArgs](c).Destination; d != "" {

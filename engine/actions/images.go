@@ -37,10 +37,6 @@ type imageOut struct {
 	Quality int `json:"quality"`
 }
 
-// imageLimitNames are the decision's limits every image action enforces:
-// the file's bytes, the header's pixels and an animation's frames.
-var imageLimitNames = []string{"max_bytes", "max_pixels", "max_frames"}
-
 func init() {
 	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
 		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),

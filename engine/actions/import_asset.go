@@ -37,7 +37,7 @@ const importMaxBytes = 100 << 20
 func init() {
 	action.Register(action.Spec{
 		Name:    "import_asset",
-		Limits:  []string{"max_bytes"},
+		Rules:   []action.Rule{action.Absolute("source", "destination")},
 		NewArgs: func() any { return &importArgs{} },
 		Facts:   importFacts,
 		Run:     importAsset,

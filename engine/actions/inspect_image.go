@@ -38,10 +38,10 @@ type imageMetadata struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "inspect_image",
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &inspectImageArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*inspectImageArgs).Path }),
 		Run:     inspectImage,
-		Limits:  imageLimitNames,
 	})
 }
 

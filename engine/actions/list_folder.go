@@ -29,8 +29,7 @@ type listData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "list_folder",
-		Content: []string{"entries"},
-		Limits:  []string{"max_entries"},
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &listFolderArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*listFolderArgs).Path }),
 		Run:     listFolder,

@@ -36,6 +36,7 @@ func openedOf(d openedData, l launched) openedData {
 func init() {
 	action.Register(action.Spec{
 		Name:    "open_folder",
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &openFolderArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*openFolderArgs).Path }),
 		Run:     openFolder,

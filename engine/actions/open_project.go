@@ -20,6 +20,7 @@ type openProjectArgs struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "open_project",
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &openProjectArgs{} },
 		Facts:   openProjectFacts,
 		Run:     openProject,

@@ -35,8 +35,7 @@ type patchData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "patch_file",
-		Content: []string{"diff"},
-		Limits:  []string{"max_bytes"},
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &patchFileArgs{} },
 		Digest:  []string{"edits[].old_text", "edits[].new_text"},
 		Facts: func(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {

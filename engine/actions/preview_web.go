@@ -58,6 +58,7 @@ type previewData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "preview_web",
+		Rules:   []action.Rule{action.Absolute("path"), action.ExactlyOne(action.Given("path"), action.Given("url"))},
 		NewArgs: func() any { return &previewWebArgs{} },
 		Facts: func(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {
 			a := action.Args[previewWebArgs](c)

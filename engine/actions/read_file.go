@@ -37,8 +37,7 @@ type readFileData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "read_file",
-		Content: []string{"content"},
-		Limits:  []string{"max_bytes"},
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &readFileArgs{} },
 		Facts:   targetPath(func(a any) string { return a.(*readFileArgs).Path }),
 		Run:     readFile,

@@ -32,10 +32,10 @@ func (a *resizeImageArgs) Validate() error {
 func init() {
 	action.Register(action.Spec{
 		Name:    "resize_image",
+		Rules:   []action.Rule{action.Absolute("path", "destination"), action.AtLeastOne(action.Present("width"), action.Present("height"))},
 		NewArgs: func() any { return &resizeImageArgs{} },
 		Facts:   resizeFacts,
 		Run:     resizeImage,
-		Limits:  imageLimitNames,
 	})
 }
 

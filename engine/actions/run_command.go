@@ -74,6 +74,9 @@ func validEnv(env map[string]string) error {
 	return nil
 }
 
+// envNamePattern is envName for the published schema.
+const envNamePattern = `^[A-Za-z_][A-Za-z0-9_]{0,127}$`
+
 func envName(k string) bool {
 	if k == "" || len(k) > maxEnvName || (k[0] >= '0' && k[0] <= '9') {
 		return false
@@ -101,9 +104,9 @@ type runCommandData struct {
 
 func init() {
 	action.Register(action.Spec{
-		Name:    "run_command",
-		Content: []string{"stdout", "stderr"},
-		Limits:  []string{"max_bytes"},
+		Name: "run_command",
+		Rules: []action.Rule{action.Absolute("cwd"), action.ExactlyOne(action.Given("command"), action.Present("argv")),
+			action.Names("env", envNamePattern)},
 		NewArgs: func() any { return &runCommandArgs{} },
 		Digest:  []string{"stdin"},
 		Facts:   runCommandFacts,

@@ -42,7 +42,9 @@ type setClipboardData struct {
 
 func init() {
 	action.Register(action.Spec{
-		Name:    "set_clipboard",
+		Name: "set_clipboard",
+		Rules: []action.Rule{action.Absolute("image_path"),
+			action.ExactlyOne(action.Given("image_path"), action.Any(action.Given("text"), action.Given("html")))},
 		NewArgs: func() any { return &setClipboardArgs{} },
 		Digest:  []string{"text", "html"},
 		Facts: func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {

@@ -80,13 +80,14 @@ type changedResult struct {
 
 func init() {
 	action.Register(action.Spec{
-		Name:    "update_project",
-		Content: []string{"name", "description", "changed"},
+		Name: "update_project",
+		Rules: []action.Rule{action.AtLeastOne(action.NotEmpty("changes"), action.Present("rename"), action.Present("description")),
+			action.When(action.NotEmpty("changes"), action.Given("message")),
+			action.Each("changes", action.ExactlyOne(action.Present("content"), action.NotEmpty("patch"), action.True("delete")))},
 		NewArgs: func() any { return &updateProjectArgs{} },
 		Digest:  []string{"changes[].content", "changes[].patch[].old_text", "changes[].patch[].new_text"},
 		Facts:   updateProjectFacts,
 		Run:     updateProject,
-		Limits:  []string{"max_bytes"},
 	})
 }
 

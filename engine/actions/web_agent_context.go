@@ -124,8 +124,6 @@ const byMessageSize = "message_size"
 func init() {
 	action.Register(action.Spec{
 		Name:    "web_agent_context",
-		Content: []string{"results"},
-		Limits:  agentLimitNames,
 		NewArgs: func() any { return &agentContextArgs{} },
 		Facts:   agentContextFacts,
 		Run:     agentContext,

@@ -38,7 +38,7 @@ type agentStartData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "web_agent_start",
-		Limits:  agentLimitNames,
+		Rules:   []action.Rule{action.When(action.Is("mode", modeWorkspace), action.Given("workspace"))},
 		NewArgs: func() any { return &agentStartArgs{} },
 		Facts:   agentStartFacts,
 		Run:     agentStart,

@@ -35,7 +35,7 @@ type writeData struct {
 func init() {
 	action.Register(action.Spec{
 		Name:    "write_file",
-		Limits:  []string{"max_bytes"},
+		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &writeFileArgs{} },
 		Digest:  []string{"content"},
 		Facts: writePath(func(a any) (string, string, string) {

@@ -1,7 +1,9 @@
 // Package argschema reflects the JSON Schema of each built action's
-// arguments from its Go argument type and `jsonschema` tags: the same
-// declaration package envelope checks natively, so the published schema
-// (`deskbridge schema`, extension/schemas.json) and the host agree.
+// arguments from its Go argument type and `jsonschema` tags (the same
+// declaration package envelope checks natively), then adds the Spec's
+// Rules (what the type's Validate and the path facts refuse), so that the
+// published schema (`deskbridge schema`, extension/schemas.json) refuses
+// what the host refuses.
 package argschema
 
 import (
@@ -27,6 +29,9 @@ func Build() map[string]*jsonschema.Schema {
 		spec, _ := action.Lookup(name)
 		s := r.ReflectFromType(reflect.TypeOf(spec.NewArgs()))
 		s.Version = ""
+		for _, rule := range spec.Rules {
+			rule(s)
+		}
 		out[name] = s
 	}
 	return out
