@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/internal/warm"
 	"golang.org/x/sys/windows"
 )
@@ -191,5 +193,69 @@ func TestWarmFallsBackToTheHostOnWindows(t *testing.T) {
 	r := callWarm(t, w, cfg, "get_status", nil)
 	if r.Success || r.Error == nil || !strings.Contains(r.Error.Message, "doctor") {
 		t.Fatalf("get_status with a broken configuration = %s %+v; want the host's refusal naming doctor", r.code(), r.Error)
+	}
+}
+
+// Eight ports opened at once with no warm process: each deskbridge-host
+// starts one, one of them takes the name's lock and creates the pipe, the
+// others say so, and their deskbridge-hosts wait for that one's instances:
+// every message is served warm, by one warm process.
+func TestWarmBurstIsServedWarmOnWindows(t *testing.T) {
+	cfg, _ := writeConfig(t, "")
+	w := newWarmEnv(t, "60s")
+	answers := make([]response, 8)
+	var wg sync.WaitGroup
+	for i := range answers {
+		wg.Go(func() { answers[i] = callWarm(t, w, cfg, "get_status", nil) })
+	}
+	wg.Wait()
+	for i, r := range answers {
+		var s status
+		if !r.Success || json.Unmarshal(r.Data, &s) != nil || !s.Warm {
+			t.Errorf("port %d of 8 was not served warm: %s, warm %v", i, r.code(), s.Warm)
+		}
+	}
+	if got := w.sockets(); len(got) != 1 {
+		t.Errorf("warm processes after the burst: %v; want one", got)
+	}
+}
+
+// When deskbridge-host ends (the browser stopped it), the pipe breaks and
+// the warm process cancels the port's work as a stopped host does: the
+// running command is stopped and its outcome logged as CANCELLED, not
+// left to run out (ping for two minutes).
+func TestWarmProcessCancelsWhenDeskbridgeHostEndsOnWindows(t *testing.T) {
+	cfg, ws := writeConfig(t, `,"commands":{"allow":["ping"]}`)
+	w := newWarmEnv(t, "60s")
+	if s := statusOf(t, callWarm(t, w, cfg, "get_status", nil)); !s.Warm {
+		t.Fatal("no warm process answered")
+	}
+	logFile := filepath.Join(filepath.Dir(cfg), "log", "decisions.jsonl")
+	bin, _ := warmHostPath()
+	p := startProgram(t, bin, []string{"--config", cfg, origin}, w.env()...)
+	req, _ := json.Marshal(map[string]any{"version": 1, "id": "cmd", "action": "run_command",
+		"arguments": map[string]any{"argv": []string{"ping", "-n", "120", "127.0.0.1"}, "cwd": ws}})
+	p.send(frame(req))
+	proctest.WaitFile(t, logFile, func(b []byte) bool { return bytes.Contains(b, []byte(`"run_command"`)) })
+	// The warm process holds no handle of deskbridge-host's: Wait returns
+	// once it has ended.
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Wait()
+	outcome := func(b []byte) []byte { // the run_command's outcome line and after
+		i := bytes.Index(b, []byte(`"run_command"`))
+		if i < 0 {
+			return nil
+		}
+		j := bytes.Index(b[i:], []byte(`"phase":"outcome"`))
+		if j < 0 {
+			return nil
+		}
+		return b[i+j:]
+	}
+	b := proctest.WaitFile(t, logFile, func(b []byte) bool { return outcome(b) != nil })
+	if line, _, _ := bytes.Cut(outcome(b), []byte("\n")); !bytes.Contains(line, []byte(`"CANCELLED"`)) {
+		t.Fatalf("the command's outcome is not CANCELLED: %s", line)
 	}
 }

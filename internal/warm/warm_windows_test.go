@@ -57,7 +57,8 @@ func TestPipeNameMadeFirstIsRefused(t *testing.T) {
 }
 
 // The pipe's security descriptor admits this user alone: one entry,
-// allowing this user's SID, none inherited.
+// allowing this user's SID, none inherited; as built, and as the pipe
+// Listen made holds it.
 func TestPipeDescriptorAdmitsOnlyThisUser(t *testing.T) {
 	user, err := currentUser()
 	if err != nil {
@@ -71,9 +72,21 @@ func TestPipeDescriptorAdmitsOnlyThisUser(t *testing.T) {
 	if err != nil || control&windows.SE_DACL_PROTECTED == 0 {
 		t.Errorf("the DACL is not protected from inheritance: control %#x, %v", control, err)
 	}
+	onlyEntryFor(t, sd, user)
+	l, _ := listenHere(t)
+	live, err := windows.GetSecurityInfo(l.next, windows.SE_KERNEL_OBJECT, windows.DACL_SECURITY_INFORMATION)
+	if err != nil {
+		t.Fatalf("the pipe's security descriptor: %v", err)
+	}
+	onlyEntryFor(t, live, user)
+}
+
+// onlyEntryFor checks that sd's DACL has one entry, allowing user.
+func onlyEntryFor(t *testing.T, sd *windows.SECURITY_DESCRIPTOR, user *windows.SID) {
+	t.Helper()
 	dacl, _, err := sd.DACL()
 	if err != nil || dacl == nil {
-		t.Fatalf("no DACL: %v", err)
+		t.Fatalf("no DACL in %s: %v", sd, err)
 	}
 	if dacl.AceCount != 1 {
 		t.Fatalf("the DACL has %d entries; want one (%s)", dacl.AceCount, sd)
