@@ -7,7 +7,7 @@ FUZZTIME ?= 10s
 .PHONY: generate check-generated schema build test test-unit test-e2e test-windows lint cross policy-test fuzz fuzz-brief bench clean
 
 ## build: deskbridge, and beside it deskbridge-host, the small program
-## install registers on Linux and macOS (docs/warm.md).
+## install registers (docs/warm.md).
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/deskbridge
 	$(GO) build -trimpath -o $(dir $(BIN))deskbridge-host ./cmd/deskbridge-host

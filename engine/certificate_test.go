@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -26,9 +25,6 @@ import (
 // authority the computer does not trust, says it is the certificate, not
 // that the server could not be reached.
 func TestDownloadSaysTheCertificateIsWrong(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the platform verifier error for a certificate of another name is not mapped on Windows (under Wine): open, see docs/windows.md, \"Open on Windows\"")
-	}
 	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(pngBytes) })
 	other := httptest.NewUnstartedServer(handler)
 	other.TLS = &tls.Config{Certificates: []tls.Certificate{certificateFor(t, "example.com")}}

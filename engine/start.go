@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -316,9 +317,9 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 	add(log + ".1.gz.tmp") // being compressed
 	if exe, err := os.Executable(); err == nil {
 		add(exe)
-		add(filepath.Join(filepath.Dir(exe), "deskbridge-host"))
+		add(filepath.Join(filepath.Dir(exe), warmHostFile))
 	}
-	add(warm.Folder()) // the warm processes' sockets
+	add(warm.Folder()) // the warm processes' sockets (Windows: their locks and logs)
 	for _, p := range extra {
 		add(p)
 	}
@@ -328,3 +329,6 @@ func protectedPaths(cfg *config.Config, extra []string) []string {
 // PolicySource reads the configured policy set (a signed bundle, a folder,
 // or the embedded default), as Start does.
 func PolicySource(cfg *config.Config) (*policy.Source, error) { return policySource(cfg) }
+
+// warmHostFile is the file name of deskbridge-host (docs/warm.md).
+var warmHostFile = map[bool]string{false: "deskbridge-host", true: "deskbridge-host.exe"}[runtime.GOOS == "windows"]

@@ -77,8 +77,8 @@ existing one's allowed_origins. Firefox is not supported yet
 (docs/firefox.md). Then run deskbridge doctor. With --system, install
 warns when other users could not run the binary.
 
-On Linux and macOS, when deskbridge-host sits beside this binary, that is
-what is registered: it hands each message to a warm deskbridge process
+When deskbridge-host (deskbridge-host.exe on Windows) sits beside this
+binary, that is what is registered: it hands each message to a warm deskbridge process
 (docs/warm.md). --direct registers this binary itself, which then starts
 for every message.
 `

@@ -8,20 +8,18 @@ import (
 	"testing"
 )
 
-// On Linux and macOS install registers deskbridge-host when it sits
-// beside deskbridge (unless --direct), and doctor takes a manifest that
-// starts it as starting this binary.
+// install registers deskbridge-host when it sits beside deskbridge
+// (unless --direct), and doctor takes a manifest that starts it as
+// starting this binary.
 func TestWarmHostRegistered(t *testing.T) {
 	dir := t.TempDir()
-	self := filepath.Join(dir, "deskbridge")
-	for _, p := range []string{self, filepath.Join(dir, WarmHostName)} {
+	exe := map[bool]string{false: "", true: ".exe"}[runtime.GOOS == "windows"]
+	self := filepath.Join(dir, "deskbridge"+exe)
+	want := filepath.Join(dir, WarmHostName+exe)
+	for _, p := range []string{self, want} {
 		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-	}
-	want := filepath.Join(dir, WarmHostName)
-	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
-		want = self // no warm process on this platform
 	}
 	if got := registered(self, true); got != want {
 		t.Errorf("registered = %s; want %s", got, want)
@@ -42,5 +40,9 @@ func TestWarmHostRegistered(t *testing.T) {
 	}
 	if in.startsSelf("/elsewhere/deskbridge-host", "/opt/db/deskbridge") {
 		t.Error("doctor takes a deskbridge-host elsewhere as this binary")
+	}
+	in.OS = "windows"
+	if !in.startsSelf(`C:\DB\Deskbridge-Host.exe`, `C:\db\deskbridge.exe`) || in.startsSelf(`C:\other\deskbridge-host.exe`, `C:\db\deskbridge.exe`) {
+		t.Error("doctor on Windows does not take deskbridge-host.exe beside this binary, and only it, as this binary")
 	}
 }

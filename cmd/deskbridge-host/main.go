@@ -108,14 +108,9 @@ func connect(full, config, origin string) (conn net.Conn, socket string, err err
 // warm process cancels the port's work as a stopped host would.
 func handOver(conn net.Conn) int {
 	defer conn.Close()
-	if err := warm.SendFiles(conn, os.Stdin, os.Stdout, os.Stderr); err != nil {
+	status, err := warm.HandOver(conn, os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "deskbridge-host:", err)
-		return 1
 	}
-	var done warm.Done
-	if err := warm.ReadFrame(conn, &done); err != nil {
-		fmt.Fprintln(os.Stderr, "deskbridge-host: the warm process ended:", err)
-		return 1
-	}
-	return done.Status
+	return status
 }

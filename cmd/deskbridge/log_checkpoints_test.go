@@ -143,11 +143,8 @@ func readTailHash(t *testing.T, path string) string {
 // either key, the other's checkpoints are "not checked (key id …)", never
 // forged, and the log verifies (#36.3).
 func TestCheckpointsOfAnotherKeyAreNotForged(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("key ids with two configurations fail on Windows (under Wine): open, see docs/windows.md, \"Open on Windows\"")
-	}
 	state := t.TempDir()
-	env := []string{"XDG_STATE_HOME=" + state}
+	env := []string{"XDG_STATE_HOME=" + state, "LOCALAPPDATA=" + state}
 	var keys []string
 	for _, name := range []string{"one", "other"} {
 		dir := filepath.Join(t.TempDir(), name)
@@ -162,7 +159,10 @@ func TestCheckpointsOfAnotherKeyAreNotForged(t *testing.T) {
 		}
 		keys = append(keys, filepath.Join(dir, "decision-log.key"))
 	}
-	logFile := filepath.Join(state, "deskbridge", "decisions.jsonl")
+	logFile := filepath.Join(state, "deskbridge", "decisions.jsonl") // config.DefaultStateDir
+	if runtime.GOOS == "windows" {
+		logFile = filepath.Join(state, "DeskBridge", "state", "decisions.jsonl")
+	}
 	for _, key := range keys {
 		out, errOut, code := runBin(t, "", env, "log", "verify", "--log", logFile, "--key", key)
 		if code != 0 || strings.Contains(out, "forged") || !strings.Contains(out, "2 checkpoint(s) not checked (key id") || !strings.Contains(out, "signed heads: 4 verified") {

@@ -153,7 +153,8 @@ func (w *warmHost) stopListening() { w.closeOnce.Do(func() { w.l.Close() }) }
 // still those the host started with, takes deskbridge-host's standard
 // streams and serves them as a newly started host would, until the port
 // closes or deskbridge-host goes away (then its work is cancelled, as a
-// stopped host's is).
+// stopped host's is). warm.TakePort takes the streams: passed over the
+// socket on Linux and macOS, relayed over the pipe on Windows.
 func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 	var hello warm.Hello
@@ -170,28 +171,29 @@ func (w *warmHost) serveConn(ctx context.Context, conn net.Conn) {
 	if err := warm.WriteFrame(conn, warm.Reply{OK: true}); err != nil {
 		return
 	}
-	files, err := warm.ReceiveFiles(conn, 3)
+	port, err := warm.TakePort(conn)
 	if err != nil {
 		return
 	}
-	conn.SetReadDeadline(time.Time{})
-	stdin, stdout, stderr := files[0], files[1], files[2]
-	closeAll := sync.OnceFunc(func() { stdin.Close(); stdout.Close(); stderr.Close() })
-	defer closeAll()
+	defer port.Close()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
-		conn.Read(make([]byte, 1)) // returns when deskbridge-host ends
-		cancel(engine.ErrPortClosed)
+		select {
+		case <-port.Gone(): // deskbridge-host ended
+			cancel(engine.ErrPortClosed)
+		case <-ctx.Done():
+		}
 	}()
-	widenOutput(stdout)
-	h := w.h.Caller(hello.Origin, stderr)
+	if out, ok := port.Out.(*os.File); ok {
+		widenOutput(out)
+	}
+	h := w.h.Caller(hello.Origin, port.Err)
 	defer h.Release()
 	status := 0
-	if err := h.Serve(ctx, stdin, stdout); err != nil && ctx.Err() == nil {
-		fmt.Fprintf(stderr, "deskbridge: %v\n", err)
+	if err := h.Serve(ctx, port.In, port.Out); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(port.Err, "deskbridge: %v\n", err)
 		status = 1
 	}
-	closeAll() // the port is the browser's again before deskbridge-host exits
-	warm.WriteFrame(conn, warm.Done{Status: status})
+	port.Finish(status) // the port is the browser's again before deskbridge-host exits
 }

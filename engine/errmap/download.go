@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/netguard"
@@ -116,10 +117,16 @@ func certificate(err error) *protocol.Error {
 		ue x509.UnknownAuthorityError
 		ie x509.CertificateInvalidError
 	)
+	misnamedHost := ""
+	if errors.As(err, &he) {
+		misnamedHost = he.Host
+	} else if errors.As(err, &ue) {
+		misnamedHost = misnamed(err, ue.Cert) // Windows says the authority first
+	}
 	switch {
-	case errors.As(err, &he):
+	case misnamedHost != "":
 		return protocol.Wrap(protocol.ExecutionFailed, err, fmt.Sprintf("The server's TLS certificate is not valid for %s, so DeskBridge did not connect; "+
-			"use the host name the certificate names (not an IP address), or ask the server's owner for a certificate that names %s.", he.Host, he.Host))
+			"use the host name the certificate names (not an IP address), or ask the server's owner for a certificate that names %s.", misnamedHost, misnamedHost))
 	case errors.As(err, &ue):
 		return protocol.Wrap(protocol.ExecutionFailed, err, "The server's TLS certificate is not signed by an authority this computer trusts (it is self-signed or from a private authority), so DeskBridge did not connect; "+
 			"install that authority in the system's trust store, or use the server's public address.")
@@ -127,4 +134,22 @@ func certificate(err error) *protocol.Error {
 		return protocol.Wrap(protocol.ExecutionFailed, err, "The server's TLS certificate is expired, not valid yet or not valid for a web server, so DeskBridge did not connect; check the computer's clock, or ask the server's owner to renew it.")
 	}
 	return nil
+}
+
+// misnamed is the host of err's URL when the certificate leaf does not
+// name it, "" otherwise. Windows' verifier (CertGetCertificateChain, then
+// the SSL policy) reports an untrusted root before a wrong name, where Go's
+// own verifier (Linux) checks the name first: a self-signed certificate
+// for another name is then "unknown authority" on Windows only. The name
+// is the fault the person can act on, so it is told on both.
+func misnamed(err error, leaf *x509.Certificate) string {
+	var ue *url.Error
+	if leaf == nil || !errors.As(err, &ue) {
+		return ""
+	}
+	u, perr := url.Parse(ue.URL)
+	if perr != nil || u.Hostname() == "" || leaf.VerifyHostname(u.Hostname()) == nil {
+		return ""
+	}
+	return u.Hostname()
 }

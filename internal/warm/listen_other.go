@@ -1,4 +1,4 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package warm
 
@@ -33,3 +33,9 @@ func SendFiles(net.Conn, ...*os.File) error { return ErrUnsupported }
 
 // ReceiveFiles reports ErrUnsupported.
 func ReceiveFiles(net.Conn, int) ([]*os.File, error) { return nil, ErrUnsupported }
+
+// TakePort reports ErrUnsupported.
+func TakePort(net.Conn) (*Port, error) { return nil, ErrUnsupported }
+
+// HandOver reports ErrUnsupported.
+func HandOver(net.Conn, *os.File, *os.File, *os.File) (int, error) { return 1, ErrUnsupported }

@@ -24,6 +24,10 @@ const (
 	// nothing; the cmd/deskbridge tests start the program again (never a
 	// skip).
 	StartInternalError = "Wine 8 CreateProcess sometimes fails with ERROR_INTERNAL_ERROR and starts nothing"
+	// NoFirstPipeInstance: Wine 8's CreateNamedPipeW accepts
+	// FILE_FLAG_FIRST_PIPE_INSTANCE and does not enforce it: a second
+	// first instance of an existing pipe name is created.
+	NoFirstPipeInstance = "Wine 8 does not enforce FILE_FLAG_FIRST_PIPE_INSTANCE"
 )
 
 // Running reports whether this Windows program runs under Wine (ntdll.dll

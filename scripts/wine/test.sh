@@ -8,9 +8,10 @@
 #  3. the binary-level tests of e2e/wine (build tag wine), run on Linux,
 #     driving deskbridge.exe under Wine.
 #
-# deskbridge.exe is built first, with the same overlay (a Wine test build,
-# never a release): cmd/deskbridge's tests run it (DESKBRIDGE_TEST_BINARY,
-# as there is no Go toolchain inside Wine) and so does e2e/wine.
+# deskbridge.exe and deskbridge-host.exe are built first, with the same
+# overlay (a Wine test build, never a release): cmd/deskbridge's tests run
+# them (DESKBRIDGE_TEST_BINARY, DESKBRIDGE_TEST_HOST_BINARY, as there is no
+# Go toolchain inside Wine) and e2e/wine runs deskbridge.exe.
 #
 # Arguments, all optional: package patterns for step 2 (default ./...).
 # WINE_RUN='regexp' narrows step 2 to matching tests, WINE_SKIP_UNIT=1 or
@@ -37,6 +38,12 @@ echo "== building deskbridge.exe"
 nice -n 10 "$GO" build -overlay "$overlay" -o "$WINE_OUT/deskbridge.exe" ./cmd/deskbridge
 # The Windows path of the same file (Wine maps / to drive Z:).
 export DESKBRIDGE_TEST_BINARY="Z:${WINE_OUT//\//\\}\\deskbridge.exe"
+# deskbridge-host.exe too: cmd/deskbridge's warm tests put it beside the host.
+nice -n 10 "$GO" build -overlay "$overlay" -o "$WINE_OUT/deskbridge-host.exe" ./cmd/deskbridge-host
+export DESKBRIDGE_TEST_HOST_BINARY="Z:${WINE_OUT//\//\\}\\deskbridge-host.exe"
+# And docs/logverify, the verifier that is not DeskBridge (TestSignedHeadsThroughTheBinary).
+nice -n 10 "$GO" build -o "$WINE_OUT/logverify.exe" ./docs/logverify
+export DESKBRIDGE_TEST_LOGVERIFY="Z:${WINE_OUT//\//\\}\\logverify.exe"
 
 unit() {
   local out="$WINE_OUT/tests"
