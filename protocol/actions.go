@@ -24,13 +24,15 @@ type ActionInfo struct {
 	Skill Skill
 }
 
-// Actions is the v1 whitelist: the 28 actions and the internal web_agent_*
-// messages. A request naming anything else is UNKNOWN_ACTION.
+// Actions is the v1 whitelist: the 28 actions, the v1 extensions
+// (list_projects, list_checkpoints, diff_checkpoint: docs/protocol.md,
+// "Checkpoints") and the internal web_agent_* messages. A request naming anything else is UNKNOWN_ACTION.
 var Actions = []ActionInfo{
 	{"get_status", SkillControl}, {"get_skill_profile", SkillControl}, {"open_deskbridge", SkillControl},
 	{"read_file", SkillFiles}, {"write_file", SkillFiles}, {"create_file", SkillFiles},
 	{"create_folder", SkillFiles}, {"list_folder", SkillFiles}, {"patch_file", SkillFiles},
 	{"create_project", SkillProjects}, {"update_project", SkillProjects},
+	{"list_projects", SkillProjects}, {"list_checkpoints", SkillProjects}, {"diff_checkpoint", SkillProjects},
 	{"get_clipboard", SkillClipboard}, {"set_clipboard", SkillClipboard},
 	{"open_folder", SkillApplications}, {"open_app", SkillApplications}, {"open_project", SkillApplications},
 	{"open_in_browser", SkillApplications}, {"preview_web", SkillApplications},

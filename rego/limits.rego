@@ -30,6 +30,10 @@ limits := object.union(
 			# in a large repository takes longer than a file write.
 			"update_project": {"timeout_ms": 30000, "max_bytes": 8388608},
 			"create_project": {"timeout_ms": 30000},
+			# diff_checkpoint: max_bytes caps the patches together (the response's
+			# 1 MB cap applies too); a long history takes a while to walk.
+			"diff_checkpoint": {"timeout_ms": 30000, "max_bytes": 524288},
+			"list_checkpoints": {"timeout_ms": 30000},
 			# Images: max_bytes caps the file read, max_pixels the header's
 			# width × height (checked before any pixel is decoded),
 			# max_frames an animation's frames (counted without decoding).
