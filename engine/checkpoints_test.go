@@ -173,3 +173,36 @@ func TestListProjects(t *testing.T) {
 	}
 	mustCode(t, th.call(t, "list_projects", map[string]any{"workspace": "nope"}), "INVALID_REQUEST")
 }
+
+// TestSkillProfileTemplates: the projects skill lists the built-in
+// templates and the configured folder's (one replacing a built-in of its
+// name); a link in that folder is not a template.
+func TestSkillProfileTemplates(t *testing.T) {
+	tdir := t.TempDir()
+	write(t, filepath.Join(tdir, "team", "README.md"), "team")
+	write(t, filepath.Join(tdir, "node", "package.json"), "{}")
+	if err := os.Symlink(t.TempDir(), filepath.Join(tdir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	th := newTestHost(t, map[string]any{"projects": map[string]any{"templates": tdir}})
+	r := th.call(t, "get_skill_profile", map[string]any{})
+	mustCode(t, r, "ok")
+	got := map[string]string{}
+	for _, s := range r.Data["skills"].([]any) {
+		if s := s.(map[string]any); s["name"] == "projects" {
+			for _, tm := range s["templates"].([]any) {
+				tm := tm.(map[string]any)
+				got[tm["name"].(string)] = tm["source"].(string)
+			}
+		}
+	}
+	want := map[string]string{"empty": "builtin", "go": "builtin", "node": "configured", "python": "builtin", "static-web": "builtin", "team": "configured"}
+	if len(got) != len(want) {
+		t.Fatalf("templates %v, want %v", got, want)
+	}
+	for n, src := range want {
+		if got[n] != src {
+			t.Errorf("template %s: %q, want %q", n, got[n], src)
+		}
+	}
+}

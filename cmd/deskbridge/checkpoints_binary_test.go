@@ -97,6 +97,11 @@ func TestCheckpointsBinary(t *testing.T) {
 	if !strings.Contains(string(r.Data), created.ID) || !strings.Contains(string(r.Data), second) {
 		t.Errorf("list_projects %s", r.Data)
 	}
+	r = h.request("sp", "get_skill_profile", `{}`)
+	mustCode(t, r, "sp", "ok")
+	if !strings.Contains(string(r.Data), `"templates":[{"name":"empty","source":"builtin"},{"name":"go","source":"builtin"}`) {
+		t.Errorf("get_skill_profile's templates: %s", r.Data)
+	}
 	h.closeAndWait()
 
 	team := start(t, []string{"--config", withTeamPolicy(t, cfg, lockedModule), origin})
