@@ -17,6 +17,8 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
+require github.com/fsnotify/fsnotify v1.10.1
+
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
