@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/HugoSmits86/nativewebp v0.9.3
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/invopop/jsonschema v0.14.0
@@ -16,8 +17,6 @@ require (
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.50.0
 )
-
-require github.com/fsnotify/fsnotify v1.10.1
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
