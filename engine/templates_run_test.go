@@ -14,7 +14,9 @@ import (
 // templateChecks run a built-in template's own check in the folder of a
 // project made from it, and return what failed ("" for nothing).
 var templateChecks = map[string]func(t *testing.T, dir string) string{
-	"empty":      func(t *testing.T, dir string) string { return wantIn(read(t, filepath.Join(dir, "README.md")), "# tmpl-empty") },
+	"empty": func(t *testing.T, dir string) string {
+		return wantIn(read(t, filepath.Join(dir, "README.md")), "# tmpl-empty")
+	},
 	"static-web": staticWebRenders,
 	"node": func(t *testing.T, dir string) string {
 		if msg := nodeScriptsOff(t, dir); msg != "" {
