@@ -206,3 +206,32 @@ func TestSkillProfileTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffOmitsSecrets: the first checkpoint of a node project adds
+// .npmrc, a secret-class name: the diff lists it without its content.
+func TestDiffOmitsSecrets(t *testing.T) {
+	th := newTestHost(t, nil)
+	id, _ := newProject(t, th, "app", "node")
+	cps := th.call(t, "list_checkpoints", map[string]any{"project": id}).Data["checkpoints"].([]any)
+	r := th.call(t, "diff_checkpoint", map[string]any{"project": id, "checkpoint": cps[0].(map[string]any)["id"]})
+	mustCode(t, r, "ok")
+	seen := 0
+	for _, p := range r.Data["patches"].([]any) {
+		p := p.(map[string]any)
+		switch p["path"] {
+		case ".npmrc":
+			seen++
+			if p["omitted"] != "secret" || p["patch"] != nil {
+				t.Errorf(".npmrc: %v", p)
+			}
+		case "package.json":
+			seen++
+			if p["patch"] == nil {
+				t.Errorf("package.json: %v", p)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Errorf("patches %v", r.Data["patches"])
+	}
+}

@@ -2,10 +2,12 @@ package actions
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/project"
 )
@@ -35,6 +37,15 @@ func checkpointIDError(id string) error {
 		return envelope.ArgumentError("The checkpoint must be a checkpoint's id, 40 lowercase hex digits, as list_checkpoints returns it.")
 	}
 	return nil
+}
+
+// secretPath reports whether the file rel of the project folder dir is of
+// the secret class (.env, keys, .npmrc …), whose content DeskBridge never
+// reads out, history included: its patch is omitted. A path that does not
+// resolve counts as secret.
+func secretPath(env *action.Env, dir, rel string) bool {
+	p, perr := env.Paths.Resolve(filepath.Join(dir, filepath.FromSlash(rel)))
+	return perr != nil || p.Sensitivity == facts.Secret
 }
 
 // diffData is diff_checkpoint's data.
@@ -80,6 +91,9 @@ func diffCheckpoint(ctx context.Context, env *action.Env, c *action.Call) (any, 
 	d := diffData{checkpointData: checkpointOf(cp), Patches: make([]filePatchOf, len(patches))}
 	for i, p := range patches {
 		d.Patches[i] = filePatchOf{Path: p.Path, Action: p.Action, Patch: p.Patch, Omitted: p.Omitted}
+		if secretPath(env, proj.Canonical, p.Path) {
+			d.Patches[i].Patch, d.Patches[i].Omitted = "", "secret"
+		}
 	}
 	c.Detail = map[string]any{"files": len(patches)}
 	return d, nil
