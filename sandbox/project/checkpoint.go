@@ -29,6 +29,10 @@ var ErrTooLarge = errors.New("project: checkpoint larger than the limit")
 // MaxCheckpointFiles caps the files one checkpoint lists.
 const MaxCheckpointFiles = 100
 
+// MaxHistory caps how far back from HEAD a checkpoint is looked for: an
+// older commit is no checkpoint DeskBridge diffs or restores.
+const MaxHistory = 10000
+
 // Checkpoint is one commit on the project's branch.
 type Checkpoint struct {
 	ID      string
@@ -247,10 +251,14 @@ func checkpoint(dir, id string) (*git.Repository, *object.Commit, error) {
 		return nil, nil, ErrNoCheckpoint
 	}
 	c, err := headCommit(repo)
-	for ; err == nil; c, err = firstParent(c) {
+	for n := 0; err == nil && n < MaxHistory; c, err = firstParent(c) {
 		if c.Hash == want {
 			return repo, c, nil
 		}
+		n++
+	}
+	if err == nil {
+		err = ErrNoCheckpoint
 	}
 	if errors.Is(err, object.ErrParentNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) {
 		err = ErrNoCheckpoint
