@@ -222,10 +222,7 @@ type Options struct {
 func Serve(ctx context.Context, stateDir string, ln net.Listener, in Instance, h http.Handler, o Options) error {
 	ctx, cancel := context.WithDeadline(ctx, in.Expires)
 	defer cancel()
-	srv := &http.Server{Handler: guard(in, h, o.CSP, stopWhenStale(o.Stale, cancel)), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10,
-		// A request's context ends with the server's, so that a long
-		// answer (the preview's event stream) does not hold it open.
-		BaseContext: func(net.Listener) context.Context { return ctx }}
+	srv := &http.Server{Handler: guard(in, h, o.CSP, stopWhenStale(o.Stale, cancel)), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}
 	go func() {
 		<-ctx.Done()
 		sctx, c := context.WithTimeout(context.Background(), 2*time.Second)

@@ -26,12 +26,12 @@ const (
 	settle            = 150 * time.Millisecond
 )
 
-// liveScript is what an HTML answer of the preview gets before its
+// LiveScript is what an HTML answer of the preview gets before its
 // </body>: it opens the event stream at the preview's own origin (below
 // the token, the first segment of the page's path) and reloads the page
 // on a "reload" event. The preview's Content-Security-Policy allows
 // inline scripts and connections to 'self' only.
-const liveScript = `<script data-deskbridge-live>(function(){var t=location.pathname.split("/")[1];` +
+const LiveScript = `<script data-deskbridge-live>(function(){var t=location.pathname.split("/")[1];` +
 	`var s=new EventSource("/"+t+"` + LiveName + `");s.addEventListener("reload",function(){s.close();location.reload();});})();</script>`
 
 // Live tells the preview's open pages that the served folder changed.
@@ -188,15 +188,15 @@ func isHTML(rel string) bool {
 	return ext == ".html" || ext == ".htm"
 }
 
-// injectLive returns page with liveScript before its last </body>, or at
+// injectLive returns page with LiveScript before its last </body>, or at
 // its end when it has none.
 func injectLive(page []byte) []byte {
 	i := bytes.LastIndex(bytes.ToLower(page), []byte("</body"))
 	if i < 0 {
 		i = len(page)
 	}
-	out := make([]byte, 0, len(page)+len(liveScript))
+	out := make([]byte, 0, len(page)+len(LiveScript))
 	out = append(out, page[:i]...)
-	out = append(out, liveScript...)
+	out = append(out, LiveScript...)
 	return append(out, page[i:]...)
 }
