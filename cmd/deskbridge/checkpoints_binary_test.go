@@ -23,7 +23,7 @@ deny contains {"code": "PERMISSION_DENIED", "rule": "team.locked", "message": "l
 	input.request.action == "update_project"
 	some role, p in input.paths
 	startswith(role, "changes[")
-	contains(p.canonical, "/locked/")
+	regex.match("[/\\\\]locked[/\\\\]", p.canonical) # either separator: Windows too
 }
 `
 
