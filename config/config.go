@@ -92,6 +92,11 @@ type Projects struct {
 type Workspace struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
+	// PreviewOrigins are origins ("https://cdn.example.org") whose
+	// stylesheets, scripts, fonts and images a preview_web page of the
+	// workspace may load, added to its Content-Security-Policy; none by
+	// default ('self' only). http is allowed only for loopback hosts.
+	PreviewOrigins []string `json:"preview_origins,omitempty"`
 }
 
 // DecisionLog configures the decision log.
@@ -333,6 +338,11 @@ func (c *Config) checkWorkspaces(p *problems) {
 		}
 		if seen[strings.ToLower(w.Name)] {
 			p.add(fmt.Sprintf("/workspaces/%d/name", i), fmt.Errorf("workspace name %q is used twice", w.Name))
+		}
+		for j, o := range w.PreviewOrigins {
+			if err := checkPreviewOrigin(o); err != nil {
+				p.add(fmt.Sprintf("/workspaces/%d/preview_origins/%d", i, j), err)
+			}
 		}
 		seen[strings.ToLower(w.Name)] = true
 	}

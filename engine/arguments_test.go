@@ -42,6 +42,9 @@ func validArguments(th *testHost) map[string]map[string]any {
 		"preview_web":                  {"url": "file:///etc/hostname", "ttl_s": 10, "open": false},
 		"open_deskbridge":              {"page": "overview", "open": false},
 		"create_project":               {"name": "p", "workspace": "WS", "template": "empty", "git": false, "description": "d"},
+		"list_projects":                {"workspace": "WS"},
+		"list_checkpoints":             {"project": "p-0000000000000000", "limit": 5},
+		"diff_checkpoint":              {"project": "p-0000000000000000", "checkpoint": "0123456789abcdef0123456789abcdef01234567"},
 		"update_project": {"project": "p-0000000000000000", "message": "m", "rename": "q", "description": "d",
 			"changes": []any{map[string]any{"path": "b.txt", "encoding": "utf-8", "patch": []any{map[string]any{"old_text": "a", "new_text": "b"}}}}},
 		// The desktop actions are refused by the policy before they touch

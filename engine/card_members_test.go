@@ -25,7 +25,9 @@ func TestFactsSetTheCardsMembers(t *testing.T) {
 		valid[a], _ = edited(valid[a], []any{"url"}, "http://127.0.0.1:9/logo.png", false)
 	}
 	id, _ := newProject(t, th, "cards", "empty")
-	valid["update_project"], _ = edited(valid["update_project"], []any{"project"}, id, false)
+	for _, a := range []string{"update_project", "list_checkpoints", "diff_checkpoint"} {
+		valid[a], _ = edited(valid[a], []any{"project"}, id, false)
+	}
 	for _, name := range action.Built() {
 		args, ok := valid[name]
 		if !ok {

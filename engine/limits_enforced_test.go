@@ -143,6 +143,22 @@ var limitCases = []limitCase{
 		f.call(t, "update_project", map[string]any{"project": id, "message": "m",
 			"changes": []any{map[string]any{"path": "a.txt", "content": strings.Repeat("x", 100)}}}).wantOK(t)
 	}},
+	{"diff_checkpoint", "max_bytes", 400, func(t *testing.T, f *netFixture) {
+		r := f.call(t, "create_project", map[string]any{"name": "p", "workspace": f.ws})
+		r.wantOK(t)
+		id := r.data["project_id"].(string)
+		f.call(t, "update_project", map[string]any{"project": id, "message": "m",
+			"changes": []any{map[string]any{"path": "a.txt", "content": "small\n"}, map[string]any{"path": "b.txt", "content": strings.Repeat("x", 401)}}}).wantOK(t)
+		r = f.call(t, "list_checkpoints", map[string]any{"project": id})
+		r.wantOK(t)
+		cp := r.data["checkpoints"].([]any)[0].(map[string]any)["id"]
+		r = f.call(t, "diff_checkpoint", map[string]any{"project": id, "checkpoint": cp})
+		r.wantOK(t)
+		ps := r.data["patches"].([]any)
+		if a, b := ps[0].(map[string]any), ps[1].(map[string]any); a["patch"] == nil || b["omitted"] != "too_large" || b["patch"] != nil {
+			t.Fatalf("patches under max_bytes 400: %v", ps)
+		}
+	}},
 }
 
 // agentLimitCases prove the agent actions' limits through a run: each is

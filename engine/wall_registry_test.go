@@ -47,6 +47,7 @@ type registryFixture struct {
 	th      *testHost
 	run     string
 	project string
+	commit  string
 }
 
 var registryCases = map[string]registryCase{
@@ -95,16 +96,21 @@ var registryCases = map[string]registryCase{
 	},
 	"web_agent_end": func(f *registryFixture) map[string]any { return map[string]any{"run_id": f.run} },
 	"create_project": func(f *registryFixture) map[string]any {
-		return map[string]any{"name": "p", "workspace": f.th.ws, "git": false}
+		return map[string]any{"name": "p", "workspace": f.th.ws}
 	},
 	"update_project": func(f *registryFixture) map[string]any {
-		return map[string]any{"project": f.project, "message": "m", "changes": []map[string]any{{"path": "n.txt", "content": "n"}}}
+		return map[string]any{"project": f.project, "message": "m " + marker, "changes": []map[string]any{{"path": "n.txt", "content": "n " + marker + "\n"}}}
+	},
+	"list_projects":    func(*registryFixture) map[string]any { return map[string]any{} },
+	"list_checkpoints": func(f *registryFixture) map[string]any { return map[string]any{"project": f.project} },
+	"diff_checkpoint": func(f *registryFixture) map[string]any {
+		return map[string]any{"project": f.project, "checkpoint": f.commit}
 	},
 }
 
 // registryOrder runs the cases that make ids first and the one that ends
 // the run last.
-var registryOrder = []string{"web_agent_start", "web_agent_context", "web_agent_end", "create_project", "update_project"}
+var registryOrder = []string{"web_agent_start", "web_agent_context", "web_agent_end", "create_project", "update_project", "list_projects", "list_checkpoints", "diff_checkpoint"}
 
 func (f *registryFixture) ws(rel string) string { return filepath.Join(f.th.ws, rel) }
 
@@ -179,6 +185,8 @@ func (f *registryFixture) remember(name string, data any) {
 		f.run, _ = m["run_id"].(string)
 	case "create_project":
 		f.project, _ = m["project_id"].(string)
+	case "update_project":
+		f.commit, _ = m["commit"].(string)
 	}
 }
 

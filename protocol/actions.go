@@ -138,9 +138,10 @@ func agentLimits() map[string]int64 {
 	return map[string]int64{"max_file_bytes": 0, "max_lines": 0, "max_results": 0, "max_total_chars": 0, "max_rounds": 0}
 }
 
-// Actions is the v1 whitelist, one card per action: the 28 actions and the
-// internal web_agent_* messages. A request naming anything else is
-// UNKNOWN_ACTION.
+// Actions is the v1 whitelist, one card per action: the 28 actions, the
+// v1 extensions (list_projects, list_checkpoints, diff_checkpoint:
+// docs/protocol.md, "Checkpoints") and the internal web_agent_* messages.
+// A request naming anything else is UNKNOWN_ACTION.
 var Actions = []ActionInfo{
 	{Name: "get_status", Skill: SkillControl},
 	{Name: "get_skill_profile", Skill: SkillControl},
@@ -168,6 +169,13 @@ var Actions = []ActionInfo{
 	{Name: "update_project", Skill: SkillProjects, Input: []Member{MemberWrite}, Writes: WritesProject,
 		Content:   []string{"name", "description", "changed"},
 		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 8 * mib}},
+	{Name: "list_projects", Skill: SkillProjects, Content: []string{"workspaces[].projects"}},
+	// list_checkpoints and diff_checkpoint walk a project's history, which
+	// takes a while in a long one; diff_checkpoint's max_bytes caps the
+	// patches together (the response's 1 MB cap applies too).
+	{Name: "list_checkpoints", Skill: SkillProjects, Content: []string{"checkpoints"}, TimeoutMS: 30_000},
+	{Name: "diff_checkpoint", Skill: SkillProjects, Content: []string{"message", "files", "patches"},
+		TimeoutMS: 30_000, Limits: map[string]int64{"max_bytes": 512 << 10}},
 
 	// get_clipboard writes only an image given a destination.
 	{Name: "get_clipboard", Skill: SkillClipboard, Writes: WritesFile, Content: []string{"content", "formats"}},

@@ -21,6 +21,8 @@ listed := {
 	"convert_document_to_markdown": {"timeout_ms": 120000, "max_bytes": 104857600, "max_file_bytes": 33554432},
 	"update_project": {"timeout_ms": 30000, "max_bytes": 8388608},
 	"create_project": {"timeout_ms": 30000},
+	"diff_checkpoint": {"timeout_ms": 30000, "max_bytes": 524288},
+	"list_checkpoints": {"timeout_ms": 30000},
 	"inspect_image": {"timeout_ms": 10000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
 	"resize_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
 	"compress_image": {"timeout_ms": 60000, "max_bytes": 104857600, "max_pixels": 100000000, "max_frames": 1000},
@@ -35,6 +37,7 @@ unlisted := {
 	"open_folder", "open_app", "open_project", "open_in_browser", "preview_web",
 	"capture_screen", "get_active_window",
 	"web_agent_start", "web_agent_end",
+	"list_projects",
 }
 
 # The limits the decision carries for action a under configuration cfg.
@@ -45,7 +48,7 @@ limits_of(a, cfg) := l if {
 with_limits(l) := object.union(f.config, {"limits": l})
 
 test_every_listed_action_has_its_limits if {
-	count(listed) == 15
+	count(listed) == 17
 	every a, want in listed {
 		limits_of(a, f.config) == want
 	}
@@ -69,7 +72,7 @@ test_listed_limits_in_numbers if {
 }
 
 test_every_unlisted_action_gets_the_defaults if {
-	count(unlisted) + count(listed) == 31
+	count(unlisted) + count(listed) == 34
 	every a in unlisted {
 		limits_of(a, f.config) == defaults
 	}
@@ -78,7 +81,7 @@ test_every_unlisted_action_gets_the_defaults if {
 # Only list_folder has max_entries.
 test_max_entries_only_for_list_folder if {
 	others := (unlisted | object.keys(listed)) - {"list_folder"}
-	count(others) == 30
+	count(others) == 33
 	every a in others {
 		not "max_entries" in object.keys(limits_of(a, f.config))
 	}

@@ -3,9 +3,18 @@
 # inside a workspace, as a file action's target must; sensitivity.rego
 # then judges every one of them as it judges write_file's target (secrets,
 # files that run later), since it reads every path of the input.
+#
+# A restore (update_project's restore) is an update: every file it would
+# write or remove is a "changes[i]" path, judged by the same rules, so a
+# policy that forbids writing one of them refuses the whole restore.
+# list_checkpoints and diff_checkpoint read a project's history: their
+# "project" must lie inside a workspace too.
 package deskbridge.policies.builtin
 
 import rego.v1
+
+# project_actions name the project folder as the path "project".
+project_actions := {"update_project", "list_checkpoints", "diff_checkpoint"}
 
 # project_role holds for the roles of update_project's paths.
 project_role(role) if role == "project"
@@ -18,7 +27,7 @@ deny contains {
 	"message": "A project or a changed file is outside the allowed workspace; use paths inside the project.",
 	"priority": 40,
 } if {
-	input.request.action == "update_project"
+	input.request.action in project_actions
 	some role, p in input.paths
 	project_role(role)
 	not p.inside
@@ -34,4 +43,17 @@ deny contains {
 	some role, p in input.paths
 	startswith(role, "changes[")
 	p.links > 1
+}
+
+deny contains {
+	"code": "PERMISSION_DENIED",
+	"rule": "projects.restore_protected",
+	"message": "The restore would write or remove DeskBridge's own file; restore it by hand with git.",
+	"priority": 40,
+} if {
+	input.request.action == "update_project"
+	input.request.arguments.restore != ""
+	some role, p in input.paths
+	startswith(role, "changes[")
+	p.protected
 }

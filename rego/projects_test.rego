@@ -44,3 +44,46 @@ test_create_project_outside_denied if {
 	d := f.decision with input as f.request("create_project", "projects", {"target": outside}) with data.config as f.config
 	f.rules(d) == {"workspace.outside"}
 }
+
+# A restore's input: update_project with restore and the files it changes.
+restore(paths) := d if {
+	req := f.request("update_project", "projects", paths)
+	args := {"project": "p-0000000000000000", "restore": "0123456789abcdef0123456789abcdef01234567", "message": "m"}
+	d := f.decision with input as object.union(req, {"request": object.union(req.request, {"arguments": args})}) with data.config as f.config
+}
+
+test_restore_inside_allowed if {
+	restore({"project": f.inside_path, "changes[0]": f.inside_path}).allow
+}
+
+# Each file a restore writes is judged as an update's change: a file that
+# runs later refuses the restore.
+test_restore_executes_denied if {
+	hook := object.union(f.inside_path, {"sensitivity": "executes"})
+	f.rules(restore({"project": f.inside_path, "changes[0]": f.inside_path, "changes[1]": hook})) == {"sensitivity.executes"}
+}
+
+test_restore_protected_denied if {
+	own := object.union(f.inside_path, {"protected": true})
+	"projects.restore_protected" in f.rules(restore({"project": f.inside_path, "changes[0]": own}))
+}
+
+test_list_checkpoints_outside_denied if {
+	d := f.decision with input as f.request("list_checkpoints", "projects", {"project": outside}) with data.config as f.config
+	f.rules(d) == {"projects.outside"}
+}
+
+test_diff_checkpoint_inside_allowed if {
+	d := f.decision with input as f.request("diff_checkpoint", "projects", {"project": f.inside_path}) with data.config as f.config
+	d.allow
+}
+
+test_diff_checkpoint_outside_denied if {
+	d := f.decision with input as f.request("diff_checkpoint", "projects", {"project": outside}) with data.config as f.config
+	f.rules(d) == {"projects.outside"}
+}
+
+test_list_projects_allowed if {
+	d := f.decision with input as f.request("list_projects", "projects", {}) with data.config as f.config
+	d.allow
+}

@@ -8,7 +8,7 @@ import rego.v1
 areas := {
 	"control": {"get_status", "get_skill_profile", "open_deskbridge"},
 	"files": {"read_file", "write_file", "create_file", "create_folder", "list_folder", "patch_file"},
-	"projects": {"create_project", "update_project"},
+	"projects": {"create_project", "update_project", "list_projects", "list_checkpoints", "diff_checkpoint"},
 	"clipboard": {"get_clipboard", "set_clipboard"},
 	"applications": {"open_folder", "open_app", "open_project", "open_in_browser", "preview_web"},
 	"commands": {"run_command"},
@@ -33,7 +33,7 @@ disabled(s) := {
 }
 
 test_tables_cover_every_v1_action if {
-	count({a | some _, acts in areas; some a in acts}) == 31
+	count({a | some _, acts in areas; some a in acts}) == 34
 	count(areas) == 11
 	count(switchable) == 10
 }
@@ -109,7 +109,7 @@ test_every_area_on_when_enabled if {
 test_switching_one_area_off_leaves_the_others_on if {
 	every off in switchable {
 		others := {a: s | some s, acts in areas; s != off; some a in acts}
-		count(others) == 31 - count(areas[off])
+		count(others) == 34 - count(areas[off])
 		every a, s in others {
 			d := f.decision with input as f.request(a, s, {}) with data.config as with_skills({off: false})
 			not "skills.disabled" in f.rules(d)

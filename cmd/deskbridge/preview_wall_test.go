@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/sandbox/preview"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestPreviewJudgesEveryFileBinary(t *testing.T) {
 	h.closeAndWait()
 
 	a := w.preview(t, filepath.Join(w.ws, "site"))
-	if code, got := fetchURL(t, a.URL+"index.html"); code != 200 || got != "<h1>hello wall</h1>" {
+	if code, got := fetchURL(t, a.URL+"index.html"); code != 200 || got != "<h1>hello wall</h1>"+preview.LiveScript {
 		t.Errorf("index.html: %d %q", code, got)
 	}
 	for _, p := range []string{"notes.txt", "secret-plans/plan.html"} {
@@ -131,7 +132,7 @@ func TestPreviewWithoutOpenerBinary(t *testing.T) {
 	if a.Opened || a.OpenError == "" {
 		t.Errorf("preview_web without an opener: %+v", a)
 	}
-	if code, got := fetchURL(t, a.URL); code != 200 || got != "<h1>headless</h1>" {
+	if code, got := fetchURL(t, a.URL); code != 200 || got != "<h1>headless</h1>"+preview.LiveScript {
 		t.Errorf("the server it reported: %d %q", code, got)
 	}
 }

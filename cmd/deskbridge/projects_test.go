@@ -14,6 +14,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/panel"
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
+	"github.com/deskbridge/deskbridge/sandbox/preview"
 )
 
 // killServers ends the detached servers recorded in stateDir.
@@ -81,7 +82,7 @@ func TestProjectPreviewPanelBinary(t *testing.T) {
 		t.Fatalf("host exit %d", code)
 	}
 	c := &http.Client{}
-	if code, body := httpGet(t, c, pv.URL+"about.html"); code != 200 || body != "<p>about</p>" {
+	if code, body := httpGet(t, c, pv.URL+"about.html"); code != 200 || body != "<p>about</p>"+preview.LiveScript {
 		t.Errorf("after the host ended: %d %q", code, body)
 	}
 	if code, body := httpGet(t, c, pv.URL+".env"); code != 404 || strings.Contains(body, "canary") {

@@ -101,6 +101,10 @@ type SkillProfile struct {
 	// Formats are the image formats read and written (the images skill).
 	Formats *ImageFormats `json:"formats,omitempty"`
 
+	// Templates are the projects skill's templates, built-in and
+	// configured.
+	Templates []TemplateProfile `json:"templates,omitempty"`
+
 	runtimeMissing bool // a runtime check (profileDetails) found it missing
 	// usableOnly is set for get_status, which reads only Usable: a detail
 	// that describes the runtime without deciding whether it is there

@@ -127,8 +127,20 @@ func previewSpec(env *action.Env, c *action.Call, p facts.Path, ttl int64) (prev
 	}
 	s := preview.Spec{StateDir: env.Config.StateFolder(), WorkspaceName: p.Workspace, WorkspaceRoot: p.WorkspaceRoot,
 		Folder: folder, TTL: min(ttl, previewMaxTTL), Origin: c.Origin, Channel: c.Channel,
-		ConfigSource: env.Info.ConfigSource, ConfigHash: env.Info.ConfigHash, PolicyHash: env.Info.PolicyHash}
+		ConfigSource: env.Info.ConfigSource, ConfigHash: env.Info.ConfigHash, PolicyHash: env.Info.PolicyHash,
+		Origins: previewOrigins(env, p.WorkspaceRoot)}
 	return s, page, nil
+}
+
+// previewOrigins are the preview_origins of the workspace whose root is
+// root: what its preview's page may load from besides itself.
+func previewOrigins(env *action.Env, root string) []string {
+	for _, w := range env.Config.Workspaces {
+		if w.Path == root {
+			return w.PreviewOrigins
+		}
+	}
+	return nil
 }
 
 // openURL opens d.URL in the browser when open is set. An opener that

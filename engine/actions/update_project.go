@@ -28,6 +28,23 @@ type updateProjectArgs struct {
 	Message     string  `json:"message" jsonschema:"maxLength=10000"`
 	Rename      *string `json:"rename" jsonschema:"minLength=1,maxLength=100"`
 	Description *string `json:"description" jsonschema:"maxLength=2000"`
+	// Restore is a checkpoint's id: the project's files become what they
+	// were at that checkpoint, as one new commit (history is never
+	// rewritten). Excludes changes.
+	Restore string `json:"restore" jsonschema:"minLength=40,maxLength=40"`
+
+	// restored are the changes a restore makes, found by its facts and
+	// judged by the policy as changes are.
+	restored []projectChange
+}
+
+// changesToApply are the changes the request makes: its own, or a
+// restore's.
+func (a *updateProjectArgs) changesToApply() []projectChange {
+	if a.Restore != "" {
+		return a.restored
+	}
+	return a.Changes
 }
 
 // projectChange is one file change: its path (absolute, or relative to
@@ -41,8 +58,11 @@ type projectChange struct {
 }
 
 func (a *updateProjectArgs) Validate() error {
+	if a.Restore != "" {
+		return a.validateRestore()
+	}
 	if len(a.Changes) == 0 && a.Rename == nil && a.Description == nil {
-		return envelope.ArgumentError("Give changes, rename or description: there is nothing to update.")
+		return envelope.ArgumentError("Give changes, restore, rename or description: there is nothing to update.")
 	}
 	if len(a.Changes) > 0 && a.Message == "" {
 		return envelope.ArgumentError("The argument message is required with changes: it is the commit's message.")
@@ -61,6 +81,21 @@ func (a *updateProjectArgs) Validate() error {
 	return nil
 }
 
+// validateRestore checks a restore's arguments: a checkpoint id, no
+// changes of its own, and a message (made when none is given).
+func (a *updateProjectArgs) validateRestore() error {
+	if len(a.Changes) > 0 {
+		return envelope.ArgumentError("Give either changes or restore, not both: a restore makes its own changes.")
+	}
+	if err := checkpointIDError(a.Restore); err != nil {
+		return err
+	}
+	if a.Message == "" {
+		a.Message = "Restore checkpoint " + a.Restore[:12]
+	}
+	return nil
+}
+
 // updateProjectData is update_project's data.
 type updateProjectData struct {
 	ProjectID   string          `json:"project_id"`
@@ -69,6 +104,7 @@ type updateProjectData struct {
 	Description string          `json:"description,omitempty"`
 	Changed     []changedResult `json:"changed"`
 	Commit      string          `json:"commit,omitempty"`
+	Restored    string          `json:"restored,omitempty"`
 }
 
 // changedResult is one applied change.
@@ -107,8 +143,11 @@ func updateProjectFacts(_ context.Context, env *action.Env, c *action.Call) *pro
 	if _, perr := c.Path(env, "project", e.Path); perr != nil {
 		return perr
 	}
+	if perr := restoreFacts(env, c, a); perr != nil {
+		return perr
+	}
 	seen := map[string]int{}
-	for i, ch := range a.Changes {
+	for i, ch := range a.changesToApply() {
 		raw := ch.Path
 		if !filepath.IsAbs(raw) {
 			raw = filepath.Join(e.Path, raw)
@@ -182,14 +221,15 @@ func updateProject(_ context.Context, env *action.Env, c *action.Call) (any, *pr
 		return nil, perr
 	}
 	d := updateProjectData{ProjectID: e.ID, Path: e.Path, Name: e.Name, Changed: []changedResult{}}
-	if len(a.Changes) > 0 {
+	if len(a.changesToApply()) > 0 {
 		if perr := applyProjectChanges(env, c, a, root, proj, &d); perr != nil {
 			return nil, perr
 		}
 	}
+	d.Restored = a.Restore
 	if perr := renameProject(env, c, a, root, &e, &d); perr != nil {
 		return d, perr
 	}
-	c.Detail = map[string]any{"changes": len(d.Changed), "commit": d.Commit != ""}
+	c.Detail = map[string]any{"changes": len(d.Changed), "commit": d.Commit != "", "restore": a.Restore != ""}
 	return d, nil
 }

@@ -19,10 +19,10 @@ import (
 // them all or none through the workspace's root handle, and commits them
 // when the project has a repository of its own.
 func applyProjectChanges(env *action.Env, c *action.Call, a *updateProjectArgs, root *os.Root, proj facts.Path, d *updateProjectData) *protocol.Error {
-	changes := make([]sandbox.Change, len(a.Changes))
+	changes := make([]sandbox.Change, len(a.changesToApply()))
 	var add, remove []string
 	budget := c.Limit("max_bytes", updateMaxBytes)
-	for i, ch := range a.Changes {
+	for i, ch := range a.changesToApply() {
 		p := c.Paths[changeRole(i)]
 		rel, perr := insideProject(p, proj)
 		if perr != nil {

@@ -15,6 +15,9 @@ var projectRules = []rule{
 	{project.ErrUnknown, protocol.ProjectPathInvalid, "No project with that id or path is registered; use the project_id create_project returned."},
 	{project.ErrMoved, protocol.WorkspaceViolation, "The project folder was moved or replaced by a link while it was being changed, so no commit was made; check the folder."},
 	{project.ErrNotRepository, protocol.ExecutionFailed, "The project's .git is not a folder of its own (a .git file or link leads elsewhere), so no commit was made."},
+	{project.ErrNoCheckpoint, protocol.InvalidRequest, "No checkpoint with that id is on the project's branch; use an id list_checkpoints returned."},
+	{project.ErrUnsafeEntry, protocol.PermissionDenied, "The checkpoint holds a symlink, a submodule or a path into .git, which DeskBridge never restores; restore it by hand with git."},
+	{project.ErrTooLarge, protocol.InvalidRequest, "The checkpoint's files are larger than this action's limit; restore it by hand with git."},
 }
 
 // Project maps an error of package project (and of the sandbox file

@@ -45,7 +45,8 @@ func (c *conv) htmlPage(b []byte) (*doc, error) {
 }
 
 // mainContent returns the main content of the page, or nil when
-// readability finds none or only a small part of the page's text.
+// readability finds none, only a small part of the page's text, or all
+// of it.
 func mainContent(root *html.Node) (*html.Node, string) {
 	p := readability.NewParser()
 	p.MaxElemsToParse = readabilityElements
@@ -54,11 +55,30 @@ func mainContent(root *html.Node) (*html.Node, string) {
 	if err != nil || art.Node == nil {
 		return nil, ""
 	}
-	all := len(strings.Fields(textContent(root)))
-	if float64(len(strings.Fields(textContent(art.Node)))) < minArticleShare*float64(all) {
+	all := len(strings.Fields(textContent(bodyOf(root))))
+	kept := len(strings.Fields(textContent(art.Node)))
+	if float64(kept) < minArticleShare*float64(all) || kept >= all {
+		// A fragment, or all of the page: nothing to leave out, so the
+		// page is converted as written, its headings at their levels.
 		return nil, ""
 	}
 	return art.Node, art.Title()
+}
+
+// bodyOf returns the page's body element, or root when it has none.
+func bodyOf(root *html.Node) *html.Node {
+	stack := []*html.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == html.ElementNode && n.Data == "body" {
+			return n
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			stack = append(stack, ch)
+		}
+	}
+	return root
 }
 
 // titleOf takes the title from the page's head.

@@ -16,6 +16,14 @@
 //     or the policy on disk is no longer what it started from (Wall.Stale).
 //
 // There is no directory listing: a folder answers its index.html or 404.
+//
+// Live reload: every HTML page served gets a small inline script that
+// listens to the server's own event stream (LiveName, below the token: no
+// other port), which says "reload" when a file of the served folder
+// changes (inotify and its kin, through fsnotify). The
+// Content-Security-Policy is localserve's default, 'self' only, plus the
+// origins the workspace's configuration names (preview_origins) for
+// stylesheets, scripts, fonts and images.
 package preview
 
 import (
@@ -27,6 +35,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -61,6 +70,30 @@ type Spec struct {
 	ConfigSource string `json:"config_source"`
 	ConfigHash   string `json:"config_hash"`
 	PolicyHash   string `json:"policy_hash"`
+	// Origins are the workspace's preview_origins, which the page may
+	// load stylesheets, scripts, fonts and images from (CSP).
+	Origins []string `json:"origins,omitempty"`
+}
+
+// CSP is the Content-Security-Policy of a preview whose page may load
+// from origins besides its own: localserve's default with each origin
+// added to style-src, script-src, font-src and img-src (connect-src,
+// frames and forms stay 'self'). The origins are checked by the
+// configuration (bare http(s) origins, no quote or separator).
+func CSP(origins []string) string {
+	if len(origins) == 0 {
+		return localserve.DefaultCSP
+	}
+	extra := " " + strings.Join(origins, " ")
+	parts := strings.Split(localserve.DefaultCSP, "; ")
+	for i, p := range parts {
+		for _, d := range []string{"script-src ", "style-src ", "img-src ", "font-src "} {
+			if strings.HasPrefix(p, d) {
+				parts[i] = p + extra
+			}
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Key is the instance key of the spec: one server per served folder,
@@ -149,7 +182,12 @@ func Run(ctx context.Context, s Spec, wall Wall) error {
 		return err
 	}
 	os.Stdout.Close()
-	return localserve.Serve(ctx, s.StateDir, ln, in, Handler{View: v, Base: s.Folder, Judge: wall.Judge}, localserve.Options{Stale: wall.Stale})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	live := NewLive()
+	live.Watch(ctx, filepath.Join(s.WorkspaceRoot, filepath.FromSlash(s.Folder))) // without it, pages are served without reload
+	h := Handler{View: v, Base: s.Folder, Judge: wall.Judge, Live: live}
+	return localserve.Serve(ctx, s.StateDir, ln, in, h, localserve.Options{Stale: wall.Stale, CSP: CSP(s.Origins)})
 }
 
 // Handler serves the files of the folder Base of View, each once Judge
@@ -158,10 +196,17 @@ type Handler struct {
 	View  *wsview.View
 	Base  string
 	Judge Judge
+	// Live, when set, serves LiveName and gets its script into every
+	// HTML page.
+	Live *Live
 }
 
 // ServeHTTP answers a file, a folder's index.html, or 404 with no body.
 func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.Live != nil && r.URL.Path == LiveName {
+		h.Live.ServeHTTP(w, r)
+		return
+	}
 	rel := Target(h.Base, r.URL.Path)
 	if h.isDir(rel) {
 		rel = path.Join(rel, "index.html")
@@ -170,6 +215,9 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		w.WriteHeader(http.StatusNotFound)
 		return
+	}
+	if h.Live != nil && isHTML(rel) {
+		body = injectLive(body)
 	}
 	http.ServeContent(w, r, path.Base(rel), time.Time{}, bytes.NewReader(body))
 }

@@ -134,3 +134,37 @@ func expand(b []byte, vars map[string]string) []byte {
 	}
 	return []byte(s)
 }
+
+// TemplateInfo names one template create_project can make a project from.
+type TemplateInfo struct {
+	Name string
+	// Configured is set for a folder of the configuration's
+	// projects.templates (which a built-in template of the same name
+	// gives way to).
+	Configured bool
+}
+
+// Templates lists the templates: the built-in ones and the plain folders
+// (not links) in dir ("" for none), by name; a configured folder named as
+// a built-in template replaces it, as Template does. A dir that cannot be
+// read adds none.
+func Templates(dir string) []TemplateInfo {
+	byName := map[string]TemplateInfo{}
+	for _, n := range Builtin() {
+		byName[n] = TemplateInfo{Name: n}
+	}
+	if dir != "" {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !strings.HasPrefix(e.Name(), ".") {
+				byName[e.Name()] = TemplateInfo{Name: e.Name(), Configured: true}
+			}
+		}
+	}
+	out := make([]TemplateInfo, 0, len(byName))
+	for _, t := range byName {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b TemplateInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}

@@ -1,8 +1,13 @@
 """{{name}}."""
 
 
+def greeting() -> str:
+    """Return what the program says."""
+    return "Hello from {{name}}"
+
+
 def main() -> None:
-    print("Hello from {{name}}")
+    print(greeting())
 
 
 if __name__ == "__main__":

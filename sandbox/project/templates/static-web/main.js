@@ -1,1 +1,3 @@
 "use strict";
+
+document.documentElement.dataset.ready = "true";

@@ -1,1 +1,3 @@
-console.log("Hello from {{name}}");
+import { greeting } from "./greeting.js";
+
+console.log(greeting());
