@@ -1,0 +1,382 @@
+package docconv
+
+import (
+	"math"
+	"strings"
+
+	"github.com/ledongthuc/pdf"
+	"golang.org/x/text/unicode/norm"
+)
+
+// pdfGlyph is one glyph drawn on a page, in device space (points, y up):
+// where its baseline starts, how far the text position advanced after it
+// (its width plus character and word spacing), its font size and its
+// text. A space glyph is kept as a mark between words.
+type pdfGlyph struct {
+	x, y, adv, size float64
+	text            string
+	space           bool
+}
+
+// Caps on what one page's content stream may make the interpreter hold.
+const (
+	maxPageGlyphs  = 2_000_000 // glyphs kept from one page
+	maxStateDepth  = 256       // nested q (save state) operators honoured
+	maxFontWidths  = 1 << 16   // entries read from a CID font's W array
+	maxCachedCodes = 1 << 16   // two-byte codes decoded and kept per font
+)
+
+// affine is a PDF transformation matrix [a b c d e f]: a point (x, y)
+// maps to (a·x + c·y + e, b·x + d·y + f).
+type affine [6]float64
+
+var identity = affine{1, 0, 0, 1, 0, 0}
+
+// then is m followed by n (PDF's m × n).
+func (m affine) then(n affine) affine {
+	return affine{
+		m[0]*n[0] + m[1]*n[2], m[0]*n[1] + m[1]*n[3],
+		m[2]*n[0] + m[3]*n[2], m[2]*n[1] + m[3]*n[3],
+		m[4]*n[0] + m[5]*n[2] + n[4], m[4]*n[1] + m[5]*n[3] + n[5],
+	}
+}
+
+// translate is m moved by (tx, ty) in its own space.
+func (m affine) translate(tx, ty float64) affine {
+	return affine{m[0], m[1], m[2], m[3], tx*m[0] + ty*m[2] + m[4], tx*m[1] + ty*m[3] + m[5]}
+}
+
+// textState is the part of the graphics state that places glyphs.
+type textState struct {
+	ctm       affine
+	font      *pdfFont
+	size      float64 // Tfs
+	charSpace float64 // Tc
+	wordSpace float64 // Tw
+	scale     float64 // Th, horizontal scaling
+	leading   float64 // TL
+	rise      float64 // Ts
+}
+
+// pageGlyphs interprets a page's content stream and returns its glyphs
+// in the order they are drawn. Fonts are read once per page.
+func pageGlyphs(p pdf.Page) []pdfGlyph {
+	if p.V.IsNull() || p.V.Key("Contents").IsNull() {
+		return nil
+	}
+	in := &glyphReader{page: p, fonts: map[string]*pdfFont{}, st: textState{ctm: identity, scale: 1}}
+	pdf.Interpret(p.V.Key("Contents"), in.op)
+	return in.out
+}
+
+// glyphReader is the interpreter's state while it reads one page.
+type glyphReader struct {
+	page    pdf.Page
+	fonts   map[string]*pdfFont
+	st      textState
+	saved   []textState
+	tm, tlm affine
+	out     []pdfGlyph
+	args    []pdf.Value
+}
+
+func (g *glyphReader) op(stk *pdf.Stack, op string) {
+	g.args = g.args[:0]
+	for stk.Len() > 0 {
+		g.args = append(g.args, stk.Pop())
+	}
+	// Popped last operand first: reverse into the written order.
+	for i, j := 0, len(g.args)-1; i < j; i, j = i+1, j-1 {
+		g.args[i], g.args[j] = g.args[j], g.args[i]
+	}
+	a := g.args
+	switch op {
+	case "q":
+		if len(g.saved) < maxStateDepth {
+			g.saved = append(g.saved, g.st)
+		}
+	case "Q":
+		if n := len(g.saved); n > 0 {
+			g.st, g.saved = g.saved[n-1], g.saved[:n-1]
+		}
+	case "cm":
+		if m, ok := matrixArgs(a); ok {
+			g.st.ctm = m.then(g.st.ctm)
+		}
+	case "BT":
+		g.tm, g.tlm = identity, identity
+	case "Tc":
+		g.setNumber(a, &g.st.charSpace)
+	case "Tw":
+		g.setNumber(a, &g.st.wordSpace)
+	case "Tz":
+		if len(a) == 1 {
+			g.st.scale = a[0].Float64() / 100
+		}
+	case "TL":
+		g.setNumber(a, &g.st.leading)
+	case "Ts":
+		g.setNumber(a, &g.st.rise)
+	case "Tf":
+		if len(a) == 2 {
+			g.st.font = g.font(a[0].Name())
+			g.st.size = a[1].Float64()
+		}
+	case "Td", "TD":
+		if len(a) == 2 {
+			if op == "TD" {
+				g.st.leading = -a[1].Float64()
+			}
+			g.tlm = g.tlm.translate(a[0].Float64(), a[1].Float64())
+			g.tm = g.tlm
+		}
+	case "Tm":
+		if m, ok := matrixArgs(a); ok {
+			g.tm, g.tlm = m, m
+		}
+	case "T*":
+		g.nextLine()
+	case "Tj":
+		if len(a) == 1 {
+			g.show(a[0].RawString())
+		}
+	case "'":
+		if len(a) == 1 {
+			g.nextLine()
+			g.show(a[0].RawString())
+		}
+	case "\"":
+		if len(a) == 3 {
+			g.st.wordSpace, g.st.charSpace = a[0].Float64(), a[1].Float64()
+			g.nextLine()
+			g.show(a[2].RawString())
+		}
+	case "TJ":
+		if len(a) == 1 {
+			g.showArray(a[0])
+		}
+	}
+}
+
+func (g *glyphReader) setNumber(a []pdf.Value, dst *float64) {
+	if len(a) == 1 {
+		*dst = a[0].Float64()
+	}
+}
+
+func (g *glyphReader) nextLine() {
+	g.tlm = g.tlm.translate(0, -g.st.leading)
+	g.tm = g.tlm
+}
+
+func matrixArgs(a []pdf.Value) (affine, bool) {
+	if len(a) != 6 {
+		return affine{}, false
+	}
+	var m affine
+	for i := range m {
+		m[i] = a[i].Float64()
+	}
+	return m, true
+}
+
+// showArray is TJ: strings, and numbers that move the text position back
+// by thousandths of the font size.
+func (g *glyphReader) showArray(v pdf.Value) {
+	for i := 0; i < v.Len(); i++ {
+		x := v.Index(i)
+		if x.Kind() == pdf.String {
+			g.show(x.RawString())
+			continue
+		}
+		g.tm = g.tm.translate(-x.Float64()/1000*g.st.size*g.st.scale, 0)
+	}
+}
+
+// show draws a string: one glyph per character code, each placed at the
+// text position and advancing it by its width and spacing.
+func (g *glyphReader) show(s string) {
+	f := g.st.font
+	if f == nil {
+		f = fallbackFont
+	}
+	for len(s) > 0 {
+		n := f.codeLen(s)
+		code := s[:n]
+		s = s[n:]
+		text, w := f.glyph(code)
+		tx := w*g.st.size + g.st.charSpace
+		if n == 1 && code[0] == ' ' {
+			tx += g.st.wordSpace
+		}
+		tx *= g.st.scale
+		g.emit(text, tx)
+	}
+}
+
+// emit records a glyph at the text position and advances it by tx.
+func (g *glyphReader) emit(text string, tx float64) {
+	trm := affine{g.st.size * g.st.scale, 0, 0, g.st.size, 0, g.st.rise}.then(g.tm).then(g.st.ctm)
+	next := g.tm.translate(tx, 0)
+	end := next.then(g.st.ctm)
+	base := g.tm.then(g.st.ctm)
+	if len(g.out) < maxPageGlyphs && text != "" {
+		g.out = append(g.out, pdfGlyph{
+			x: trm[4], y: trm[5],
+			adv:   math.Hypot(end[4]-base[4], end[5]-base[5]),
+			size:  math.Hypot(trm[2], trm[3]),
+			text:  text,
+			space: strings.TrimSpace(text) == "",
+		})
+	}
+	g.tm = next
+}
+
+// font returns the page's font by resource name, read once.
+func (g *glyphReader) font(name string) *pdfFont {
+	if f, ok := g.fonts[name]; ok {
+		return f
+	}
+	f := readFont(g.page.Font(name))
+	g.fonts[name] = f
+	return f
+}
+
+// pdfFont is what placing and reading a font's glyphs needs: how long
+// its character codes are, their widths (in text space, so 1/1000 of
+// the font's glyph units) and their Unicode text.
+type pdfFont struct {
+	twoByte bool
+	widths  [256]float64       // simple fonts
+	text    [256]string        // simple fonts
+	cidW    map[uint16]float64 // CID fonts
+	defW    float64            // CID fonts: DW
+	cidText map[uint16]string  // decoded two-byte codes
+	enc     pdf.TextEncoding
+}
+
+// fallbackFont places glyphs when no font was selected.
+var fallbackFont = &pdfFont{defW: 0.5}
+
+func (f *pdfFont) codeLen(s string) int {
+	if f.twoByte && len(s) >= 2 {
+		return 2
+	}
+	return 1
+}
+
+// glyph is the text and width of one character code.
+func (f *pdfFont) glyph(code string) (string, float64) {
+	if len(code) == 1 {
+		if f.enc == nil {
+			return string(rune(code[0])), f.defW
+		}
+		return f.text[code[0]], f.widths[code[0]]
+	}
+	c := uint16(code[0])<<8 | uint16(code[1])
+	w, ok := f.cidW[c]
+	if !ok {
+		w = f.defW
+	}
+	if t, ok := f.cidText[c]; ok {
+		return t, w
+	}
+	t := glyphText(f.enc.Decode(code))
+	if len(f.cidText) < maxCachedCodes {
+		f.cidText[c] = t
+	}
+	return t, w
+}
+
+// readFont reads a font dictionary: a Type0 font has two-byte codes
+// (Identity-H and the other horizontal CMaps PDF producers write) and
+// widths from its descendant's W array; a simple font has one-byte codes
+// and a Widths array, or estimated widths when it is one of the standard
+// fonts that carry none.
+func readFont(pf pdf.Font) *pdfFont {
+	f := &pdfFont{enc: pf.Encoder()}
+	if pf.V.Key("Subtype").Name() == "Type0" {
+		f.twoByte = true
+		f.cidText = map[uint16]string{}
+		f.readCIDWidths(pf.V.Key("DescendantFonts").Index(0))
+		return f
+	}
+	f.readSimpleWidths(pf)
+	for c := range f.text {
+		f.text[c] = glyphText(f.enc.Decode(string([]byte{byte(c)})))
+	}
+	return f
+}
+
+func (f *pdfFont) readSimpleWidths(pf pdf.Font) {
+	scale := 0.001
+	if m := pf.V.Key("FontMatrix"); m.Len() == 6 { // Type3: glyph space to text space
+		scale = m.Index(0).Float64()
+	}
+	est := 0.5
+	if strings.Contains(pf.BaseFont(), "Courier") {
+		est = 0.6
+	}
+	if missing := pf.V.Key("FontDescriptor").Key("MissingWidth").Float64(); missing > 0 {
+		est = missing * scale
+	}
+	for c := range f.widths {
+		f.widths[c] = est
+	}
+	if pf.V.Key("Widths").IsNull() {
+		f.widths[' '] = min(est, 0.25)
+		return
+	}
+	first, ws := pf.FirstChar(), pf.V.Key("Widths")
+	for i := 0; i < ws.Len() && first+i < len(f.widths); i++ {
+		if first+i >= 0 {
+			f.widths[first+i] = ws.Index(i).Float64() * scale
+		}
+	}
+}
+
+// readCIDWidths reads DW and W: runs "c [w1 w2 …]" and ranges "c1 c2 w".
+func (f *pdfFont) readCIDWidths(d pdf.Value) {
+	f.defW, f.cidW = 1, map[uint16]float64{}
+	if dw := d.Key("DW"); !dw.IsNull() {
+		f.defW = dw.Float64() / 1000
+	}
+	w := d.Key("W")
+	for i := 0; i < w.Len() && len(f.cidW) < maxFontWidths; {
+		first := w.Index(i).Int64()
+		next := w.Index(i + 1)
+		if next.Kind() == pdf.Array {
+			for j := 0; j < next.Len() && len(f.cidW) < maxFontWidths; j++ {
+				f.cidW[uint16(first+int64(j))] = next.Index(j).Float64() / 1000
+			}
+			i += 2
+			continue
+		}
+		last, width := next.Int64(), w.Index(i+2).Float64()/1000
+		for c := first; c <= last && c <= math.MaxUint16 && len(f.cidW) < maxFontWidths; c++ {
+			f.cidW[uint16(c)] = width
+		}
+		i += 3
+	}
+}
+
+// glyphText is a glyph's Unicode text with presentation forms (the
+// ligatures ﬁ ﬂ ﬀ, Hebrew and Arabic presentation forms) decomposed as NFKC does, and the replacement
+// character for a code the font cannot map dropped.
+func glyphText(s string) string {
+	if s == "\ufffd" {
+		return ""
+	}
+	for _, r := range s {
+		if presentationForm(r) {
+			return norm.NFKC.String(s)
+		}
+	}
+	return s
+}
+
+// presentationForm reports whether r is in a block of compatibility
+// presentation forms that text extraction decomposes.
+func presentationForm(r rune) bool {
+	return (r >= 0xFB00 && r <= 0xFDFF) || (r >= 0xFE70 && r <= 0xFEFF)
+}
