@@ -20,6 +20,7 @@ type pdfLine struct {
 	x0, x1 float64   // where its text starts and ends
 	words  []pdfWord // its words, left to right
 	segs   []pdfSeg  // the stretches of text separated by wide gaps
+	bullet bool      // a bullet shape is drawn just left of it
 }
 
 // pdfSeg is a stretch of a line's text and where it starts.
@@ -223,11 +224,14 @@ func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
 // placed by their positions and advances, joined into words, words into
 // lines by baseline, and a two-column page read column by column.
 func pageLines(p pdf.Page) []pdfLine {
-	ws := glyphWords(pageGlyphs(p))
+	gs, marks := pageGlyphs(p)
+	ws := glyphWords(gs)
 	if len(ws) == 0 {
 		return nil
 	}
-	return readingOrder(wordLines(ws))
+	lines := readingOrder(wordLines(ws))
+	markBullets(lines, marks)
+	return lines
 }
 
 // bodySize is the font size of most of the document's text.
@@ -311,7 +315,10 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 			prev = nil
 			continue
 		}
-		if n, rest, ok := listMarker(l.text); ok {
+		if n, rest, ok := listMarker(l.text); ok || l.bullet {
+			if !ok {
+				n, rest = -1, l.text
+			}
 			end()
 			para, item, prev = []string{rest}, n, l
 			continue
@@ -343,6 +350,23 @@ func rightEdges(lines []pdfLine) map[*pdfLine]float64 {
 		out[l] = e
 	}
 	return out
+}
+
+// markBullets marks the lines that have a bullet-sized shape, no higher
+// than their text, ending at most three font sizes left of their first
+// word, its middle between the baseline and the top of the letters.
+func markBullets(lines []pdfLine, marks []pdfMark) {
+	for i := range lines {
+		l := &lines[i]
+		size := math.Max(l.size, 1)
+		for _, m := range marks {
+			cy := (m.y0 + m.y1) / 2
+			if m.y1-m.y0 <= 0.7*size && m.x1 <= l.x0+0.5 && l.x0-m.x1 <= 3*size && cy >= l.y-0.1*size && cy <= l.y+0.7*size {
+				l.bullet = true
+				break
+			}
+		}
+	}
 }
 
 // listMarker reports whether a line starts a list item: a bullet (•, ◦,

@@ -18,9 +18,14 @@ type pdfGlyph struct {
 	space           bool
 }
 
+// pdfMark is a small filled or stroked shape (a disc, a circle, a square)
+// drawn on a page: where a list's bullet drawn as a shape is.
+type pdfMark struct{ x0, y0, x1, y1 float64 }
+
 // Caps on what one page's content stream may make the interpreter hold.
 const (
 	maxPageGlyphs  = 2_000_000 // glyphs kept from one page
+	maxPageMarks   = 10_000    // bullet-sized shapes kept from one page
 	maxStateDepth  = 256       // nested q (save state) operators honoured
 	maxFontWidths  = 1 << 16   // entries read from a CID font's W array
 	maxCachedCodes = 1 << 16   // two-byte codes decoded and kept per font
@@ -59,14 +64,16 @@ type textState struct {
 }
 
 // pageGlyphs interprets a page's content stream and returns its glyphs
-// in the order they are drawn. Fonts are read once per page.
-func pageGlyphs(p pdf.Page) []pdfGlyph {
+// in the order they are drawn, and its bullet-sized shapes. Fonts are
+// read once per page.
+func pageGlyphs(p pdf.Page) ([]pdfGlyph, []pdfMark) {
 	if p.V.IsNull() || p.V.Key("Contents").IsNull() {
-		return nil
+		return nil, nil
 	}
 	in := &glyphReader{page: p, fonts: map[string]*pdfFont{}, st: textState{ctm: identity, scale: 1}}
+	in.resetPath()
 	pdf.Interpret(p.V.Key("Contents"), in.op)
-	return in.out
+	return in.out, in.marks
 }
 
 // glyphReader is the interpreter's state while it reads one page.
@@ -78,6 +85,8 @@ type glyphReader struct {
 	tm, tlm affine
 	out     []pdfGlyph
 	args    []pdf.Value
+	path    pdfMark // the bounding box of the path being built
+	marks   []pdfMark
 }
 
 func (g *glyphReader) op(stk *pdf.Stack, op string) {
@@ -155,7 +164,41 @@ func (g *glyphReader) op(stk *pdf.Stack, op string) {
 		if len(a) == 1 {
 			g.showArray(a[0])
 		}
+	case "m", "l", "c", "v", "y":
+		for i := 0; i+1 < len(a); i += 2 {
+			g.extendPath(a[i].Float64(), a[i+1].Float64())
+		}
+	case "re":
+		if len(a) == 4 {
+			x, y, w, h := a[0].Float64(), a[1].Float64(), a[2].Float64(), a[3].Float64()
+			g.extendPath(x, y)
+			g.extendPath(x+w, y+h)
+		}
+	case "f", "F", "f*", "B", "B*", "b", "b*", "S", "s":
+		g.paintPath()
+	case "n":
+		g.resetPath()
 	}
+}
+
+func (g *glyphReader) resetPath() {
+	g.path = pdfMark{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+}
+
+func (g *glyphReader) extendPath(x, y float64) {
+	m := g.st.ctm
+	dx, dy := m[0]*x+m[2]*y+m[4], m[1]*x+m[3]*y+m[5]
+	g.path = pdfMark{math.Min(g.path.x0, dx), math.Min(g.path.y0, dy), math.Max(g.path.x1, dx), math.Max(g.path.y1, dy)}
+}
+
+// paintPath keeps the painted path as a mark when it is bullet-sized:
+// half a point to ten points on a side, about as high as wide.
+func (g *glyphReader) paintPath() {
+	w, h := g.path.x1-g.path.x0, g.path.y1-g.path.y0
+	if w >= 0.5 && h >= 0.5 && w <= 10 && h <= 10 && w <= 2*h && h <= 2*w && len(g.marks) < maxPageMarks {
+		g.marks = append(g.marks, g.path)
+	}
+	g.resetPath()
 }
 
 func (g *glyphReader) setNumber(a []pdf.Value, dst *float64) {

@@ -21,8 +21,7 @@ const (
 
 // glyphWords joins glyphs into words, in drawing order: a word ends at a
 // space glyph, a change of baseline, a move backwards, or a gap wider by
-// a tenth of the font size than the spacing of the glyphs either side of
-// it, so that letter-spaced text (Chrome places each glyph alone) stays
+// a tenth of the font size than the spacing of the glyphs around it, so that letter-spaced text (Chrome places each glyph alone) stays
 // one word while a table's cells drawn a few points apart do not.
 func glyphWords(gs []pdfGlyph) []pdfWord {
 	gaps := glyphGaps(gs)
@@ -76,20 +75,25 @@ func glyphGaps(gs []pdfGlyph) []float64 {
 	return gaps
 }
 
-// spacingAround is the letter spacing next to gap i: the smaller of the
-// gaps before and after it, never below zero.
+// spacingAround is the letter spacing around gap i: the median of the
+// gaps of up to three glyphs either side on the same baseline, never
+// below zero. A word break stands out from it; letter-spaced text's gaps
+// are all alike.
 func spacingAround(gaps []float64, i int) float64 {
-	s := math.Inf(1)
-	if i > 0 && !math.IsNaN(gaps[i-1]) {
-		s = gaps[i-1]
+	var near [6]float64
+	n := 0
+	for j := max(i-3, 0); j <= min(i+3, len(gaps)-1); j++ {
+		if j != i && !math.IsNaN(gaps[j]) {
+			near[n] = gaps[j]
+			n++
+		}
 	}
-	if i+1 < len(gaps) && !math.IsNaN(gaps[i+1]) {
-		s = math.Min(s, gaps[i+1])
-	}
-	if math.IsInf(s, 1) || s < 0 {
+	if n == 0 {
 		return 0
 	}
-	return s
+	s := near[:n]
+	sort.Float64s(s)
+	return math.Max(s[(n-1)/2], 0)
 }
 
 // wordLines groups words into lines, top to bottom, each left to right: a
