@@ -83,18 +83,19 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 }
 
 // readPages reads the pages' lines on as many goroutines as the process
-// has processors: the reader is not changed by reading pages, and a page's
-// content stream is interpreted alone. A parser's panic on a page is a
+// has processors: the reader is not changed by reading pages, a page's
+// content stream is interpreted alone, and the fonts read are shared. A parser's panic on a page is a
 // damaged document.
 func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
 	out := make([][]pdfLine, len(list))
 	errs := make([]error, len(list))
+	fonts := newFontCache()
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(list), 1)) {
 		wg.Go(func() {
 			for i := range next {
-				errs[i] = c.readPage(list[i], &out[i])
+				errs[i] = c.readPage(list[i], fonts, &out[i])
 			}
 		})
 	}
@@ -117,13 +118,13 @@ func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
 	return out, nil
 }
 
-func (c *conv) readPage(pg numberedPage, out *[]pdfLine) (err error) {
+func (c *conv) readPage(pg numberedPage, fonts *fontCache, out *[]pdfLine) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fail(ErrCorrupt, "page %d could not be read (%v)", pg.n, p)
 		}
 	}()
-	*out = pageLines(pg.p)
+	*out = pageLines(pg.p, fonts)
 	return nil
 }
 
@@ -223,9 +224,10 @@ func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
 // pageLines reads the text of a page as lines in reading order: glyphs
 // placed by their positions and advances, joined into words, words into
 // lines by baseline, and a two-column page read column by column.
-func pageLines(p pdf.Page) []pdfLine {
-	gs, marks := pageGlyphs(p)
+func pageLines(p pdf.Page, fonts *fontCache) []pdfLine {
+	gs, marks := pageGlyphs(p, fonts)
 	ws := glyphWords(gs)
+	putGlyphs(gs)
 	if len(ws) == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package docconv_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -115,5 +116,17 @@ func TestPDFFidelityKerned(t *testing.T) {
 	t.Logf("kerned: recall %.4f", rc)
 	if rc < pdfRecallFloor {
 		t.Errorf("recall %.4f < %.2f; missing %v\n%s", rc, pdfRecallFloor, missing(ref, got, 20), got[:min(len(got), 2000)])
+	}
+}
+
+// BenchmarkPDF300 converts a generated 300-page PDF of text pages (as
+// scripts/docbench writes for scripts/bench-documents.sh).
+func BenchmarkPDF300(b *testing.B) {
+	pdf := docgen.PDF(pdfPages(6, 300), docgen.PDFOptions{Title: "Benchmark"})
+	b.SetBytes(int64(len(pdf)))
+	for b.Loop() {
+		if _, err := docconv.Convert(context.Background(), bytes.NewReader(pdf), int64(len(pdf)), docconv.Options{OCR: docconv.OCRNever}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

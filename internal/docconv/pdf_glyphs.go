@@ -3,6 +3,7 @@ package docconv
 import (
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/ledongthuc/pdf"
 	"golang.org/x/text/unicode/norm"
@@ -30,6 +31,19 @@ const (
 	maxFontWidths  = 1 << 16   // entries read from a CID font's W array
 	maxCachedCodes = 1 << 16   // two-byte codes decoded and kept per font
 )
+
+// glyphBuffers keeps the glyph slices of pages read, for the next page:
+// a page holds thousands of glyphs, which need not be grown again.
+var glyphBuffers = sync.Pool{New: func() any { return new([]pdfGlyph) }}
+
+func getGlyphs() []pdfGlyph { return (*glyphBuffers.Get().(*[]pdfGlyph))[:0] }
+
+// putGlyphs returns a page's glyphs once its words are made.
+func putGlyphs(gs []pdfGlyph) {
+	if cap(gs) > 0 && cap(gs) <= 1<<16 {
+		glyphBuffers.Put(&gs)
+	}
+}
 
 // affine is a PDF transformation matrix [a b c d e f]: a point (x, y)
 // maps to (a·x + c·y + e, b·x + d·y + f).
@@ -66,11 +80,12 @@ type textState struct {
 // pageGlyphs interprets a page's content stream and returns its glyphs
 // in the order they are drawn, and its bullet-sized shapes. Fonts are
 // read once per page.
-func pageGlyphs(p pdf.Page) ([]pdfGlyph, []pdfMark) {
+func pageGlyphs(p pdf.Page, fonts *fontCache) ([]pdfGlyph, []pdfMark) {
 	if p.V.IsNull() || p.V.Key("Contents").IsNull() {
 		return nil, nil
 	}
-	in := &glyphReader{page: p, fonts: map[string]*pdfFont{}, st: textState{ctm: identity, scale: 1}}
+	in := &glyphReader{page: p, shared: fonts, fonts: map[string]*pdfFont{}, texts: map[*pdfFont]map[uint16]string{},
+		st: textState{ctm: identity, scale: 1}, out: getGlyphs()}
 	in.resetPath()
 	pdf.Interpret(p.V.Key("Contents"), in.op)
 	return in.out, in.marks
@@ -79,7 +94,10 @@ func pageGlyphs(p pdf.Page) ([]pdfGlyph, []pdfMark) {
 // glyphReader is the interpreter's state while it reads one page.
 type glyphReader struct {
 	page    pdf.Page
-	fonts   map[string]*pdfFont
+	shared  *fontCache                     // the document's fonts
+	fonts   map[string]*pdfFont            // the page's, by resource name
+	texts   map[*pdfFont]map[uint16]string // two-byte codes decoded on this page
+	cur     map[uint16]string              // texts of the current font
 	st      textState
 	saved   []textState
 	tm, tlm affine
@@ -130,6 +148,11 @@ func (g *glyphReader) op(stk *pdf.Stack, op string) {
 		if len(a) == 2 {
 			g.st.font = g.font(a[0].Name())
 			g.st.size = a[1].Float64()
+			g.cur = g.texts[g.st.font]
+			if g.cur == nil {
+				g.cur = map[uint16]string{}
+				g.texts[g.st.font] = g.cur
+			}
 		}
 	case "Td", "TD":
 		if len(a) == 2 {
@@ -247,7 +270,7 @@ func (g *glyphReader) show(s string) {
 		n := f.codeLen(s)
 		code := s[:n]
 		s = s[n:]
-		text, w := f.glyph(code)
+		text, w := f.glyph(code, g.cur)
 		tx := w*g.st.size + g.st.charSpace
 		if n == 1 && code[0] == ' ' {
 			tx += g.st.wordSpace
@@ -259,29 +282,57 @@ func (g *glyphReader) show(s string) {
 
 // emit records a glyph at the text position and advances it by tx.
 func (g *glyphReader) emit(text string, tx float64) {
-	trm := affine{g.st.size * g.st.scale, 0, 0, g.st.size, 0, g.st.rise}.then(g.tm).then(g.st.ctm)
-	next := g.tm.translate(tx, 0)
-	end := next.then(g.st.ctm)
-	base := g.tm.then(g.st.ctm)
+	m := g.tm.then(g.st.ctm) // text space to device space
 	if len(g.out) < maxPageGlyphs && text != "" {
 		g.out = append(g.out, pdfGlyph{
-			x: trm[4], y: trm[5],
-			adv:   math.Hypot(end[4]-base[4], end[5]-base[5]),
-			size:  math.Hypot(trm[2], trm[3]),
+			x: g.st.rise*m[2] + m[4], y: g.st.rise*m[3] + m[5],
+			adv:   tx * math.Sqrt(m[0]*m[0]+m[1]*m[1]),
+			size:  math.Abs(g.st.size) * math.Sqrt(m[2]*m[2]+m[3]*m[3]),
 			text:  text,
-			space: strings.TrimSpace(text) == "",
+			space: text == " " || strings.TrimSpace(text) == "",
 		})
 	}
-	g.tm = next
+	g.tm = g.tm.translate(tx, 0)
 }
 
-// font returns the page's font by resource name, read once.
+// font returns the page's font by resource name: read once per
+// document, found again by its dictionary (whose references name its
+// objects).
 func (g *glyphReader) font(name string) *pdfFont {
 	if f, ok := g.fonts[name]; ok {
 		return f
 	}
-	f := readFont(g.page.Font(name))
+	pf := g.page.Font(name)
+	f := g.shared.get(pf.V.String(), func() *pdfFont { return readFont(pf) })
 	g.fonts[name] = f
+	return f
+}
+
+// fontCache is a document's fonts, read once and shared by the pages
+// read at the same time; a font once read is not changed.
+type fontCache struct {
+	mu sync.Mutex
+	m  map[string]*pdfFont
+}
+
+// maxCachedFonts caps the fonts a document keeps; more are read again.
+const maxCachedFonts = 1024
+
+func newFontCache() *fontCache { return &fontCache{m: map[string]*pdfFont{}} }
+
+func (c *fontCache) get(key string, read func() *pdfFont) *pdfFont {
+	c.mu.Lock()
+	f, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return f
+	}
+	f = read()
+	c.mu.Lock()
+	if len(c.m) < maxCachedFonts {
+		c.m[key] = f
+	}
+	c.mu.Unlock()
 	return f
 }
 
@@ -294,7 +345,6 @@ type pdfFont struct {
 	text    [256]string        // simple fonts
 	cidW    map[uint16]float64 // CID fonts
 	defW    float64            // CID fonts: DW
-	cidText map[uint16]string  // decoded two-byte codes
 	enc     pdf.TextEncoding
 }
 
@@ -308,8 +358,9 @@ func (f *pdfFont) codeLen(s string) int {
 	return 1
 }
 
-// glyph is the text and width of one character code.
-func (f *pdfFont) glyph(code string) (string, float64) {
+// glyph is the text and width of one character code; texts keeps the
+// two-byte codes already decoded.
+func (f *pdfFont) glyph(code string, texts map[uint16]string) (string, float64) {
 	if len(code) == 1 {
 		if f.enc == nil {
 			return string(rune(code[0])), f.defW
@@ -321,12 +372,12 @@ func (f *pdfFont) glyph(code string) (string, float64) {
 	if !ok {
 		w = f.defW
 	}
-	if t, ok := f.cidText[c]; ok {
+	if t, ok := texts[c]; ok {
 		return t, w
 	}
 	t := glyphText(f.enc.Decode(code))
-	if len(f.cidText) < maxCachedCodes {
-		f.cidText[c] = t
+	if texts != nil && len(texts) < maxCachedCodes {
+		texts[c] = t
 	}
 	return t, w
 }
@@ -340,7 +391,6 @@ func readFont(pf pdf.Font) *pdfFont {
 	f := &pdfFont{enc: pf.Encoder()}
 	if pf.V.Key("Subtype").Name() == "Type0" {
 		f.twoByte = true
-		f.cidText = map[uint16]string{}
 		f.readCIDWidths(pf.V.Key("DescendantFonts").Index(0))
 		return f
 	}

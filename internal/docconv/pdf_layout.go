@@ -25,14 +25,17 @@ const (
 // one word while a table's cells drawn a few points apart do not.
 func glyphWords(gs []pdfGlyph) []pdfWord {
 	gaps := glyphGaps(gs)
-	var out []pdfWord
+	out := make([]pdfWord, 0, len(gs)/4)
+	ends := make([]int, 0, len(gs)/4) // where each word's text ends in b
 	var cur pdfWord
-	var b strings.Builder
+	var b strings.Builder // the page's words' text, one after another
+	b.Grow(len(gs))
+	start := 0
 	end := func() {
-		if b.Len() > 0 {
-			cur.text = b.String()
+		if b.Len() > start {
 			out = append(out, cur)
-			b.Reset()
+			ends = append(ends, b.Len())
+			start = b.Len()
 		}
 	}
 	for i, g := range gs {
@@ -40,20 +43,24 @@ func glyphWords(gs []pdfGlyph) []pdfWord {
 			end()
 			continue
 		}
-		size := math.Max(math.Max(g.size, cur.size), 1)
-		if b.Len() > 0 {
+		size := max(max(g.size, cur.size), 1)
+		if b.Len() > start {
 			if math.IsNaN(gaps[i]) || gaps[i] < -0.5*size || gaps[i]-spacingAround(gaps, i) > wordGap*size {
 				end()
 			}
 		}
-		if b.Len() == 0 {
+		if b.Len() == start {
 			cur = pdfWord{x0: g.x, y: g.y, size: g.size}
 		}
 		b.WriteString(g.text)
-		cur.x1 = math.Max(cur.x1, g.x+g.adv)
-		cur.size = math.Max(cur.size, g.size)
+		cur.x1 = max(cur.x1, g.x+g.adv)
+		cur.size = max(cur.size, g.size)
 	}
 	end()
+	text, from := b.String(), 0
+	for i := range out {
+		out[i].text, from = text[from:ends[i]], ends[i]
+	}
 	return out
 }
 
@@ -68,7 +75,7 @@ func glyphGaps(gs []pdfGlyph) []float64 {
 			continue
 		}
 		p := gs[i-1]
-		if math.Abs(g.y-p.y) <= 0.3*math.Max(math.Max(g.size, p.size), 1) {
+		if math.Abs(g.y-p.y) <= 0.3*max(max(g.size, p.size), 1) {
 			gaps[i] = g.x - (p.x + p.adv)
 		}
 	}
