@@ -124,7 +124,11 @@ func (c *conv) readPage(pg numberedPage, fonts *fontCache, out *[]pdfLine) (err 
 			err = fail(ErrCorrupt, "page %d could not be read (%v)", pg.n, p)
 		}
 	}()
-	*out = pageLines(pg.p, fonts)
+	lines, err := pageLines(pg.p, fonts)
+	if err != nil {
+		return fail(ErrCorrupt, "page %d could not be read: %v", pg.n, err)
+	}
+	*out = lines
 	return nil
 }
 
@@ -224,16 +228,19 @@ func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
 // pageLines reads the text of a page as lines in reading order: glyphs
 // placed by their positions and advances, joined into words, words into
 // lines by baseline, and a two-column page read column by column.
-func pageLines(p pdf.Page, fonts *fontCache) []pdfLine {
-	gs, marks := pageGlyphs(p, fonts)
+func pageLines(p pdf.Page, fonts *fontCache) ([]pdfLine, error) {
+	gs, marks, err := pageGlyphs(p, fonts)
+	if err != nil {
+		return nil, err
+	}
 	ws := glyphWords(gs)
 	putGlyphs(gs)
 	if len(ws) == 0 {
-		return nil
+		return nil, nil
 	}
 	lines := readingOrder(wordLines(ws))
 	markBullets(lines, marks)
-	return lines
+	return lines, nil
 }
 
 // bodySize is the font size of most of the document's text.

@@ -2,6 +2,7 @@ package docconv
 
 import (
 	"math"
+	"slices"
 )
 
 // gutter is the empty vertical band between a page's two columns.
@@ -63,9 +64,9 @@ func crosses(ws []pdfWord, g gutter) bool {
 	return false
 }
 
-// findGutter looks for a band in the middle half of the text's width
-// that few lines cross (at most a quarter), at least a column gap wide,
-// with at least three lines of prose filling most of each side.
+// findGutter looks for the widest band in the middle half of the text's
+// width that few lines cross (at most a quarter), at least a column gap
+// wide, with at least three lines of prose filling most of each side.
 func findGutter(lines [][]pdfWord) (gutter, bool) {
 	if len(lines) < 6 {
 		return gutter{}, false
@@ -86,28 +87,42 @@ func findGutter(lines [][]pdfWord) (gutter, bool) {
 	for _, ws := range lines {
 		coverLine(cover, ws, left, step)
 	}
-	lo, hi := bins/4, bins*3/4
-	best := lo
-	for i := lo; i < hi; i++ {
-		if cover[i] < cover[best] {
-			best = i
-		}
-	}
-	if cover[best] > len(lines)/4 {
+	mid := cover[bins/4 : bins*3/4]
+	a, b, ok := widestLowRun(mid, len(lines)/4)
+	if !ok {
 		return gutter{}, false
 	}
-	a, b := best, best
-	for a > lo && cover[a-1] == cover[best] {
-		a--
+	// Within it, the band no line crosses, when it is wide enough: lines
+	// of a ragged column reaching into the wider band are not crossing.
+	least := slices.Min(mid[a : b+1])
+	if c, d, ok := widestLowRun(mid[a:b+1], least); ok && float64(d-c+1)*step >= columnGap*size {
+		a, b = a+c, a+d
 	}
-	for b < hi-1 && cover[b+1] == cover[best] {
-		b++
-	}
+	a, b = a+bins/4, b+bins/4
 	g := gutter{x0: left + float64(a)*step, x1: left + float64(b+1)*step}
 	if g.x1-g.x0 < columnGap*size || !proseBothSides(lines, g, left, right) {
 		return gutter{}, false
 	}
 	return g, true
+}
+
+// widestLowRun is the widest run of bins covered by no more than most
+// lines, as [a, b] inclusive.
+func widestLowRun(cover []int, most int) (a, b int, ok bool) {
+	start := -1
+	for i := 0; i <= len(cover); i++ {
+		if i < len(cover) && cover[i] <= most {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && (!ok || i-1-start > b-a) {
+			a, b, ok = start, i-1, true
+		}
+		start = -1
+	}
+	return a, b, ok
 }
 
 // coverLine counts the line in every bin its stretches cover, the gaps

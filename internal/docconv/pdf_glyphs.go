@@ -1,6 +1,8 @@
 package docconv
 
 import (
+	"errors"
+	"io"
 	"math"
 	"strings"
 	"sync"
@@ -28,7 +30,6 @@ const (
 	maxPageGlyphs  = 2_000_000 // glyphs kept from one page
 	maxPageMarks   = 10_000    // bullet-sized shapes kept from one page
 	maxStateDepth  = 256       // nested q (save state) operators honoured
-	maxFontWidths  = 1 << 16   // entries read from a CID font's W array
 	maxCachedCodes = 1 << 16   // two-byte codes decoded and kept per font
 )
 
@@ -80,15 +81,100 @@ type textState struct {
 // pageGlyphs interprets a page's content stream and returns its glyphs
 // in the order they are drawn, and its bullet-sized shapes. Fonts are
 // read once per page.
-func pageGlyphs(p pdf.Page, fonts *fontCache) ([]pdfGlyph, []pdfMark) {
-	if p.V.IsNull() || p.V.Key("Contents").IsNull() {
-		return nil, nil
+func pageGlyphs(p pdf.Page, fonts *fontCache) ([]pdfGlyph, []pdfMark, error) {
+	contents := p.V.Key("Contents")
+	if p.V.IsNull() || contents.IsNull() {
+		return nil, nil, nil
+	}
+	if endsInHexString(contents) {
+		return nil, nil, errOpenHexString
 	}
 	in := &glyphReader{page: p, shared: fonts, fonts: map[string]*pdfFont{}, texts: map[*pdfFont]map[uint16]string{},
 		st: textState{ctm: identity, scale: 1}, out: getGlyphs()}
 	in.resetPath()
-	pdf.Interpret(p.V.Key("Contents"), in.op)
-	return in.out, in.marks
+	pdf.Interpret(contents, in.op)
+	return in.out, in.marks, nil
+}
+
+// errOpenHexString is a content stream that ends inside a hex string.
+var errOpenHexString = errors.New("its content stream ends inside a <hex string>")
+
+// endsInHexString reports whether a content stream ends inside a hex
+// string: the PDF library's lexer, reading one at the end of the data,
+// waits for its next digit forever, so such a page is refused before it
+// is interpreted. The scan follows the lexer from the last "<" that is not
+// part of "<<": pairs of characters, white space skipped, until ">" or a
+// pair that is not hex (which the lexer reports as an error).
+func endsInHexString(contents pdf.Value) bool {
+	var rd io.Reader
+	if contents.Kind() == pdf.Array {
+		rs := make([]io.Reader, 0, contents.Len())
+		for i := 0; i < contents.Len(); i++ {
+			rs = append(rs, contents.Index(i).Reader())
+		}
+		rd = io.MultiReader(rs...)
+	} else {
+		rd = contents.Reader()
+	}
+	var h hexScan
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := rd.Read(buf)
+		for _, c := range buf[:n] {
+			h.next(c)
+		}
+		if err != nil {
+			return h.state != hexClosed
+		}
+	}
+}
+
+// hexScan follows the lexer through a hex string.
+type hexScan struct {
+	state int  // hexClosed, hexFirst (a pair's first digit next) or hexSecond
+	first byte // the pair's first character
+	fresh bool // the "<" was the last character: a second makes "<<"
+}
+
+const (
+	hexClosed = iota
+	hexFirst
+	hexSecond
+)
+
+func (h *hexScan) next(c byte) {
+	if c == '<' {
+		if h.fresh { // "<<" begins a dictionary
+			h.state, h.fresh = hexClosed, false
+			return
+		}
+		h.state, h.fresh = hexFirst, true
+		return
+	}
+	h.fresh = false
+	if h.state == hexClosed || isPDFSpace(c) {
+		return
+	}
+	if h.state == hexFirst {
+		if c == '>' {
+			h.state = hexClosed
+		} else {
+			h.first, h.state = c, hexSecond
+		}
+		return
+	}
+	h.state = hexFirst
+	if !isHexDigit(h.first) || !isHexDigit(c) {
+		h.state = hexClosed
+	}
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isPDFSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0
 }
 
 // glyphReader is the interpreter's state while it reads one page.
@@ -429,24 +515,28 @@ func (f *pdfFont) readSimpleWidths(pf pdf.Font) {
 }
 
 // readCIDWidths reads DW and W: runs "c [w1 w2 …]" and ranges "c1 c2 w".
+// Codes are two bytes: a range is clamped to 0–65535, so that two numbers
+// cannot ask for billions of entries, and a run is as long as its array.
 func (f *pdfFont) readCIDWidths(d pdf.Value) {
 	f.defW, f.cidW = 1, map[uint16]float64{}
 	if dw := d.Key("DW"); !dw.IsNull() {
 		f.defW = dw.Float64() / 1000
 	}
 	w := d.Key("W")
-	for i := 0; i < w.Len() && len(f.cidW) < maxFontWidths; {
+	for i := 0; i < w.Len(); {
 		first := w.Index(i).Int64()
 		next := w.Index(i + 1)
 		if next.Kind() == pdf.Array {
-			for j := 0; j < next.Len() && len(f.cidW) < maxFontWidths; j++ {
-				f.cidW[uint16(first+int64(j))] = next.Index(j).Float64() / 1000
+			for j := 0; j < next.Len(); j++ {
+				if c := first + int64(j); c >= 0 && c <= math.MaxUint16 {
+					f.cidW[uint16(c)] = next.Index(j).Float64() / 1000
+				}
 			}
 			i += 2
 			continue
 		}
-		last, width := next.Int64(), w.Index(i+2).Float64()/1000
-		for c := first; c <= last && c <= math.MaxUint16 && len(f.cidW) < maxFontWidths; c++ {
+		width := w.Index(i+2).Float64() / 1000
+		for c := max(first, 0); c <= min(next.Int64(), math.MaxUint16); c++ {
 			f.cidW[uint16(c)] = width
 		}
 		i += 3

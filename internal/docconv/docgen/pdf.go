@@ -30,6 +30,9 @@ type PDFOptions struct {
 	// apart by a third of the font size and kerned inside, with no space
 	// characters.
 	Kerned bool
+	// Append is written raw at the end of each page's content stream (a
+	// hostile variant: an operator the reader must survive).
+	Append string
 }
 
 // Gray is an 8-bit grey raster.
@@ -54,7 +57,7 @@ func PDF(pages [][]Line, o PDFOptions) []byte {
 	}
 	var kids []string
 	for _, lines := range pages {
-		content := pageContent(lines, o)
+		content := pageContent(lines, o) + o.Append
 		c := add(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
 		res := fmt.Sprintf("/Font << /F1 %d 0 R /F2 %d 0 R >>", font, bold)
 		if img != 0 {
