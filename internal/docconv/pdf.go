@@ -14,10 +14,13 @@ import (
 
 // pdfLine is one line of a page's text layer.
 type pdfLine struct {
-	text string
-	size float64 // the font size of most of its characters
-	y    float64
-	segs []pdfSeg // the stretches of text separated by wide gaps
+	text   string
+	size   float64 // the font size of most of its characters
+	y      float64
+	x0, x1 float64   // where its text starts and ends
+	words  []pdfWord // its words, left to right
+	segs   []pdfSeg  // the stretches of text separated by wide gaps
+	bullet bool      // a bullet shape is drawn just left of it
 }
 
 // pdfSeg is a stretch of a line's text and where it starts.
@@ -80,18 +83,19 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 }
 
 // readPages reads the pages' lines on as many goroutines as the process
-// has processors: the reader is not changed by reading pages, and a page's
-// content stream is interpreted alone. A parser's panic on a page is a
+// has processors: the reader is not changed by reading pages, a page's
+// content stream is interpreted alone, and the fonts read are shared. A parser's panic on a page is a
 // damaged document.
 func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
 	out := make([][]pdfLine, len(list))
 	errs := make([]error, len(list))
+	fonts := newFontCache()
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(list), 1)) {
 		wg.Go(func() {
 			for i := range next {
-				errs[i] = c.readPage(list[i], &out[i])
+				errs[i] = c.readPage(list[i], fonts, &out[i])
 			}
 		})
 	}
@@ -114,13 +118,17 @@ func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
 	return out, nil
 }
 
-func (c *conv) readPage(pg numberedPage, out *[]pdfLine) (err error) {
+func (c *conv) readPage(pg numberedPage, fonts *fontCache, out *[]pdfLine) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fail(ErrCorrupt, "page %d could not be read (%v)", pg.n, p)
 		}
 	}()
-	*out = pageLines(pg.p)
+	lines, err := pageLines(pg.p, fonts)
+	if err != nil {
+		return fail(ErrCorrupt, "page %d could not be read: %v", pg.n, err)
+	}
+	*out = lines
 	return nil
 }
 
@@ -217,69 +225,22 @@ func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
 	return bytes.Contains(tail[:n], []byte("/Encrypt"))
 }
 
-// pageLines reads the text of a page as lines, top to bottom.
-func pageLines(p pdf.Page) []pdfLine {
-	if p.V.IsNull() {
-		return nil
+// pageLines reads the text of a page as lines in reading order: glyphs
+// placed by their positions and advances, joined into words, words into
+// lines by baseline, and a two-column page read column by column.
+func pageLines(p pdf.Page, fonts *fontCache) ([]pdfLine, error) {
+	gs, marks, err := pageGlyphs(p, fonts)
+	if err != nil {
+		return nil, err
 	}
-	texts := p.Content().Text
-	sort.SliceStable(texts, func(i, j int) bool {
-		a, b := texts[i], texts[j]
-		tol := math.Max(a.FontSize, b.FontSize) * 0.4
-		if math.Abs(a.Y-b.Y) > tol {
-			return a.Y > b.Y
-		}
-		return a.X < b.X
-	})
-	var lines []pdfLine
-	var b strings.Builder
-	var segs []pdfSeg
-	sizes := map[float64]int{}
-	var lastX, lastY, lastSize, segX float64
-	endSeg := func() {
-		if t := strings.Join(strings.Fields(b.String()), " "); t != "" {
-			segs = append(segs, pdfSeg{x: segX, text: t})
-		}
-		b.Reset()
+	ws := glyphWords(gs)
+	putGlyphs(gs)
+	if len(ws) == 0 {
+		return nil, nil
 	}
-	flush := func() {
-		endSeg()
-		if len(segs) > 0 {
-			best, bestN := 0.0, -1
-			for s, n := range sizes {
-				if n > bestN || (n == bestN && s > best) {
-					best, bestN = s, n
-				}
-			}
-			texts := make([]string, len(segs))
-			for i, sg := range segs {
-				texts[i] = sg.text
-			}
-			lines = append(lines, pdfLine{text: strings.Join(texts, " "), size: best, y: lastY, segs: segs})
-		}
-		segs = nil
-		clear(sizes)
-	}
-	for i, t := range texts {
-		gap := t.X - lastX
-		switch {
-		case i == 0:
-			segX = t.X
-		case math.Abs(t.Y-lastY) > math.Max(t.FontSize, lastSize)*0.4:
-			flush()
-			segX = t.X
-		case gap > math.Max(t.FontSize, 1)*1.5: // a column's gap
-			endSeg()
-			segX = t.X
-		case gap > math.Max(t.FontSize, 1)*0.15 && !strings.HasPrefix(t.S, " "):
-			b.WriteByte(' ')
-		}
-		b.WriteString(t.S)
-		sizes[math.Round(t.FontSize*2)/2] += len(t.S)
-		lastX, lastY, lastSize = t.X+t.W, t.Y, t.FontSize
-	}
-	flush()
-	return lines
+	lines := readingOrder(wordLines(ws))
+	markBullets(lines, marks)
+	return lines, nil
 }
 
 // bodySize is the font size of most of the document's text.
@@ -322,17 +283,26 @@ func headingSizes(pages map[int][]pdfLine, body float64) map[float64]int {
 	return out
 }
 
-// pdfBlocks adds a page's lines: headings alone, the other lines joined
-// into paragraphs where their spacing is that of one paragraph.
+// pdfBlocks adds a page's lines: headings alone, list items (a line
+// that starts with a bullet or a number) each alone, and the other lines
+// joined into paragraphs where their spacing is that of one paragraph and
+// the line before reached the right edge of the text (a short line ends
+// its paragraph, as a list item drawn without a text bullet does).
 func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 	var para []string
 	var prev *pdfLine
+	item := 0 // the list item being made: 0 none, -1 a bullet, n a number
 	end := func() {
 		if len(para) > 0 {
-			d.add(esc(strings.Join(para, " ")))
-			para = nil
+			if item != 0 {
+				d.item(0, max(item, 0), esc(strings.Join(para, " ")))
+			} else {
+				d.add(esc(strings.Join(para, " ")))
+			}
+			para, item = nil, 0
 		}
 	}
+	edge := rightEdges(lines)
 	for i := 0; i < len(lines); i++ {
 		if n := gridRows(lines[i:]); n >= 2 {
 			end()
@@ -354,13 +324,84 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 			prev = nil
 			continue
 		}
-		if prev != nil && (prev.y-l.y > math.Max(l.size, 1)*1.8 || prev.size != l.size) {
+		if n, rest, ok := listMarker(l.text); ok || l.bullet {
+			if !ok {
+				n, rest = -1, l.text
+			}
+			end()
+			para, item, prev = []string{rest}, n, l
+			continue
+		}
+		if prev != nil && (prev.y-l.y > math.Max(l.size, 1)*1.8 || prev.size != l.size ||
+			prev.x1 < edge[prev]-6*math.Max(prev.size, 1)) {
 			end()
 		}
 		para = append(para, l.text)
 		prev = l
 	}
 	end()
+}
+
+// rightEdges is, for each line, the right edge of the text it belongs to:
+// the furthest any of its neighbours in reading order (four lines either
+// side, so the same column) of one stretch and its font size, starting
+// within a few font sizes of it, reaches.
+func rightEdges(lines []pdfLine) map[*pdfLine]float64 {
+	out := make(map[*pdfLine]float64, len(lines))
+	for i := range lines {
+		l := &lines[i]
+		e := l.x1
+		for j := max(i-4, 0); j < min(i+5, len(lines)); j++ {
+			if o := &lines[j]; len(o.segs) == 1 && o.size == l.size && math.Abs(o.x0-l.x0) < 4*math.Max(l.size, 1) {
+				e = math.Max(e, lines[j].x1)
+			}
+		}
+		out[l] = e
+	}
+	return out
+}
+
+// markBullets marks the lines that have a bullet-sized shape, no higher
+// than their text, ending at most three font sizes left of their first
+// word, its middle between the baseline and the top of the letters.
+func markBullets(lines []pdfLine, marks []pdfMark) {
+	for i := range lines {
+		l := &lines[i]
+		size := math.Max(l.size, 1)
+		for _, m := range marks {
+			cy := (m.y0 + m.y1) / 2
+			if m.y1-m.y0 <= 0.7*size && m.x1 <= l.x0+0.5 && l.x0-m.x1 <= 3*size && cy >= l.y-0.1*size && cy <= l.y+0.7*size {
+				l.bullet = true
+				break
+			}
+		}
+	}
+}
+
+// listMarker reports whether a line starts a list item: a bullet (•, ◦,
+// ▪, –, a Symbol-font bullet…) or a number followed by "." or ")", and
+// returns the item's number (-1 for a bullet) and its text.
+func listMarker(text string) (n int, rest string, ok bool) {
+	first, rest, found := strings.Cut(text, " ")
+	if !found || strings.TrimSpace(rest) == "" {
+		return 0, "", false
+	}
+	switch first {
+	case "•", "◦", "▪", "▫", "‣", "⁃", "∙", "·", "●", "○", "■", "□", "➢", "►", "–", "-", "*", "\uf0b7", "\uf0a7":
+		return -1, rest, true
+	}
+	digits := strings.TrimRight(first, ".)")
+	if len(digits) == 0 || len(digits) > 3 || len(first)-len(digits) != 1 {
+		return 0, "", false
+	}
+	v := 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, "", false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return max(v, 1), rest, true
 }
 
 // gridRows is how many lines from the first form a grid: two or more

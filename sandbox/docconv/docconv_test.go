@@ -101,6 +101,19 @@ func TestRefusalsCrossTheBoundary(t *testing.T) {
 	}
 }
 
+// TestPDFOpenHexStringIsDamaged: a PDF page whose content stream ends
+// inside a hex string (which the PDF library would read forever) comes
+// back from the child as a damaged document, not a timeout.
+func TestPDFOpenHexStringIsDamaged(t *testing.T) {
+	pdf := docgen.PDF([][]docgen.Line{{{Size: 11, Text: "text"}}}, docgen.PDFOptions{Append: "<4"})
+	root := workspace(t, "a.pdf", pdf)
+	_, err := Convert(context.Background(), root, "a.pdf", request())
+	var ce *conv.Error
+	if !errors.As(err, &ce) || ce.Kind != conv.ErrCorrupt || !strings.Contains(ce.Msg, "hex string") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 // TestTimeoutKillsChild: a conversion past its timeout is stopped.
 func TestTimeoutKillsChild(t *testing.T) {
 	root := workspace(t, "a.txt", []byte("text"))

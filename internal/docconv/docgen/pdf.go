@@ -26,6 +26,13 @@ type PDFOptions struct {
 	SharedPages int
 	// Image, when set, is the only content of each page: a grey image.
 	Image *Gray
+	// Kerned writes each line as pdfTeX does: a TJ array whose words are
+	// apart by a third of the font size and kerned inside, with no space
+	// characters.
+	Kerned bool
+	// Append is written raw at the end of each page's content stream (a
+	// hostile variant: an operator the reader must survive).
+	Append string
 }
 
 // Gray is an 8-bit grey raster.
@@ -50,7 +57,7 @@ func PDF(pages [][]Line, o PDFOptions) []byte {
 	}
 	var kids []string
 	for _, lines := range pages {
-		content := pageContent(lines, o.Image)
+		content := pageContent(lines, o) + o.Append
 		c := add(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
 		res := fmt.Sprintf("/Font << /F1 %d 0 R /F2 %d 0 R >>", font, bold)
 		if img != 0 {
@@ -96,8 +103,8 @@ func PDF(pages [][]Line, o PDFOptions) []byte {
 	return b.Bytes()
 }
 
-func pageContent(lines []Line, img *Gray) string {
-	if img != nil {
+func pageContent(lines []Line, o PDFOptions) string {
+	if img := o.Image; img != nil {
 		// The image fills the page width, keeping its proportions.
 		h := 612 * float64(img.H) / float64(img.W)
 		return fmt.Sprintf("q 612 0 0 %.2f 0 %.2f cm /Im1 Do Q", h, 792-h)
@@ -113,6 +120,8 @@ func pageContent(lines []Line, img *Gray) string {
 			for i, c := range l.Cells {
 				fmt.Fprintf(&b, "BT /%s %.1f Tf %d %.1f Td (%s) Tj ET\n", f, l.Size, 56+150*i, y, pdfString(c))
 			}
+		} else if o.Kerned {
+			fmt.Fprintf(&b, "BT /%s %.1f Tf 56 %.1f Td [%s] TJ ET\n", f, l.Size, y, kernedWords(l.Text))
 		} else {
 			fmt.Fprintf(&b, "BT /%s %.1f Tf 56 %.1f Td (%s) Tj ET\n", f, l.Size, y, pdfString(l.Text))
 		}
@@ -126,4 +135,19 @@ func pageContent(lines []Line, img *Gray) string {
 
 func pdfString(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`).Replace(s)
+}
+
+// kernedWords is a TJ array's content for text: each word split in two
+// by a kern of 15/1000 em, the words 333/1000 em apart.
+func kernedWords(text string) string {
+	var parts []string
+	for _, w := range strings.Fields(text) {
+		r := []rune(w)
+		if h := len(r) / 2; h > 0 {
+			parts = append(parts, fmt.Sprintf("(%s) 15 (%s)", pdfString(string(r[:h])), pdfString(string(r[h:]))))
+		} else {
+			parts = append(parts, "("+pdfString(w)+")")
+		}
+	}
+	return strings.Join(parts, " -333 ")
 }
