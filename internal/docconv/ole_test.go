@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"os"
 	"strings"
 	"testing"
 
@@ -160,5 +161,19 @@ func TestHostileCompoundFiles(t *testing.T) {
 			_, err := docconv.Convert(context.Background(), bytes.NewReader(b), int64(len(b)), docconv.Options{OCR: docconv.OCRNever})
 			wantKind(t, err, docconv.ErrCorrupt, "Compound File")
 		})
+	}
+}
+
+// TestXLSSample: a workbook Excel wrote (from mscfb's test files) is read
+// sheet by sheet.
+func TestXLSSample(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/documents/samples/mscfb-test.xls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustConvert(t, b, docconv.Options{})
+	want := "## Test sheet 1\n\n| Test1 | Lorem | Ipsum |\n| --- | --- | --- |\n| Avocado | 1 | 2 |\n|  | 3 | 5 |\n|  | 4 | 7 |\n\n## Test sheet 2\n\n| Test2 |\n| --- |\n\n## Sheet3\n"
+	if r.Format != "xls" || r.Markdown != want {
+		t.Fatalf("format %s, got\n%s\nwant\n%s", r.Format, r.Markdown, want)
 	}
 }
