@@ -142,9 +142,6 @@ func (x *cfbReader) difat() ([]uint32, error) {
 		}
 		s = binary.LittleEndian.Uint32(sec[len(sec)-4:])
 	}
-	if len(out) > len(x.b)/x.ssz {
-		return nil, cfbCorrupt("it claims more FAT sectors (%d) than the file holds", len(out))
-	}
 	return out, nil
 }
 

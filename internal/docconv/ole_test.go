@@ -140,6 +140,11 @@ func hostileCFB(t *testing.T) map[string][]byte {
 	binary.LittleEndian.PutUint32(d[128+120:], 0x7FFFFFFF) // a stream claiming 2 GiB
 	out["huge-stream.xls"] = b
 
+	b = docgen.CFB(docgen.Stream{Path: "__substg1.0_0037001F", Data: docgen.UTF16(strings.Repeat("s", 100))})
+	miniFAT := 512 * (int(binary.LittleEndian.Uint32(b[60:])) + 1)
+	binary.LittleEndian.PutUint32(b[miniFAT+4*2:], 0) // the subject's 3rd mini sector (of 4) leads back to its 1st
+	out["mini-loop.msg"] = b
+
 	b = docgen.MSG(orchardMessage)
 	out["truncated.msg"] = b[:len(b)/2]
 
@@ -175,5 +180,15 @@ func TestXLSSample(t *testing.T) {
 	want := "## Test sheet 1\n\n| Test1 | Lorem | Ipsum |\n| --- | --- | --- |\n| Avocado | 1 | 2 |\n|  | 3 | 5 |\n|  | 4 | 7 |\n\n## Test sheet 2\n\n| Test2 |\n| --- |\n\n## Sheet3\n"
 	if r.Format != "xls" || r.Markdown != want {
 		t.Fatalf("format %s, got\n%s\nwant\n%s", r.Format, r.Markdown, want)
+	}
+}
+
+// TestXLSSheetsReadOnce: sheets whose offsets point into a part of the
+// workbook already read (here 3,000 sheets all at the first one's offset)
+// are not read again: the work stays linear in the workbook's size.
+func TestXLSSheetsReadOnce(t *testing.T) {
+	r := mustConvert(t, docgen.XLS(docgen.XLSOptions{SameSheet: 3000}, orchardSheets[0]), docconv.Options{})
+	if n := strings.Count(r.Markdown, "| Bramley |"); n != 1 || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "overlaps") {
+		t.Fatalf("the sheet was read %d times; warnings %q", n, r.Warnings)
 	}
 }

@@ -342,6 +342,9 @@ type XLSOptions struct {
 	RK bool
 	// Encrypted adds a FILEPASS record, as a password-protected workbook has.
 	Encrypted bool
+	// SameSheet adds this many sheets (BOUNDSHEET records) that all
+	// point to the first sheet's records, as a hostile workbook could.
+	SameSheet int
 }
 
 // XLS writes an Excel 97–2003 workbook (BIFF8 in a Compound File's
@@ -395,7 +398,16 @@ func XLS(o XLSOptions, sheets ...XLSSheet) []byte {
 		d = append(d, s.Name...)
 		glob = append(glob, rec(0x0085, d)...)
 	}
+	first := len(boundPos)
+	for range o.SameSheet {
+		boundPos = append(boundPos, len(glob))
+		glob = append(glob, rec(0x0085, []byte{0, 0, 0, 0, 0, 0, 1, 0, 'D'})...)
+	}
 	glob = append(glob, rec(0x000A, nil)...)
+	for _, p := range boundPos[first:] {
+		le32(glob[p+4:], uint32(len(glob)))
+	}
+	boundPos = boundPos[:first]
 	var body []byte
 	for i, s := range sheets {
 		le32(glob[boundPos[i]+4:], uint32(len(glob)+len(body)))
