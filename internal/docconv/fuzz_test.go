@@ -58,11 +58,12 @@ func FuzzRTF(f *testing.F) {
 
 // FuzzMSG fuzzes the Compound File reader (FAT, DIFAT, mini FAT,
 // directory tree) and the Outlook message reader. Seeds: messages with a
-// plain, an HTML and a large body, and attachments.
+// plain, an HTML, a compressed RTF and a large body, and attachments.
 func FuzzMSG(f *testing.F) {
 	f.Add(docgen.MSG(docgen.Message{Subject: "s", From: "a", FromEmail: "a@e.com", To: "b", Cc: "c", Body: "body", Attachments: []string{"x.pdf"}, Submitted: 1}))
 	f.Add(docgen.MSG(docgen.Message{Subject: "h", HTML: "<p>hi <a href='https://e.com/'>l</a></p>"}))
 	f.Add(docgen.MSG(docgen.Message{Subject: "l", Body: strings.Repeat("long ", 1000)}))
+	f.Add(docgen.MSG(docgen.Message{Subject: "r", CompressedRTF: []byte("\x1a\x00\x00\x00\x1c\x00\x00\x00LZFu\xe2\xd4KQA\x00\x04 WXYZ\rn}\x01\x0e\xb0")}))
 	fuzzConvert(f)
 }
 

@@ -73,7 +73,8 @@ func (p msgProps) timeProp(id int) (time.Time, bool) {
 
 // msg converts an Outlook message as MarkItDown does: a heading, the
 // From, To, Cc, Subject and Date lines, then the body: plain text, else
-// the HTML body, else the RTF body; then the names of its attachments.
+// the HTML body, else the compressed RTF body; then the names of its
+// attachments.
 func (c *conv) msg(f *cfbFile) (*doc, error) {
 	p := msgProps{f: f}
 	d := &doc{}
@@ -109,8 +110,8 @@ func (c *conv) msg(f *cfbFile) (*doc, error) {
 }
 
 // msgBody adds the message's body: plain text if it has one, else its
-// HTML body through the HTML reader, else its RTF body (when stored
-// uncompressed; compressed RTF is named in a warning).
+// HTML body through the HTML reader, else its compressed RTF body
+// (decompressed, then through the RTF reader).
 func (c *conv) msgBody(p msgProps, d *doc) error {
 	if body := p.str(propBody); strings.TrimSpace(body) != "" {
 		sub, err := c.textOf(FormatText, []byte(body))
@@ -138,8 +139,18 @@ func (c *conv) msgBody(p msgProps, d *doc) error {
 		d.warnings = append(d.warnings, sub.warnings...)
 		return nil
 	}
-	if rtf := p.bin(propRTFCompressed); len(rtf) > 0 {
-		d.warn("the message's body is stored only as compressed RTF, which DeskBridge does not decompress; its text is missing")
+	if packed := p.bin(propRTFCompressed); len(packed) > 0 {
+		rtf, err := decompressRTF(packed, c.o.Limits.Output)
+		if err != nil {
+			return err
+		}
+		sub, err := c.rtf(rtf)
+		if err != nil {
+			return err
+		}
+		d.flush()
+		d.blocks = append(d.blocks, sub.blocks...)
+		d.warnings = append(d.warnings, sub.warnings...)
 	}
 	return nil
 }

@@ -272,6 +272,8 @@ type Message struct {
 	Attachments                            []string
 	// Submitted is the submit time, in seconds since 1970 (0: none).
 	Submitted int64
+	// CompressedRTF is the RTF body as Outlook compresses it ([MS-OXRTFCP]).
+	CompressedRTF []byte
 }
 
 // MSG writes an Outlook message (.msg): a Compound File whose string
@@ -292,6 +294,9 @@ func MSG(m Message) []byte {
 	}
 	if m.HTML != "" {
 		streams = append(streams, Stream{Path: "__substg1.0_10130102", Data: []byte(m.HTML)})
+	}
+	if m.CompressedRTF != nil {
+		streams = append(streams, Stream{Path: "__substg1.0_10090102", Data: m.CompressedRTF})
 	}
 	props := make([]byte, 32)
 	if m.Submitted != 0 {
