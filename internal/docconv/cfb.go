@@ -142,6 +142,9 @@ func (x *cfbReader) difat() ([]uint32, error) {
 		}
 		s = binary.LittleEndian.Uint32(sec[len(sec)-4:])
 	}
+	if len(out) > len(x.b)/x.ssz { // a DIFAT naming sectors again and again
+		return nil, cfbCorrupt("it lists more FAT sectors (%d) than the file holds", len(out))
+	}
 	return out, nil
 }
 

@@ -145,6 +145,20 @@ func hostileCFB(t *testing.T) map[string][]byte {
 	binary.LittleEndian.PutUint32(b[512+508:], 0)
 	out["difat-loop.msg"] = b
 
+	b = docgen.MSG(orchardMessage) // 200 DIFAT sectors each naming FAT sector 0 127 times
+	first := uint32(len(b)/512 - 1)
+	for i := range 200 {
+		sec := make([]byte, 512)
+		binary.LittleEndian.PutUint32(sec[508:], first+uint32(i)+1)
+		if i == 199 {
+			binary.LittleEndian.PutUint32(sec[508:], 0xFFFFFFFE)
+		}
+		b = append(b, sec...)
+	}
+	binary.LittleEndian.PutUint32(b[68:], first)
+	binary.LittleEndian.PutUint32(b[72:], 200)
+	out["difat-repeats.msg"] = b
+
 	b, l = docgen.CFBWithLayout(docgen.Stream{Path: "Workbook", Data: docgen.XLS(docgen.XLSOptions{}, orchardSheets...)})
 	d := b[512*(int(l.Dir)+1):]
 	binary.LittleEndian.PutUint32(d[128+120:], 0x7FFFFFFF) // a stream claiming 2 GiB
@@ -162,7 +176,7 @@ func hostileCFB(t *testing.T) map[string][]byte {
 }
 
 // TestHostileCompoundFiles: loops in the FAT, the DIFAT and the
-// directory, a stream or a FAT claiming more than the file, a file cut
+// directory, a DIFAT naming one FAT sector 25,000 times, a stream or a FAT claiming more than the file, a file cut
 // in half, a directory tree that loops and storages nested 10,000 deep
 // are refused as corrupt (and the corpus files under
 // testdata/documents/hostile too).
