@@ -126,6 +126,15 @@ func (c *conv) convert(format string, r io.ReaderAt, size int64, depth int) (*do
 		return c.pdf(r, size)
 	case FormatImage:
 		return c.image(r, size)
+	case FormatMSG, FormatXLS:
+		f, err := c.readCFB(r, size)
+		if err != nil {
+			return nil, err
+		}
+		if format == FormatMSG {
+			return c.msg(f)
+		}
+		return c.xls(f)
 	case FormatEncryptedOOXML:
 		return nil, fail(ErrEncrypted, "the document is an encrypted (password-protected) Office file; save it without a password and convert that")
 	}

@@ -219,3 +219,53 @@ func TestFidelityAgainstPdftotext(t *testing.T) {
 		t.Errorf("no chapter heading:\n%s", got[:min(len(got), 500)])
 	}
 }
+
+// TestFidelityCompoundFiles: a generated Excel 97–2003 workbook (3
+// sheets of 60 rows: words, Japanese words, numbers, booleans; its
+// shared strings cut into records of 1,000 bytes, so over CONTINUE
+// records) and a generated Outlook
+// message (12 paragraphs, 5 attachments) convert with all of their known
+// text, each cell in its own table cell. No other tool is needed: the
+// reference is the text the generator wrote. docs/documents-fidelity.md
+// quotes the figures it logs.
+func TestFidelityCompoundFiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	var sheets []docgen.XLSSheet
+	var known strings.Builder
+	cells := 0
+	for s := range 3 {
+		sh := docgen.XLSSheet{Name: fmt.Sprintf("Sheet %d", s+1)}
+		for range 60 {
+			w, ja, n := words(r, 3), []string{"りんご", "なし", "もも"}[r.IntN(3)], float64(r.IntN(100000))/100
+			sh.Rows = append(sh.Rows, []any{w, ja, n, r.IntN(2) == 1})
+			fmt.Fprintf(&known, "%s %s %s ", w, ja, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", n), "0"), "."))
+			cells += 4
+		}
+		sheets = append(sheets, sh)
+		known.WriteString(sh.Name + " ")
+	}
+	x := mustConvert(t, docgen.XLS(docgen.XLSOptions{SSTChunk: 1000}, sheets...), docconv.Options{})
+	rx := recall(known.String(), x.Markdown)
+	_, tables := counts(x.Markdown)
+	rowsOut := 0
+	for _, line := range strings.Split(x.Markdown, "\n") {
+		if strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "| ---") && strings.Count(line, " | ") == 3 {
+			rowsOut++
+		}
+	}
+	m := docgen.Message{Subject: words(r, 6), From: words(r, 2), To: words(r, 3), Cc: words(r, 2)}
+	var paras []string
+	for range 12 {
+		paras = append(paras, words(r, 40))
+	}
+	m.Body = strings.Join(paras, "\r\n\r\n")
+	for i := range 5 {
+		m.Attachments = append(m.Attachments, fmt.Sprintf("%s %d.pdf", words(r, 2), i))
+	}
+	msg := mustConvert(t, docgen.MSG(m), docconv.Options{})
+	rm := recall(strings.Join([]string{m.Subject, m.From, m.To, m.Cc, m.Body, strings.Join(m.Attachments, " ")}, " "), msg.Markdown)
+	t.Logf("xls: recall %.3f, %d tables, %d rows of 4 cells for %d cells; msg: recall %.3f", rx, tables, rowsOut, cells, rm)
+	if rx < 1 || tables != 3 || rowsOut*4 != cells || rm < 1 {
+		t.Fatalf("xls recall %.3f (missing %v), %d tables; msg recall %.3f (missing %v)", rx, missing(known.String(), x.Markdown, 10), tables, rm, missing(m.Body, msg.Markdown, 10))
+	}
+}

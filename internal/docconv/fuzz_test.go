@@ -56,6 +56,26 @@ func FuzzRTF(f *testing.F) {
 	fuzzConvert(f)
 }
 
+// FuzzMSG fuzzes the Compound File reader (FAT, DIFAT, mini FAT,
+// directory tree) and the Outlook message reader. Seeds: messages with a
+// plain, an HTML, a compressed RTF and a large body, and attachments.
+func FuzzMSG(f *testing.F) {
+	f.Add(docgen.MSG(docgen.Message{Subject: "s", From: "a", FromEmail: "a@e.com", To: "b", Cc: "c", Body: "body", Attachments: []string{"x.pdf"}, Submitted: 1}))
+	f.Add(docgen.MSG(docgen.Message{Subject: "h", HTML: "<p>hi <a href='https://e.com/'>l</a></p>"}))
+	f.Add(docgen.MSG(docgen.Message{Subject: "l", Body: strings.Repeat("long ", 1000)}))
+	f.Add(docgen.MSG(docgen.Message{Subject: "r", CompressedRTF: []byte("\x1a\x00\x00\x00\x1c\x00\x00\x00LZFu\xe2\xd4KQA\x00\x04 WXYZ\rn}\x01\x0e\xb0")}))
+	fuzzConvert(f)
+}
+
+// FuzzXLS fuzzes the BIFF8 reader: records, the shared string table with
+// CONTINUE records, RK and MULRK numbers, formats and sheets' offsets.
+func FuzzXLS(f *testing.F) {
+	sheet := docgen.XLSSheet{Name: "S", Rows: [][]any{{"a", "日本", 1.5, true}, {docgen.XLSDate(40000), 7.0, nil, "b"}}}
+	f.Add(docgen.XLS(docgen.XLSOptions{}, sheet))
+	f.Add(docgen.XLS(docgen.XLSOptions{RK: true, SSTChunk: 12}, sheet, docgen.XLSSheet{Name: "T", Rows: [][]any{{"c"}}}))
+	fuzzConvert(f)
+}
+
 // fuzzConvert runs every input through Convert within small caps.
 func fuzzConvert(f *testing.F) {
 	lim := docconv.DefaultLimits

@@ -31,6 +31,8 @@ const (
 	FormatImage          = "image"
 	FormatEncryptedOOXML = "encrypted-office"
 	FormatRTF            = "rtf"
+	FormatMSG            = "msg"
+	FormatXLS            = "xls"
 )
 
 func isZipFormat(f string) bool {
@@ -76,15 +78,17 @@ func isImage(h []byte) bool {
 }
 
 // cfbKinds name the Compound File (OLE) formats by a stream their
-// directory holds, each with the sentence that refuses it: DeskBridge
-// carries no reader of these binary formats (no maintained pure-Go
-// library of them was available to it).
-var cfbKinds = []struct{ stream, refusal string }{
-	{"__substg1.0_", "the file is an Outlook message (.msg), which DeskBridge does not read: its compound-file format needs a reader DeskBridge does not carry; save the message as .eml or print it to PDF"},
-	{"WordDocument", "the file is a Word 97–2003 document (.doc), a binary format DeskBridge does not read (it carries no reader of it); save it as DOCX or ODT"},
-	{"Workbook", "the file is an Excel 97–2003 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
-	{"Book", "the file is an Excel 5.0/95 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
-	{"PowerPoint Document", "the file is a PowerPoint 97–2003 presentation (.ppt), a binary format DeskBridge does not read (it carries no reader of it); save it as PPTX or ODP"},
+// directory holds, each with its format or the sentence that refuses it.
+// Word and PowerPoint 97–2003 files are refused: their text lives in
+// piece tables and record trees (with fast-saved fragments, field codes
+// and per-slide atoms) whose reader would be a large parser of hostile
+// bytes that no maintained pure-Go library provides.
+var cfbKinds = []struct{ stream, format, refusal string }{
+	{"__substg1.0_", FormatMSG, ""},
+	{"Workbook", FormatXLS, ""},
+	{"WordDocument", "", "the file is a Word 97–2003 document (.doc), a binary format DeskBridge does not read (it carries no reader of it); save it as DOCX or ODT"},
+	{"Book", "", "the file is an Excel 5.0/95 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
+	{"PowerPoint Document", "", "the file is a PowerPoint 97–2003 presentation (.ppt), a binary format DeskBridge does not read (it carries no reader of it); save it as PPTX or ODP"},
 }
 
 // sniffCFB tells an encrypted OOXML package (a Compound File holding an
@@ -99,10 +103,13 @@ func sniffCFB(r io.ReaderAt, size int64) (string, error) {
 	}
 	for _, k := range cfbKinds {
 		if bytes.Contains(b[:n], utf16le(k.stream)) {
+			if k.format != "" {
+				return k.format, nil
+			}
 			return "", fail(ErrUnsupported, "%s", k.refusal)
 		}
 	}
-	return "", fail(ErrUnsupported, "the file is a Compound File (OLE) of no format DeskBridge reads (not an Office 97–2003 document, workbook or presentation, nor an Outlook message)")
+	return "", fail(ErrUnsupported, "the file is a Compound File (OLE) of no format DeskBridge reads (not an Outlook message, an Excel 97–2003 workbook, a Word 97–2003 document or a PowerPoint 97–2003 presentation)")
 }
 
 func utf16le(s string) []byte {

@@ -1,6 +1,7 @@
 // Package docgen writes small documents for tests and benchmarks of
 // document conversion: ZIP packages (DOCX, PPTX, XLSX, ODS, EPUB), PDFs
-// with a text layer or an image, and the hostile variants of each (ZIP
+// with a text layer or an image, Compound Files (Outlook messages, Excel
+// 97–2003 workbooks), and the hostile variants of each (ZIP
 // bombs, lying sizes, entity expansion, relationships out of the package,
 // encryption). Nothing here is used by the host itself.
 package docgen
