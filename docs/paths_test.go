@@ -83,8 +83,10 @@ func topLevel(t *testing.T, root string) map[string]bool {
 	}
 	top := map[string]bool{}
 	for _, e := range entries {
-		if e.Name() != ".git" { // .git/config in a page is a project's, not ours
-			top[e.Name()] = true
+		// .git/config in a page is a project's, not ours; bin/ and dist/
+		// are build outputs (.gitignore), there or not.
+		if n := e.Name(); n != ".git" && n != "bin" && n != "dist" {
+			top[n] = true
 		}
 	}
 	return top

@@ -146,7 +146,12 @@ func TestPolicyCheckReportsRunTimeRefusals(t *testing.T) {
 			copyTestTree(t, filepath.Join("..", "..", "rego"), dir, func(p string) bool { return strings.HasSuffix(p, ".rego") })
 			if c.file == "limits.rego" {
 				b, _ := os.ReadFile(filepath.Join(dir, "limits.rego"))
-				c.text = strings.Replace(string(b), `"list_folder": {"timeout_ms": 10000,`, `"list_folder": {"timeout_ms": 10000, "max_bytes": 1,`, 1)
+				c.text = strings.Replace(string(b), `object.get(data.config, ["limits", input.request.action], {}),`,
+					`object.union(object.get(data.config, ["limits", input.request.action], {}),
+	object.get({"list_folder": {"max_bytes": 1}}, input.request.action, {})),`, 1)
+				if c.text == string(b) {
+					t.Fatal("limits.rego no longer has the line the test adds a limit after")
+				}
 			}
 			os.WriteFile(filepath.Join(dir, c.file), []byte(c.text), 0o644)
 			out, code := runLogged(t, "policy", "check", dir)

@@ -65,6 +65,9 @@ var requests = []struct{ action, args string }{
 	{"create_project", `{"name":"proj","workspace":"OUT"}`},
 	{"update_project", `{"project":"WS/proj","message":"m","changes":[{"path":"a.txt","content":"a"}]}`},
 	{"update_project", `{"project":"WS/proj","message":"m","changes":[{"path":".env","content":"TOKEN=x"}]}`},
+	{"list_projects", `{}`},
+	{"list_checkpoints", `{"project":"WS/proj"}`},
+	{"diff_checkpoint", `{"project":"WS/proj","checkpoint":"0123456789abcdef0123456789abcdef01234567"}`},
 	{"preview_web", `{"url":"http://127.0.0.1:8080/"}`},
 	{"preview_web", `{"url":"http://10.1.2.3/"}`},
 	{"open_deskbridge", `{"open":false}`}, // its server cannot start here (Self): EXECUTION_FAILED after the decision
@@ -94,9 +97,12 @@ var requests = []struct{ action, args string }{
 }
 
 // neverDenied are the built actions no request of which the test's
-// configuration denies: get_active_window takes no argument, and its
-// skill is on.
-var neverDenied = map[string]bool{"get_active_window": true}
+// configuration denies: get_active_window and list_projects take no path,
+// and their skills are on; list_checkpoints and diff_checkpoint read only
+// a registered project, which the host finds before the decision (an
+// unknown one is refused then), and every project here is inside the
+// workspace.
+var neverDenied = map[string]bool{"get_active_window": true, "list_projects": true, "list_checkpoints": true, "diff_checkpoint": true}
 
 // png is the smallest bytes that sniff as image/png.
 var png = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")

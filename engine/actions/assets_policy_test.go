@@ -1,41 +1,26 @@
 package actions_test
 
 import (
+	"bytes"
 	"context"
-	"io/fs"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/tester"
-
-	deskrego "github.com/deskbridge/deskbridge/rego"
+	"github.com/deskbridge/deskbridge/policy"
 )
 
 // TestRegoAssetsTests runs rego/assets_test.rego against the whole default
-// policy set, as the host evaluates it.
+// policy set, as the host evaluates it (its data, the actions' cards,
+// included), through the same runner as `deskbridge policy test`.
 func TestRegoAssetsTests(t *testing.T) {
-	mods := map[string]*ast.Module{}
-	names, _ := fs.Glob(deskrego.FS, "*.rego")
-	for _, n := range names {
-		b, _ := fs.ReadFile(deskrego.FS, n)
-		m, err := ast.ParseModuleWithOpts(n, string(b), ast.ParserOptions{RegoVersion: ast.RegoV1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		mods[n] = m
-	}
-	ch, err := tester.NewRunner().SetModules(mods).Filter(`assets_test\.`).RunTests(context.Background(), nil)
+	var out bytes.Buffer
+	r, err := policy.RunTestsWith(context.Background(), policy.Embedded(), policy.TestOptions{Run: `assets_test\.`}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for r := range ch {
-		n++
-		if r.Error != nil || r.Fail {
-			t.Errorf("%s: fail=%v error=%v", r.Name, r.Fail, r.Error)
-		}
+	if !r.OK() {
+		t.Fatalf("assets Rego tests: %d passed, %d failed, %d errored:\n%s", r.Passed, r.Failed, r.Errored, out.String())
 	}
-	if n < 8 {
-		t.Fatalf("%d assets Rego tests ran, want at least 8", n)
+	if r.Passed < 8 {
+		t.Fatalf("%d assets Rego tests ran, want at least 8", r.Passed)
 	}
 }
