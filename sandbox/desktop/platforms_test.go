@@ -107,6 +107,12 @@ func (f *fakeWin32) foreground() (string, int, Rect, error) {
 	return f.title, 42, Rect{X: 600, Y: 2, Width: 100, Height: 40}, nil
 }
 func (f *fakeWin32) screen() Rect { return Rect{Width: 640, Height: 480} }
+func (f *fakeWin32) monitors() ([]Monitor, error) {
+	return []Monitor{
+		{Index: 0, Name: `\\.\DISPLAY1`, Bounds: Rect{Width: 320, Height: 480}, Primary: true},
+		{Index: 1, Name: `\\.\DISPLAY2`, Bounds: Rect{X: 320, Width: 320, Height: 480}},
+	}, nil
+}
 func (f *fakeWin32) capture(r Rect) (*image.RGBA, error) {
 	f.captured = append(f.captured, r)
 	return image.NewRGBA(image.Rect(0, 0, r.Width, r.Height)), nil
@@ -260,5 +266,47 @@ func TestDecodePNGRefusesAHugeHeader(t *testing.T) {
 	}
 	if _, err := DecodePNG(enc.Data, 64<<20); err != nil {
 		t.Errorf("DecodePNG(2×2) = %v", err)
+	}
+}
+
+// TestWindowsMonitors: a monitor is chosen by name or index, a region is
+// relative to its corner and must lie on it, and the active window is
+// placed on the monitor holding most of it.
+func TestWindowsMonitors(t *testing.T) {
+	ctx := context.Background()
+	api := &fakeWin32{title: "Editor"}
+	d := &winDesktop{api: api}
+	for _, tc := range []struct {
+		t    Target
+		want Rect
+	}{
+		{Target{Monitor: "1"}, Rect{X: 320, Width: 320, Height: 480}},
+		{Target{Monitor: `\\.\DISPLAY1`}, Rect{Width: 320, Height: 480}},
+		{Target{Monitor: "1", Region: &Rect{X: 10, Y: 20, Width: 30, Height: 40}}, Rect{X: 330, Y: 20, Width: 30, Height: 40}},
+		{Target{Monitor: "1", Active: true}, Rect{X: 600, Y: 2, Width: 40, Height: 40}},
+	} {
+		api.captured = nil
+		if _, err := d.Capture(ctx, tc.t); err != nil || !slices.Equal(api.captured, []Rect{tc.want}) {
+			t.Errorf("Capture(%+v) read %v, %v; want %v", tc.t, api.captured, err, tc.want)
+		}
+	}
+	api.captured = nil
+	for _, tg := range []Target{{Monitor: "2"}, {Monitor: "01"}, {Monitor: "-1"}, {Monitor: "DISPLAY1"}} {
+		if _, err := d.Capture(ctx, tg); !errors.Is(err, ErrNoMonitor) {
+			t.Errorf("Capture(monitor %q) = %v, want ErrNoMonitor", tg.Monitor, err)
+		}
+	}
+	if _, err := d.Capture(ctx, Target{Monitor: "0", Region: &Rect{X: 300, Width: 30, Height: 10}}); !errors.Is(err, ErrOutside) {
+		t.Errorf("a region across the monitor's edge: %v, want ErrOutside", err)
+	}
+	if _, err := d.Capture(ctx, Target{Monitor: "0", Active: true}); !errors.Is(err, ErrOutside) {
+		t.Errorf("the active window on another monitor: %v, want ErrOutside", err)
+	}
+	if len(api.captured) != 0 {
+		t.Errorf("a refused capture read %v", api.captured)
+	}
+	w, err := d.ActiveWindow(ctx)
+	if err != nil || w.Monitor == nil || w.Monitor.Index != 1 || w.Monitor.Name != `\\.\DISPLAY2` {
+		t.Errorf("ActiveWindow = %+v, %v; want it on monitor 1", w, err)
 	}
 }

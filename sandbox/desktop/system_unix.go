@@ -63,7 +63,11 @@ func (d *x11Desktop) Write(ctx context.Context, items []Item) error {
 
 func (d *x11Desktop) Capture(_ context.Context, t Target) (img *image.RGBA, err error) {
 	err = d.with(func(x *xconn) error {
-		r, err := d.area(x, t)
+		screen, err := screenOf(&t, x.bounds(), x.monitors)
+		if err != nil {
+			return err
+		}
+		r, err := d.area(x, t, screen)
 		if err != nil {
 			return err
 		}
@@ -74,8 +78,8 @@ func (d *x11Desktop) Capture(_ context.Context, t Target) (img *image.RGBA, err 
 }
 
 // area is the rectangle t names on the display (targetArea).
-func (d *x11Desktop) area(x *xconn, t Target) (Rect, error) {
-	return targetArea(t, x.bounds(), func() (Rect, error) {
+func (d *x11Desktop) area(x *xconn, t Target, screen Rect) (Rect, error) {
+	return targetArea(t, screen, func() (Rect, error) {
 		w, err := x.activeWindow()
 		if err != nil {
 			return Rect{}, err
@@ -91,6 +95,9 @@ func (d *x11Desktop) ActiveWindow(context.Context) (w Window, err error) {
 			return err
 		}
 		w = x.describe(win, d.display)
+		if ms, err := x.monitors(); err == nil {
+			w.Monitor, _ = monitorOf(ms, w.Bounds)
+		}
 		return nil
 	})
 	return w, err

@@ -243,3 +243,54 @@ func (user32) capture(r Rect) (*image.RGBA, error) {
 	}
 	return img, nil
 }
+
+var (
+	procEnumDisplayMonitors = user32dll.NewProc("EnumDisplayMonitors")
+	procGetMonitorInfo      = user32dll.NewProc("GetMonitorInfoW")
+)
+
+// monitorInfo is a MONITORINFOEXW.
+type monitorInfo struct {
+	Size          uint32
+	Monitor, Work winRect
+	Flags         uint32
+	Device        [32]uint16
+}
+
+// monitorInfoPrimary is MONITORINFOF_PRIMARY.
+const monitorInfoPrimary = 1
+
+// enumMonitors collects EnumDisplayMonitors' answers: a callback is made
+// once (windows.NewCallback's are never freed), so calls take turns.
+var enumMonitors struct {
+	sync.Mutex
+	found []Monitor
+	proc  uintptr
+}
+
+// monitorFound is the MONITORENUMPROC: it appends the monitor's device
+// name, bounds and primary flag.
+func monitorFound(h, _, _, _ uintptr) uintptr {
+	info := monitorInfo{}
+	info.Size = uint32(unsafe.Sizeof(info))
+	if r, _, _ := procGetMonitorInfo.Call(h, uintptr(unsafe.Pointer(&info))); r != 0 {
+		enumMonitors.found = append(enumMonitors.found, Monitor{
+			Index: len(enumMonitors.found), Name: windows.UTF16ToString(info.Device[:]),
+			Bounds: info.Monitor.rect(), Primary: info.Flags&monitorInfoPrimary != 0,
+		})
+	}
+	return 1 // go on
+}
+
+func (user32) monitors() ([]Monitor, error) {
+	enumMonitors.Lock()
+	defer enumMonitors.Unlock()
+	if enumMonitors.proc == 0 {
+		enumMonitors.proc = windows.NewCallback(monitorFound)
+	}
+	enumMonitors.found = nil
+	if r, _, err := procEnumDisplayMonitors.Call(0, 0, enumMonitors.proc, 0); r == 0 {
+		return nil, fmt.Errorf("desktop: EnumDisplayMonitors: %w", err)
+	}
+	return enumMonitors.found, nil
+}

@@ -38,6 +38,8 @@ type win32 interface {
 	screen() Rect
 	// capture reads the pixels of rectangle r of the screen.
 	capture(r Rect) (*image.RGBA, error)
+	// monitors lists the display monitors.
+	monitors() ([]Monitor, error)
 }
 
 // winDesktop is the Windows desktop.
@@ -187,7 +189,11 @@ func (d *winDesktop) Formats(ctx context.Context) ([]Format, error) {
 }
 
 func (d *winDesktop) Capture(_ context.Context, t Target) (*image.RGBA, error) {
-	r, err := targetArea(t, d.api.screen(), func() (Rect, error) {
+	screen, err := screenOf(&t, d.api.screen(), d.api.monitors)
+	if err != nil {
+		return nil, err
+	}
+	r, err := targetArea(t, screen, func() (Rect, error) {
 		_, _, b, err := d.api.foreground()
 		return b, err
 	})
@@ -202,7 +208,11 @@ func (d *winDesktop) ActiveWindow(context.Context) (Window, error) {
 	if err != nil {
 		return Window{}, err
 	}
-	return Window{Title: title, PID: pid, Bounds: b, Display: "console"}, nil
+	w := Window{Title: title, PID: pid, Bounds: b, Display: "console"}
+	if ms, err := d.api.monitors(); err == nil {
+		w.Monitor, _ = monitorOf(ms, b)
+	}
+	return w, nil
 }
 
 func (d *winDesktop) Status() Status {
