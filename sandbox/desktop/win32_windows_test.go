@@ -182,6 +182,18 @@ func TestWin32CaptureAndActiveWindow(t *testing.T) {
 	if s := (user32{}).screen(); full.Bounds().Dx() != s.Width || full.RGBAAt(testX+1, testY+1) != testColour {
 		t.Errorf("whole screen: %v, pixel %v", full.Bounds(), full.RGBAAt(testX+1, testY+1))
 	}
+	ms, err := (user32{}).monitors()
+	if err != nil || len(ms) == 0 || ms[0].Name == "" || ms[0].Bounds.Width == 0 {
+		t.Fatalf("monitors = %+v, %v", ms, err)
+	}
+	if w.Monitor == nil || w.Monitor.Name != ms[0].Name {
+		t.Errorf("the window's monitor = %+v, want %+v", w.Monitor, ms[0])
+	}
+	for _, sel := range []string{"0", ms[0].Name} {
+		if img, err := d.Capture(ctx, Target{Monitor: sel}); err != nil || img.Bounds().Dx() != ms[0].Bounds.Width || img.Bounds().Dy() != ms[0].Bounds.Height {
+			t.Errorf("Capture(monitor %s) = %v, %v; monitor %+v", sel, img.Bounds(), err, ms[0])
+		}
+	}
 	if ok, _ := uniform(full, testColour); ok {
 		t.Error("the whole screen is the test window's colour: the capture does not show the screen")
 	}
