@@ -500,3 +500,48 @@ func absDiff(a, b uint8) uint8 {
 	}
 	return b - a
 }
+
+// TestMonitorsThroughTheBinary defines a RandR monitor on the right half
+// of the display (xrandr --setmonitor) and opens a window on it:
+// get_active_window names that monitor, capture_screen of it is its
+// size, a region past its edge and an unknown monitor are refused.
+func TestMonitorsThroughTheBinary(t *testing.T) {
+	d := newDesk(t, clipboardOn)
+	d.x(t, nil, "xrandr", "--setmonitor", "DB-RIGHT", "400/100x600/100+400+0", "none")
+	t.Cleanup(func() { d.x(t, nil, "xrandr", "--delmonitor", "DB-RIGHT") })
+	title := "DeskBridge monitor " + strconv.FormatInt(time.Now().UnixNano(), 36)
+	xm := exec.Command("xmessage", "-geometry", "200x100+450+50", "-title", title, "hello")
+	xm.Env = append(os.Environ(), d.env()[2:]...)
+	if err := xm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { xm.Process.Kill(); xm.Wait() })
+	id := strings.Fields(string(d.x(t, nil, "xdotool", "search", "--sync", "--name", title)))[0]
+	d.x(t, nil, "xdotool", "windowfocus", "--sync", id)
+	var w struct {
+		Title   string `json:"title"`
+		Monitor *struct {
+			Index  int    `json:"index"`
+			Name   string `json:"name"`
+			Bounds struct{ X, Y, Width, Height int }
+		} `json:"monitor"`
+	}
+	d.must(t, &w, "get_active_window", map[string]any{})
+	if w.Title != title || w.Monitor == nil || w.Monitor.Name != "DB-RIGHT" || w.Monitor.Bounds.X != 400 || w.Monitor.Bounds.Width != 400 {
+		t.Fatalf("get_active_window = %+v, want it on DB-RIGHT", w)
+	}
+	var shot struct{ Width, Height int }
+	for _, sel := range []string{"DB-RIGHT", strconv.Itoa(w.Monitor.Index)} {
+		d.must(t, &shot, "capture_screen", map[string]any{"monitor": sel})
+		if shot.Width != 400 || shot.Height != 600 {
+			t.Errorf("capture_screen of monitor %s: %dx%d, want 400x600", sel, shot.Width, shot.Height)
+		}
+	}
+	past := map[string]int{"x": 390, "y": 0, "width": 20, "height": 5}
+	if r := d.call(t, "capture_screen", map[string]any{"monitor": "DB-RIGHT", "region": past}); r.code() != "INVALID_REQUEST" {
+		t.Errorf("a region past the monitor's edge: %s", r.code())
+	}
+	if r := d.call(t, "capture_screen", map[string]any{"monitor": "DB-NONE"}); r.code() != "INVALID_REQUEST" || !strings.Contains(r.Error.Message, "monitor") {
+		t.Errorf("an unknown monitor: %s %+v", r.code(), r.Error)
+	}
+}

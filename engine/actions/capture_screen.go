@@ -16,7 +16,11 @@ import (
 type captureScreenArgs struct {
 	// Display is the local X11 display (":0", ":1.0"); only the session's
 	// own display may be named.
-	Display     string      `json:"display"`
+	Display string `json:"display"`
+	// Monitor is one monitor, by its name (get_active_window's
+	// monitor.name) or its index from 0; region is then relative to its
+	// corner.
+	Monitor     string      `json:"monitor" jsonschema:"maxLength=256"`
 	Region      *regionArgs `json:"region"`
 	Window      string      `json:"window" jsonschema:"enum=active"`
 	Format      string      `json:"format" jsonschema:"enum=png,enum=jpeg,enum=webp"`
@@ -94,7 +98,7 @@ func init() {
 // message.
 func captureScreen(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[captureScreenArgs](c)
-	t := desktop.Target{Active: a.Window == "active"}
+	t := desktop.Target{Active: a.Window == "active", Monitor: a.Monitor}
 	if r := a.Region; r != nil {
 		t.Region = &desktop.Rect{X: r.X, Y: r.Y, Width: r.Width, Height: r.Height}
 	}

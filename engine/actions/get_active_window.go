@@ -16,6 +16,9 @@ type activeWindowData struct {
 	PID     int          `json:"pid"`
 	Bounds  desktop.Rect `json:"bounds"`
 	Display string       `json:"display"`
+	// Monitor is the monitor holding most of the window, when the
+	// system lists its monitors.
+	Monitor *desktop.Monitor `json:"monitor,omitempty"`
 }
 
 func init() {
@@ -38,5 +41,5 @@ func getActiveWindow(ctx context.Context, env *action.Env, c *action.Call) (any,
 		return nil, perr
 	}
 	c.Detail = map[string]any{"pid": w.PID}
-	return activeWindowData{Title: string(title), App: w.App, PID: w.PID, Bounds: w.Bounds, Display: w.Display}, nil
+	return activeWindowData{Title: string(title), App: w.App, PID: w.PID, Bounds: w.Bounds, Display: w.Display, Monitor: w.Monitor}, nil
 }

@@ -13,6 +13,7 @@ import (
 var desktopRules = []rule{
 	{desktop.ErrTooLarge, protocol.InvalidRequest, "The content is too large for one message; give a destination file, a region or a smaller max_width."},
 	{desktop.ErrOutside, protocol.InvalidRequest, "The region does not lie on the display; give x, y, width and height inside it."},
+	{desktop.ErrNoMonitor, protocol.InvalidRequest, "No monitor has that name or index; monitors are numbered from 0, and get_active_window names the one a window is on."},
 	{desktop.ErrNoWindow, protocol.ExecutionFailed, "No window is active on the display."},
 	{desktop.ErrTimeout, protocol.ExecutionFailed, "The display or the clipboard's owner did not answer in time; try again."},
 	{desktop.ErrEntry, protocol.ExecutionFailed, "The application's desktop entry is not valid (its Exec line breaks the specification), so it is not started."},

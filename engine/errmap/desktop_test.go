@@ -23,6 +23,7 @@ func TestDesktop(t *testing.T) {
 		{"failed", &desktop.FailedError{Program: "xdg-open", Code: 3}, protocol.ExecutionFailed, "status 3"},
 		{"too large", fmt.Errorf("read: %w", desktop.ErrTooLarge), protocol.InvalidRequest, "too large"},
 		{"outside", desktop.ErrOutside, protocol.InvalidRequest, "does not lie on the display"},
+		{"no monitor", desktop.ErrNoMonitor, protocol.InvalidRequest, "No monitor has that name"},
 		{"bad entry", fmt.Errorf("%w: Exec: reserved character", desktop.ErrEntry), protocol.ExecutionFailed, "desktop entry is not valid"},
 		{"other", errors.New("boom"), protocol.ExecutionFailed, "Opening the folder failed."},
 	}

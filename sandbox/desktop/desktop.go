@@ -75,14 +75,21 @@ type Window struct {
 	PID     int    // 0 when unknown
 	Bounds  Rect
 	Display string
+	// Monitor is the monitor holding the largest part of the window, nil
+	// when the system lists none.
+	Monitor *Monitor
 }
 
 // Target says what Capture captures: the whole display, a region of it,
 // the active window, or a region of the active window (Region relative to
 // the window's corner).
+//
+// Monitor, when set, names one monitor (selectMonitor): the screen is
+// then that monitor's rectangle, and Region is relative to its corner.
 type Target struct {
-	Region *Rect
-	Active bool
+	Region  *Rect
+	Active  bool
+	Monitor string
 }
 
 // Screen captures the display and reports the active window.

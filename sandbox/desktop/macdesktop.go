@@ -54,6 +54,9 @@ func (d *macDesktop) Capture(ctx context.Context, t Target) (*image.RGBA, error)
 	if t.Active {
 		return nil, unavailable(macNoActive)
 	}
+	if t.Monitor != "" {
+		return nil, unavailable("choosing a monitor is not built on macOS in this version")
+	}
 	dir, err := os.MkdirTemp("", "deskbridge-capture-")
 	if err != nil {
 		return nil, err

@@ -81,23 +81,41 @@ func TestMacThroughHelpers(t *testing.T) {
 	}
 }
 
-// fakeWin32 stands for user32 and kernel32.
+// fakeWin32 stands for user32, gdi32 and kernel32: a clipboard of
+// formats, a 640×480 screen and a foreground window.
 type fakeWin32 struct {
-	text  string
-	has   bool
-	title string
+	clip     map[clipFormat][]byte
+	title    string
+	captured []Rect
 }
 
-func (f *fakeWin32) clipboardText() (string, bool, error) { return f.text, f.has, nil }
-func (f *fakeWin32) setClipboardText(s string) error {
-	f.text, f.has = s, true
+func (f *fakeWin32) clipboard(c clipFormat, limit int) ([]byte, int, bool, error) {
+	b, ok := f.clip[c]
+	return b[:min(len(b), limit)], len(b), ok, nil
+}
+func (f *fakeWin32) setClipboard(entries []clipEntry) error {
+	f.clip = map[clipFormat][]byte{}
+	for _, e := range entries {
+		f.clip[e.Format] = e.Data
+	}
 	return nil
 }
 func (f *fakeWin32) foreground() (string, int, Rect, error) {
 	if f.title == "" {
 		return "", 0, Rect{}, ErrNoWindow
 	}
-	return f.title, 42, Rect{X: 1, Y: 2, Width: 3, Height: 4}, nil
+	return f.title, 42, Rect{X: 600, Y: 2, Width: 100, Height: 40}, nil
+}
+func (f *fakeWin32) screen() Rect { return Rect{Width: 640, Height: 480} }
+func (f *fakeWin32) monitors() ([]Monitor, error) {
+	return []Monitor{
+		{Index: 0, Name: `\\.\DISPLAY1`, Bounds: Rect{Width: 320, Height: 480}, Primary: true},
+		{Index: 1, Name: `\\.\DISPLAY2`, Bounds: Rect{X: 320, Width: 320, Height: 480}},
+	}, nil
+}
+func (f *fakeWin32) capture(r Rect) (*image.RGBA, error) {
+	f.captured = append(f.captured, r)
+	return image.NewRGBA(image.Rect(0, 0, r.Width, r.Height)), nil
 }
 
 func TestWindowsThroughWin32(t *testing.T) {
@@ -107,11 +125,17 @@ func TestWindowsThroughWin32(t *testing.T) {
 	if _, err := d.Read(ctx, Text, 10); !errors.Is(err, ErrEmpty) {
 		t.Errorf("empty: %v", err)
 	}
-	if err := d.Write(ctx, []Item{{HTML, []byte("<b>")}, {Text, []byte("win text")}}); err != nil || api.text != "win text" {
-		t.Fatalf("Write: %v, clipboard %q", err, api.text)
+	if err := d.Write(ctx, []Item{{HTML, []byte("<b>")}, {Text, []byte("wïn text")}}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := d.Read(ctx, Text, 9); err != nil || string(b) != "wïn text" {
+		t.Fatalf("Read = %q, %v", b, err)
 	}
 	if _, err := d.Read(ctx, Text, 3); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("over the cap: %v", err)
+	}
+	if err := d.Write(ctx, []Item{{Text, []byte("a\x00b")}}); err == nil {
+		t.Error("a NUL inside the text was written (it would cut the text short)")
 	}
 	if fs, _ := d.Formats(ctx); !slices.Equal(fs, []Format{Text}) {
 		t.Errorf("Formats = %v", fs)
@@ -120,11 +144,83 @@ func TestWindowsThroughWin32(t *testing.T) {
 		t.Errorf("no foreground window: %v", err)
 	}
 	api.title = "Editor"
-	if w, err := d.ActiveWindow(ctx); err != nil || w.Title != "Editor" || w.PID != 42 || w.Bounds.Height != 4 {
+	if w, err := d.ActiveWindow(ctx); err != nil || w.Title != "Editor" || w.PID != 42 || w.Bounds.Height != 40 {
 		t.Errorf("ActiveWindow = %+v, %v", w, err)
 	}
-	if _, err := d.Capture(ctx, Target{}); !errors.Is(err, ErrUnavailable) {
-		t.Errorf("Capture = %v", err)
+}
+
+// TestWindowsCaptureArea: what Windows captures is cut to the screen,
+// and a region off the screen or off the window is refused unread.
+func TestWindowsCaptureArea(t *testing.T) {
+	ctx := context.Background()
+	api := &fakeWin32{title: "Editor"}
+	d := &winDesktop{api: api}
+	for _, tc := range []struct {
+		t    Target
+		want Rect
+	}{
+		{Target{}, Rect{Width: 640, Height: 480}},
+		{Target{Active: true}, Rect{X: 600, Y: 2, Width: 40, Height: 40}},
+		{Target{Active: true, Region: &Rect{X: 1, Y: 1, Width: 5, Height: 5}}, Rect{X: 601, Y: 3, Width: 5, Height: 5}},
+	} {
+		api.captured = nil
+		if img, err := d.Capture(ctx, tc.t); err != nil || img.Bounds().Dx() != tc.want.Width {
+			t.Errorf("Capture(%+v) = %v", tc.t, err)
+		}
+		if !slices.Equal(api.captured, []Rect{tc.want}) {
+			t.Errorf("Capture(%+v) read %v, want %v", tc.t, api.captured, tc.want)
+		}
+	}
+	api.captured = nil
+	for _, tg := range []Target{
+		{Region: &Rect{X: 630, Y: 0, Width: 20, Height: 5}},
+		{Active: true, Region: &Rect{X: 30, Y: 0, Width: 20, Height: 5}},
+	} {
+		if _, err := d.Capture(ctx, tg); !errors.Is(err, ErrOutside) {
+			t.Errorf("Capture(%+v) = %v, want ErrOutside", *tg.Region, err)
+		}
+	}
+	if len(api.captured) != 0 {
+		t.Errorf("a refused region was read: %v", api.captured)
+	}
+}
+
+// TestWindowsClipboardImage: an image goes on as PNG and as a bitmap;
+// it reads back from either, and a bitmap is converted to PNG.
+func TestWindowsClipboardImage(t *testing.T) {
+	ctx := context.Background()
+	api := &fakeWin32{}
+	d := &winDesktop{api: api}
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	img.Set(2, 1, color.RGBA{R: 200, G: 100, B: 50, A: 255})
+	enc, _ := Encode(img, "png", 0, 0)
+	if err := d.Write(ctx, []Item{{Image, enc.Data}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := api.clip[clipDIB]; !ok {
+		t.Fatal("no CF_DIB written beside the PNG")
+	}
+	if fs, _ := d.Formats(ctx); !slices.Equal(fs, []Format{Image}) {
+		t.Errorf("Formats = %v", fs)
+	}
+	if b, err := d.Read(ctx, Image, 1<<20); err != nil || !bytes.Equal(b, enc.Data) {
+		t.Fatalf("PNG read back: %v", err)
+	}
+	delete(api.clip, clipPNG)
+	b, err := d.Read(ctx, Image, 1<<20)
+	if err != nil {
+		t.Fatalf("from CF_DIB: %v", err)
+	}
+	back, err := DecodePNG(b, 100)
+	if err != nil || back.Bounds().Dx() != 3 || back.At(2, 1) != (color.RGBA{R: 200, G: 100, B: 50, A: 255}) || back.At(0, 0) != (color.RGBA{A: 255}) {
+		t.Errorf("from CF_DIB: %v, %v", back, err)
+	}
+	if _, err := d.Read(ctx, Image, 10); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the cap: %v", err)
+	}
+	api.clip = map[clipFormat][]byte{clipPNG: []byte("not a png")}
+	if _, err := d.Read(ctx, Image, 1<<20); err == nil {
+		t.Error("a clipboard PNG that does not decode was passed on")
 	}
 }
 
@@ -170,5 +266,47 @@ func TestDecodePNGRefusesAHugeHeader(t *testing.T) {
 	}
 	if _, err := DecodePNG(enc.Data, 64<<20); err != nil {
 		t.Errorf("DecodePNG(2×2) = %v", err)
+	}
+}
+
+// TestWindowsMonitors: a monitor is chosen by name or index, a region is
+// relative to its corner and must lie on it, and the active window is
+// placed on the monitor holding most of it.
+func TestWindowsMonitors(t *testing.T) {
+	ctx := context.Background()
+	api := &fakeWin32{title: "Editor"}
+	d := &winDesktop{api: api}
+	for _, tc := range []struct {
+		t    Target
+		want Rect
+	}{
+		{Target{Monitor: "1"}, Rect{X: 320, Width: 320, Height: 480}},
+		{Target{Monitor: `\\.\DISPLAY1`}, Rect{Width: 320, Height: 480}},
+		{Target{Monitor: "1", Region: &Rect{X: 10, Y: 20, Width: 30, Height: 40}}, Rect{X: 330, Y: 20, Width: 30, Height: 40}},
+		{Target{Monitor: "1", Active: true}, Rect{X: 600, Y: 2, Width: 40, Height: 40}},
+	} {
+		api.captured = nil
+		if _, err := d.Capture(ctx, tc.t); err != nil || !slices.Equal(api.captured, []Rect{tc.want}) {
+			t.Errorf("Capture(%+v) read %v, %v; want %v", tc.t, api.captured, err, tc.want)
+		}
+	}
+	api.captured = nil
+	for _, tg := range []Target{{Monitor: "2"}, {Monitor: "01"}, {Monitor: "-1"}, {Monitor: "DISPLAY1"}} {
+		if _, err := d.Capture(ctx, tg); !errors.Is(err, ErrNoMonitor) {
+			t.Errorf("Capture(monitor %q) = %v, want ErrNoMonitor", tg.Monitor, err)
+		}
+	}
+	if _, err := d.Capture(ctx, Target{Monitor: "0", Region: &Rect{X: 300, Width: 30, Height: 10}}); !errors.Is(err, ErrOutside) {
+		t.Errorf("a region across the monitor's edge: %v, want ErrOutside", err)
+	}
+	if _, err := d.Capture(ctx, Target{Monitor: "0", Active: true}); !errors.Is(err, ErrOutside) {
+		t.Errorf("the active window on another monitor: %v, want ErrOutside", err)
+	}
+	if len(api.captured) != 0 {
+		t.Errorf("a refused capture read %v", api.captured)
+	}
+	w, err := d.ActiveWindow(ctx)
+	if err != nil || w.Monitor == nil || w.Monitor.Index != 1 || w.Monitor.Name != `\\.\DISPLAY2` {
+		t.Errorf("ActiveWindow = %+v, %v; want it on monitor 1", w, err)
 	}
 }

@@ -15,3 +15,33 @@ func intersect(r, outer Rect) (Rect, bool) {
 	}
 	return Rect{X: x0, Y: y0, Width: x1 - x0, Height: y1 - y0}, true
 }
+
+// targetArea is the rectangle t names on a screen of bounds screen, which
+// must lie on it: the screen, a region of it, the active window (whose
+// bounds active returns, cut to the screen), or a region of the active
+// window, relative to its corner.
+func targetArea(t Target, screen Rect, active func() (Rect, error)) (Rect, error) {
+	outer := screen
+	if t.Active {
+		w, err := active()
+		if err != nil {
+			return Rect{}, err
+		}
+		r, ok := intersect(w, outer)
+		if !ok {
+			return Rect{}, ErrOutside
+		}
+		outer = r
+	}
+	if t.Region == nil {
+		return outer, nil
+	}
+	r := *t.Region
+	if t.Active {
+		r.X, r.Y = r.X+outer.X, r.Y+outer.Y
+	}
+	if !within(r, outer) {
+		return Rect{}, ErrOutside
+	}
+	return r, nil
+}

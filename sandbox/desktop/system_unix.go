@@ -63,7 +63,11 @@ func (d *x11Desktop) Write(ctx context.Context, items []Item) error {
 
 func (d *x11Desktop) Capture(_ context.Context, t Target) (img *image.RGBA, err error) {
 	err = d.with(func(x *xconn) error {
-		r, err := d.area(x, t)
+		screen, err := screenOf(&t, x.bounds(), x.monitors)
+		if err != nil {
+			return err
+		}
+		r, err := d.area(x, t, screen)
 		if err != nil {
 			return err
 		}
@@ -73,33 +77,15 @@ func (d *x11Desktop) Capture(_ context.Context, t Target) (img *image.RGBA, err 
 	return img, err
 }
 
-// area is the rectangle t names, which must lie on the display: the
-// screen, a region of it, the active window (cut to the screen), or a
-// region of the active window, relative to its corner.
-func (d *x11Desktop) area(x *xconn, t Target) (Rect, error) {
-	outer := x.bounds()
-	if t.Active {
+// area is the rectangle t names on the display (targetArea).
+func (d *x11Desktop) area(x *xconn, t Target, screen Rect) (Rect, error) {
+	return targetArea(t, screen, func() (Rect, error) {
 		w, err := x.activeWindow()
 		if err != nil {
 			return Rect{}, err
 		}
-		r, ok := intersect(x.windowBounds(w), outer)
-		if !ok {
-			return Rect{}, ErrOutside
-		}
-		outer = r
-	}
-	if t.Region == nil {
-		return outer, nil
-	}
-	r := *t.Region
-	if t.Active {
-		r.X, r.Y = r.X+outer.X, r.Y+outer.Y
-	}
-	if !within(r, outer) {
-		return Rect{}, ErrOutside
-	}
-	return r, nil
+		return x.windowBounds(w), nil
+	})
 }
 
 func (d *x11Desktop) ActiveWindow(context.Context) (w Window, err error) {
@@ -109,6 +95,9 @@ func (d *x11Desktop) ActiveWindow(context.Context) (w Window, err error) {
 			return err
 		}
 		w = x.describe(win, d.display)
+		if ms, err := x.monitors(); err == nil {
+			w.Monitor, _ = monitorOf(ms, w.Bounds)
+		}
 		return nil
 	})
 	return w, err

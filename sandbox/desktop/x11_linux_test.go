@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"os"
 	"os/exec"
 	"strings"
@@ -210,5 +211,62 @@ func TestNoDisplay(t *testing.T) {
 	t.Setenv("WAYLAND_DISPLAY", "")
 	if _, err := System(Options{}).Read(context.Background(), Text, 1); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("Read without a session = %v", err)
+	}
+}
+
+// TestMonitorsOnX11 defines two RandR monitors side by side (xrandr
+// --setmonitor), puts a window on the right one, and checks that the
+// active window is placed on it and that a monitor's capture, and a
+// region of it, start at its corner: the same region shows the window
+// on the right monitor and the background on the left.
+func TestMonitorsOnX11(t *testing.T) {
+	d := x11(t)
+	ctx := context.Background()
+	for _, m := range [][]string{{"LEFT", "400/100x600/100+0+0"}, {"RIGHT", "400/100x600/100+400+0"}} {
+		xtool(t, nil, "xrandr", "--setmonitor", m[0], m[1], "none")
+		t.Cleanup(func() { xtool(t, nil, "xrandr", "--delmonitor", m[0]) })
+	}
+	xtool(t, nil, "xsetroot", "-solid", "#3366cc")
+	title := fmt.Sprintf("DeskBridge monitor test %d", time.Now().UnixNano())
+	xm := exec.Command("xmessage", "-geometry", "200x100+450+50", "-title", title, "hello")
+	xm.Env = append(os.Environ(), "DISPLAY="+display)
+	if err := xm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { xm.Process.Kill(); xm.Wait() })
+	id := strings.Fields(string(xtool(t, nil, "xdotool", "search", "--sync", "--name", title)))[0]
+	xtool(t, nil, "xdotool", "windowfocus", "--sync", id)
+	w, err := d.ActiveWindow(ctx)
+	if err != nil || w.Title != title {
+		t.Fatalf("ActiveWindow = %+v, %v", w, err)
+	}
+	right := Rect{X: 400, Width: 400, Height: 600}
+	if w.Monitor == nil || w.Monitor.Name != "RIGHT" || w.Monitor.Bounds != right {
+		t.Errorf("the window at +450+50 is on monitor %+v, want RIGHT %+v", w.Monitor, right)
+	}
+	background := color.RGBA{0x33, 0x66, 0xcc, 0xff}
+	pixel := func(monitor string) color.RGBA {
+		img, err := d.Capture(ctx, Target{Monitor: monitor, Region: &Rect{X: 100, Y: 100, Width: 1, Height: 1}})
+		if err != nil {
+			t.Fatalf("Capture(%s): %v", monitor, err)
+		}
+		return img.RGBAAt(0, 0)
+	}
+	if c := pixel("RIGHT"); c == background {
+		t.Errorf("RIGHT (100,100) is the background, want the window at screen (500,100)")
+	}
+	if c := pixel("LEFT"); c != background {
+		t.Errorf("LEFT (100,100) = %v, want the background", c)
+	}
+	for _, sel := range []string{"RIGHT", fmt.Sprint(w.Monitor.Index)} {
+		if img, err := d.Capture(ctx, Target{Monitor: sel}); err != nil || img.Bounds().Dx() != 400 || img.Bounds().Dy() != 600 {
+			t.Errorf("Capture(monitor %s) = %v, %v", sel, img.Bounds(), err)
+		}
+	}
+	if _, err := d.Capture(ctx, Target{Monitor: "RIGHT", Region: &Rect{X: 390, Width: 20, Height: 5}}); !errors.Is(err, ErrOutside) {
+		t.Errorf("a region across RIGHT's edge: %v, want ErrOutside", err)
+	}
+	if _, err := d.Capture(ctx, Target{Monitor: "NOPE"}); !errors.Is(err, ErrNoMonitor) {
+		t.Errorf("an unknown monitor: %v, want ErrNoMonitor", err)
 	}
 }

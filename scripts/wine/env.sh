@@ -12,6 +12,7 @@ export WINEARCH=win64
 export WINEDEBUG="${WINEDEBUG:--all}"
 # No desktop, no Mono/Gecko installer dialogs during wineboot.
 export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=}"
+# No display (test.sh then gives Wine its own Xvfb, never the user's).
 export DISPLAY=
 WINE="${WINE:-$(command -v wine64 || true)}"
 export WINE

@@ -23,8 +23,29 @@ cd "$root"
 # One wineserver for the whole run: by default it exits a few seconds after
 # its last client, and a program started just then dies with "wine client
 # error: recvmsg: Connection reset by peer". Stopped when the run ends.
+# A display of the run's own for Wine's X11 driver: the desktop tests
+# (sandbox/desktop) create a window, capture the screen and use the
+# clipboard, which Wine offers only with a display. Never the user's: a
+# fresh Xvfb on a number it picks (-displayfd), stopped when the run ends.
+command -v Xvfb >/dev/null || { echo "test-windows: Xvfb not found (Debian package xvfb)" >&2; exit 1; }
+mkdir -p "$WINE_OUT"
+rm -f "$WINE_OUT/xvfb.display"
+Xvfb -displayfd 3 -screen 0 800x600x24 -nolisten tcp -noreset 3>"$WINE_OUT/xvfb.display" 2>/dev/null &
+xvfb_pid=$!
+for _ in $(seq 200); do
+  [ -s "$WINE_OUT/xvfb.display" ] && break
+  kill -0 "$xvfb_pid" 2>/dev/null || { echo "test-windows: Xvfb exited without a display" >&2; exit 1; }
+  sleep 0.1
+done
+[ -s "$WINE_OUT/xvfb.display" ] || { echo "test-windows: Xvfb named no display in 20 s" >&2; kill "$xvfb_pid"; exit 1; }
+# Only the packages in display_pkgs get it: with a display, Wine starts
+# its desktop process (explorer.exe), which inherits the first program's
+# standard error and outlives it, so a Linux caller that reads that
+# program's output through a pipe (e2e/wine) would wait for ever.
+xdisplay=":$(tr -d '[:space:]' <"$WINE_OUT/xvfb.display")"
+display_pkgs=" github.com/deskbridge/deskbridge/sandbox/desktop "
 wineserver -p
-trap 'wineserver -k 2>/dev/null || true' EXIT
+trap 'wineserver -k 2>/dev/null || true; kill "$xvfb_pid" 2>/dev/null || true' EXIT
 overlay="$("$root/scripts/wine/overlay.sh")"
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 # internal/wine checks that it detects Wine: every Wine skip relies on it.
@@ -89,9 +110,14 @@ unit() {
   done < <("$GO" list -f '{{.ImportPath}} {{.Dir}}' "${pkgs[@]}")
 }
 
-# runpkg runs one package's test binary under Wine, its output in log.
+# runpkg runs one package's test binary under Wine, its output in log;
+# a package of display_pkgs with the run's display (its desktop tests
+# then fail, rather than skip, without a screen).
 runpkg() {
-  (cd "$1" && nice -n 10 "$WINE" "$2" -test.v -test.count=1 -test.timeout=10m \
+  local display=
+  [[ "$display_pkgs" == *" $path "* ]] && display="$xdisplay"
+  (cd "$1" && DISPLAY="$display" DESKBRIDGE_EXPECT_DISPLAY="${display:+1}" \
+    nice -n 10 "$WINE" "$2" -test.v -test.count=1 -test.timeout=10m \
     ${WINE_RUN:+-test.run "$WINE_RUN"} >"$3" 2>&1)
 }
 
