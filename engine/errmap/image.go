@@ -16,18 +16,21 @@ func Image(err error) *protocol.Error {
 		pe *imaging.PixelsError
 		fe *imaging.FramesError
 		ce *imaging.CorruptError
+		ae *imaging.AnimationPixelsError
 	)
 	switch {
 	case errors.As(err, &ue) && ue.Format == "":
-		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF); its content decides, not its name.")
-	case errors.As(err, &ue) && (ue.Format == imaging.AVIF || ue.Format == imaging.HEIC):
-		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s %s images (no cgo-free codec fits a host started per message); convert it with another program first.", ue.Op, ue.Format))
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF); its content decides, not its name.")
+	case errors.As(err, &ue) && ue.Format == imaging.HEIC:
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s HEIC/HEIF images (no maintained decoder is available to it); convert it to JPEG or AVIF with another program first.", ue.Op))
 	case errors.As(err, &ue):
 		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s %s images.", ue.Op, ue.Format))
 	case errors.As(err, &pe):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The image is %d×%d pixels, over this action's limit of %d pixels (limits.max_pixels); it was not decoded.", pe.Width, pe.Height, pe.Limit))
 	case errors.As(err, &fe):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation has more than %d frames (limits.max_frames); it was not decoded.", fe.Limit))
+	case errors.As(err, &ae):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation's frames hold %d pixels together, over this action's limit of %d pixels (limits.max_pixels); it was not decoded.", ae.Pixels, ae.Limit))
 	case errors.As(err, &ce):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The %s image could not be decoded or encoded: it is damaged or truncated (%v).", ce.Format, ce.Err))
 	}
