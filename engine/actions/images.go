@@ -62,7 +62,7 @@ func init() {
 	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
 		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
 			Unsupported: map[string]string{
-				"heic": "no maintained HEIC/HEIF decoder is available as a Go module here (libheif compiled to WebAssembly, github.com/gen2brain/heic, is not in the module proxy this project builds from); see docs/images.md",
+				"heic": "no maintained HEIC/HEIF decoder is available as a Go module here (libheif compiled to WebAssembly, github.com/gen2brain/heic, is not in the module proxy this project builds from); see docs/protocol.md, Images",
 			},
 			Codecs: imageCodecs}
 	}
@@ -78,7 +78,7 @@ type ImageCodec struct {
 }
 
 // imageCodecs lists each format with the libraries behind it
-// (docs/images.md says why each).
+// (docs/protocol.md, Images, "Codecs", says why each).
 var imageCodecs = []ImageCodec{
 	{"png", true, true, "Go image/png"},
 	{"jpeg", true, true, "Go image/jpeg (baseline only: no progressive output)"},

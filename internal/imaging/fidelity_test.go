@@ -2,6 +2,7 @@ package imaging_test
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/draw"
@@ -311,4 +312,16 @@ func TestCleanKeepsImageData(t *testing.T) {
 	}
 	b, _, _ = imaging.Decode(out, lim)
 	sameSamples(t, "clean png", translucentArt(), b)
+}
+
+// TestNativeCodecRefused: a codec its package loaded from a system
+// library (its Dynamic() is nil) is refused; the WebAssembly one is used.
+func TestNativeCodecRefused(t *testing.T) {
+	var broken *imaging.CorruptError
+	if err := imaging.WasmOnly(imaging.AVIF, nil); !errors.As(err, &broken) {
+		t.Errorf("a native libavif: %v", err)
+	}
+	if err := imaging.WasmOnly(imaging.WebP, errors.New("cannot load library")); err != nil {
+		t.Errorf("the WebAssembly libwebp: %v", err)
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"image/png"
 	"io"
 
-	"github.com/gen2brain/avif"
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 	"golang.org/x/image/webp"
@@ -59,7 +58,7 @@ var codecs = map[Format]codec{
 	WebP: {webp.DecodeConfig, decodeWebP, webpMeta},
 	BMP:  {bmp.DecodeConfig, bmp.Decode, plainMeta},
 	TIFF: {tiff.DecodeConfig, tiff.Decode, tiffFileMeta},
-	AVIF: {avif.DecodeConfig, avif.Decode, avifMeta},
+	AVIF: {decodeAVIFConfig, decodeAVIF, avifMeta},
 }
 
 // decodeWebP decodes a WebP with x/image/webp, converting a lossy one's

@@ -2,6 +2,7 @@ package imaging
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"io"
 
@@ -17,10 +18,39 @@ import (
 // compiled on its first use in a process, not at start. Both packages
 // first try a system library by its unversioned name (libwebp.so,
 // libavif.so, which only the -dev packages install) in a dynamically
-// linked binary; docs/images.md says which is used where.
+// linked binary: native code parsing hostile bytes inside the host, which
+// wasmOnly refuses; the build tag nodynamic (make build) leaves that
+// attempt, and its parse of the executable at every start, out.
+
+// wasmOnly refuses to use a codec of f that its package loaded from a
+// system library (loadErr, the package's Dynamic(), is nil then).
+func wasmOnly(f Format, loadErr error) error {
+	if loadErr == nil {
+		return corrupt(f, errors.New("the system's native codec was loaded into the host; DeskBridge runs this codec only as WebAssembly (build with -tags nodynamic)"))
+	}
+	return nil
+}
+
+// decodeAVIFConfig and decodeAVIF are avif's, as WebAssembly only.
+func decodeAVIFConfig(r io.Reader) (image.Config, error) {
+	if err := wasmOnly(AVIF, avif.Dynamic()); err != nil {
+		return image.Config{}, err
+	}
+	return avif.DecodeConfig(r)
+}
+
+func decodeAVIF(r io.Reader) (image.Image, error) {
+	if err := wasmOnly(AVIF, avif.Dynamic()); err != nil {
+		return nil, err
+	}
+	return avif.Decode(r)
+}
 
 // encodeWasm writes img as a WebP or an AVIF.
 func encodeWasm(w io.Writer, img image.Image, o Output) error {
+	if err := wasmOnly(o.Format, map[Format]error{AVIF: avif.Dynamic(), WebP: webp.Dynamic()}[o.Format]); err != nil {
+		return err
+	}
 	if o.Format == AVIF {
 		q := o.QualityOf()
 		return avif.Encode(w, img, avif.Options{Quality: q, QualityAlpha: q, Speed: avifSpeed,
