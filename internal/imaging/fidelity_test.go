@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"image/gif"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -323,5 +324,65 @@ func TestNativeCodecRefused(t *testing.T) {
 	}
 	if err := imaging.WasmOnly(imaging.WebP, errors.New("cannot load library")); err != nil {
 		t.Errorf("the WebAssembly libwebp: %v", err)
+	}
+}
+
+// TestAnimationPixelsRefusedBeforeDecoding: an animated GIF whose frames
+// together pass MaxPixels is refused from its descriptors, each frame
+// being under the limit alone.
+func TestAnimationPixelsRefusedBeforeDecoding(t *testing.T) {
+	b := imagetest.AnimatedGIF(100, 100, 30) // 30 frames of 10,000 pixels
+	var tooMany *imaging.AnimationPixelsError
+	if _, _, err := imaging.DecodeAnimation(b, imaging.Limits{MaxPixels: 200_000}); !errors.As(err, &tooMany) || tooMany.Pixels != 300_000 {
+		t.Fatalf("DecodeAnimation = %v, want the frames' 300000 pixels refused", err)
+	}
+	g, in, err := imaging.DecodeAnimation(b, imaging.Limits{MaxPixels: 300_000})
+	if err != nil || len(g.Image) != 30 || in.Frames != 30 {
+		t.Fatalf("within the limit: %v", err)
+	}
+}
+
+// TestResizeAnimationComposes: a frame that paints only part of the
+// canvas is drawn over the frame before it (disposal none), so the
+// resized frame shows both; every frame and delay is kept.
+func TestResizeAnimationComposes(t *testing.T) {
+	pal := color.Palette{color.Transparent, color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 0, 255, 255}}
+	first := image.NewPaletted(image.Rect(0, 0, 40, 40), pal)
+	draw.Draw(first, image.Rect(0, 0, 20, 40), image.NewUniform(pal[1]), image.Point{}, draw.Src)
+	second := image.NewPaletted(image.Rect(20, 0, 40, 40), pal)
+	draw.Draw(second, second.Rect, image.NewUniform(pal[2]), image.Point{}, draw.Src)
+	g := &gif.GIF{Image: []*image.Paletted{first, second}, Delay: []int{7, 9}, Disposal: []byte{gif.DisposalNone, gif.DisposalNone},
+		Config: image.Config{Width: 40, Height: 40}}
+	plan, _ := imaging.PlanResize(40, 40, 1, imaging.Box{Width: 20})
+	out := imaging.ResizeAnimation(g, plan)
+	if len(out.Image) != 2 || out.Delay[1] != 9 || out.Config.Width != 20 {
+		t.Fatalf("%d frames, delays %v, %d wide", len(out.Image), out.Delay, out.Config.Width)
+	}
+	second2 := out.Image[1]
+	left := color.NRGBAModel.Convert(second2.At(2, 10)).(color.NRGBA)
+	right := color.NRGBAModel.Convert(second2.At(17, 10)).(color.NRGBA)
+	if left != (color.NRGBA{255, 0, 0, 255}) || right != (color.NRGBA{0, 0, 255, 255}) {
+		t.Errorf("the second frame shows %v | %v, want the first frame's red beside its blue", left, right)
+	}
+}
+
+// TestWithoutEnlargement: an image smaller than an inside box keeps its
+// size, and the plan says so; a cover box is made whatever the source.
+func TestWithoutEnlargement(t *testing.T) {
+	p, _ := imaging.PlanResize(32, 16, 1, imaging.Box{Width: 2000, WithoutEnlargement: true})
+	if p.Width != 32 || p.Height != 16 || !p.NotEnlarged {
+		t.Errorf("one side: %+v", p)
+	}
+	p, _ = imaging.PlanResize(32, 16, 1, imaging.Box{Width: 2000})
+	if p.Width != 2000 || p.NotEnlarged {
+		t.Errorf("enlargement allowed: %+v", p)
+	}
+	p, _ = imaging.PlanResize(32, 16, 1, imaging.Box{Width: 100, Height: 100, Fit: imaging.Cover, WithoutEnlargement: true})
+	if p.Width != 100 || p.Height != 100 {
+		t.Errorf("cover: %+v", p)
+	}
+	p, _ = imaging.PlanResize(320, 160, 1, imaging.Box{Width: 100, WithoutEnlargement: true})
+	if p.Width != 100 || p.Height != 50 || p.NotEnlarged {
+		t.Errorf("a reduction: %+v", p)
 	}
 }
