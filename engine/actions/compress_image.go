@@ -91,6 +91,9 @@ func compressImage(ctx context.Context, env *action.Env, c *action.Call) (any, *
 	if kept, ok := keepSource(src, f, strip, a.MaxBytes, len(res.data)); ok {
 		res = result{data: kept, width: src.info.Width, height: src.info.Height, o: imaging.Output{Format: f}, frames: src.info.Frames, kept: true}
 	}
+	if a.MaxBytes > 0 && int64(len(res.data)) > a.MaxBytes {
+		return nil, protocol.Errorf(protocol.ImageProcessingFailed, "No result of at most %d bytes was found (the smallest was %d bytes; an animation's frames are not scaled down to meet max_bytes); raise max_bytes.", a.MaxBytes, len(res.data))
+	}
 	return writeResult(env, c, res, a.Overwrite)
 }
 
