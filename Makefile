@@ -7,9 +7,10 @@ FUZZTIME ?= 10s
 .PHONY: generate check-generated schema build test test-unit test-e2e test-windows lint cross policy-test fuzz fuzz-brief bench clean
 
 ## build: deskbridge, and beside it deskbridge-host, the small program
-## install registers (docs/warm.md).
+## install registers (docs/warm.md). The tag nodynamic
+## keeps the WebP and AVIF codecs WebAssembly only (docs/protocol.md, Images).
 build:
-	$(GO) build -trimpath -o $(BIN) ./cmd/deskbridge
+	$(GO) build -trimpath -tags nodynamic -o $(BIN) ./cmd/deskbridge
 	$(GO) build -trimpath -o $(dir $(BIN))deskbridge-host ./cmd/deskbridge-host
 
 ## test: everything CI runs — format, vet, cross builds, unit tests with the

@@ -6,6 +6,8 @@ require (
 	codeberg.org/readeck/go-readability/v2 v2.1.3
 	github.com/HugoSmits86/nativewebp v0.9.3
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/gen2brain/avif v0.4.4
+	github.com/gen2brain/webp v0.5.5
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/invopop/jsonschema v0.14.0
@@ -22,9 +24,11 @@ require (
 
 require (
 	github.com/andybalholm/cascadia v1.3.3 // indirect
+	github.com/ebitengine/purego v0.8.3 // indirect
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c // indirect
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // indirect
 	github.com/itlightning/dateparse v0.2.1 // indirect
+	github.com/tetratelabs/wazero v1.12.0 // indirect
 )
 
 require (

@@ -59,7 +59,7 @@ func build(t testing.TB, name, pkg string) string {
 	t.Helper()
 	out := filepath.Join(buildDir, name)
 	buildOnce[name].Do(func() {
-		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd := exec.Command("go", "build", "-tags", "nodynamic", "-o", out, pkg)
 		cmd.Dir = ".."
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			buildErr[name] = fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)

@@ -61,7 +61,9 @@ func TestMain(m *testing.M) {
 // buildHost builds the deskbridge binary at path, or, when
 // DESKBRIDGE_TEST_BINARY names one already built, copies it there: a test
 // binary run where there is no Go toolchain (scripts/wine/test.sh runs the
-// Windows tests under Wine) is given the host that way.
+// Windows tests under Wine) is given the host that way. It is built with
+// the tag nodynamic, as make build does: the WebP and AVIF codecs of the
+// host and its image worker children are WebAssembly only.
 func buildHost(path string) error {
 	if prebuilt := os.Getenv("DESKBRIDGE_TEST_BINARY"); prebuilt != "" {
 		b, err := os.ReadFile(prebuilt)
@@ -70,7 +72,7 @@ func buildHost(path string) error {
 		}
 		return os.WriteFile(path, b, 0o755)
 	}
-	if out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "nodynamic", "-o", path, ".").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	return nil

@@ -31,6 +31,10 @@ type imageReply struct {
 		Quality     int    `json:"quality"`
 		Created     bool   `json:"created"`
 		Frames      int    `json:"frames"`
+		Lossless    bool   `json:"lossless"`
+		KeptSource  bool   `json:"kept_source"`
+		NotEnlarged bool   `json:"not_enlarged"`
+		Colors      int    `json:"colors"`
 		Orientation int    `json:"orientation"`
 		ColorModel  string `json:"color_model"`
 		HasAlpha    bool   `json:"has_alpha"`
@@ -316,7 +320,7 @@ func TestImagesHostileCorpus(t *testing.T) {
 		{"truncated.jpg", jpg[:len(jpg)*2/3], "OK", "IMAGE_PROCESSING_FAILED"},
 		{"polyglot.gif", imagetest.GIFScript, "IMAGE_PROCESSING_FAILED", "IMAGE_PROCESSING_FAILED"},
 		{"phone.heic", imagetest.HEICHeader, "UNSUPPORTED_IMAGE_FORMAT", "UNSUPPORTED_IMAGE_FORMAT"},
-		{"photo.avif", imagetest.AVIFHeader, "UNSUPPORTED_IMAGE_FORMAT", "UNSUPPORTED_IMAGE_FORMAT"},
+		{"photo.avif", imagetest.AVIFHeader, "IMAGE_PROCESSING_FAILED", "IMAGE_PROCESSING_FAILED"},
 		{"script.png", []byte("#!/bin/sh\nrm -rf ~\n"), "UNSUPPORTED_IMAGE_FORMAT", "UNSUPPORTED_IMAGE_FORMAT"},
 	}
 	for _, c := range cases {
@@ -468,8 +472,14 @@ func TestImagesSkillProfile(t *testing.T) {
 				Name      string `json:"name"`
 				Available bool   `json:"available"`
 				Formats   struct {
-					Read  []string `json:"read"`
-					Write []string `json:"write"`
+					Read   []string `json:"read"`
+					Write  []string `json:"write"`
+					Codecs []struct {
+						Format  string `json:"format"`
+						Read    bool   `json:"read"`
+						Write   bool   `json:"write"`
+						Library string `json:"library"`
+					} `json:"codecs"`
 				} `json:"formats"`
 			} `json:"skills"`
 		} `json:"data"`
@@ -477,8 +487,17 @@ func TestImagesSkillProfile(t *testing.T) {
 	json.Unmarshal(raw, &r)
 	for _, s := range r.Data.Skills {
 		if s.Name == "images" {
-			if !s.Available || len(s.Formats.Read) != 6 || len(s.Formats.Write) != 6 {
+			if !s.Available || len(s.Formats.Read) != 7 || len(s.Formats.Write) != 7 {
 				t.Fatalf("%+v", s)
+			}
+			listed := map[string]bool{}
+			for _, c := range s.Formats.Codecs {
+				listed[c.Format] = c.Read && c.Write && c.Library != ""
+			}
+			for _, fm := range s.Formats.Read {
+				if !listed[fm] {
+					t.Errorf("%s has no codec entry with read, write and its library: %+v", fm, s.Formats.Codecs)
+				}
 			}
 			return
 		}

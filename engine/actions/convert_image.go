@@ -13,15 +13,19 @@ type convertImageArgs struct {
 	pathArgs
 	Destination string `json:"destination" jsonschema:"required,minLength=1"`
 	Format      string `json:"format" jsonschema:"required,enum=png,enum=jpeg,enum=gif,enum=webp,enum=bmp,enum=tiff,enum=avif,enum=heic"`
-	Quality     int    `json:"quality" jsonschema:"minimum=1,maximum=100"`
-	Overwrite   bool   `json:"overwrite"`
+	// Quality is the quality of a lossy result (JPEG, WebP, AVIF;
+	// default the format's: 85, 80, 50).
+	Quality int `json:"quality" jsonschema:"minimum=1,maximum=100"`
+	// Lossless writes a WebP result lossless (default false: lossy).
+	Lossless  bool `json:"lossless"`
+	Overwrite bool `json:"overwrite"`
 }
 
-// Validate requires a format the host names (avif and heic are refused
-// by the run, by name).
+// Validate requires a format the host names (heic is refused by the
+// run, by name).
 func (a *convertImageArgs) Validate() error {
 	if a.Format == "" {
-		return envelope.ArgumentError("The argument format is required: png, jpeg, gif, webp, bmp or tiff.")
+		return envelope.ArgumentError("The argument format is required: png, jpeg, gif, webp, bmp, tiff or avif.")
 	}
 	return validFormat(a.Format)
 }
@@ -44,10 +48,11 @@ func init() {
 
 // convertImage has the image worker turn the image upright by its EXIF
 // orientation and encode it in the format asked, without metadata but a
-// JPEG's or PNG's colour profile, and writes it.
+// JPEG's or PNG's colour profile (an animated GIF written as a GIF keeps
+// every frame), and writes it.
 func convertImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[convertImageArgs](c)
-	if f := imaging.Format(a.Format); f == imaging.AVIF || f == imaging.HEIC {
+	if f := imaging.Format(a.Format); f == imaging.HEIC {
 		return nil, errmapUnsupportedWrite(f)
 	}
 	if _, perr := outputFormat(a.Format, c.Paths["destination"].Canonical, ""); perr != nil {
@@ -61,13 +66,16 @@ func init() { registerPixelWork("convert_image", convertPixels) }
 // convertPixels is convert_image's work in the worker: decode (limits
 // first), orient, encode.
 func convertPixels(ctx context.Context, j imageJob[convertImageArgs], src []byte) (encoded, *protocol.Error) {
-	img, in, f, perr := decodeJob(ctx, j, src, j.Args.Format)
+	s, f, perr := decodeJob(ctx, j, src, j.Args.Format)
 	if perr != nil {
 		return encoded{}, perr
 	}
-	out := imaging.Orient(img, in.Orientation)
+	if s.animation != nil {
+		return encodeAnimation(s.animation)
+	}
+	out := imaging.Upright(s.img, s.info.Orientation)
 	if ctx.Err() != nil {
 		return encoded{}, imageTimedOut()
 	}
-	return encodeResult(out, imaging.Output{Format: f, Quality: j.Args.Quality, Profile: in.Profile})
+	return encodeResult(out, imaging.Output{Format: f, Quality: j.Args.Quality, Lossless: j.Args.Lossless, Profile: s.info.Profile})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"image"
+	"image/gif"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/errmap"
@@ -48,13 +49,26 @@ type imageJob[A any] struct {
 	Limits imaging.Limits `json:"limits"`
 }
 
-// encoded is an image action's result, made by the worker.
+// encoded is an image action's result, made by the worker, and what the
+// answer says of it (imageOut).
 type encoded struct {
 	Data    []byte         `json:"-"`
 	Width   int            `json:"width"`
 	Height  int            `json:"height"`
 	Format  imaging.Format `json:"format"`
-	Quality int            `json:"quality"` // 0 for a lossless format
+	Quality int            `json:"quality"` // 0 for a lossless result and a kept source
+	// Lossless is set for a WebP written lossless.
+	Lossless bool `json:"lossless,omitempty"`
+	// Colors is the palette a PNG was reduced to (compress_image).
+	Colors int `json:"colors,omitempty"`
+	// Frames is the frames written.
+	Frames int `json:"frames,omitempty"`
+	// KeptSource is set when the source's own image data was kept
+	// (compress_image).
+	KeptSource bool `json:"kept_source,omitempty"`
+	// NotEnlarged is set when the image was kept at its size
+	// (resize_image).
+	NotEnlarged bool `json:"not_enlarged,omitempty"`
 }
 
 // jobAnswer is the worker's meta: the result, or the action's refusal.
@@ -103,8 +117,18 @@ func runImageJob[A any](ctx context.Context, env *action.Env, c *action.Call, na
 	if perr != nil {
 		return nil, perr
 	}
-	return imageOut{Path: dst, Width: res.Width, Height: res.Height, Format: string(res.Format), Size: len(res.Data),
-		Created: created, Quality: res.Quality}, nil
+	return answerOf(dst, res, created), nil
+}
+
+// answerOf is the answer of an image action that wrote res to dst.
+func answerOf(dst string, res encoded, created bool) imageOut {
+	out := imageOut{Path: dst, Width: res.Width, Height: res.Height, Format: string(res.Format), Size: len(res.Data),
+		Created: created, Quality: res.Quality, Lossless: res.Lossless, Colors: res.Colors,
+		KeptSource: res.KeptSource, NotEnlarged: res.NotEnlarged}
+	if res.Frames > 1 {
+		out.Frames = res.Frames
+	}
+	return out
 }
 
 // callWorker runs job name in the image worker. The worker's answer is
@@ -142,17 +166,31 @@ func workerError(err error) *protocol.Error {
 // decodeJob decodes src under the job's limits (checked before any pixel
 // is decoded), checks the deadline after it, and picks the format
 // written: format, else the one the destination's extension names, else
-// the source's.
-func decodeJob[A any](ctx context.Context, j imageJob[A], src []byte, format string) (image.Image, imaging.Info, imaging.Format, *protocol.Error) {
-	img, in, err := imaging.Decode(src, j.Limits)
-	if err != nil {
-		return nil, in, "", errmap.Image(err)
+// the source's. An animated GIF written as a GIF is decoded with every
+// frame.
+func decodeJob[A any](ctx context.Context, j imageJob[A], src []byte, format string) (source, imaging.Format, *protocol.Error) {
+	s := source{bytes: src}
+	if in, err := imaging.Inspect(src, j.Limits); err == nil && in.Format == imaging.GIF && in.Frames > 1 {
+		if f, _ := outputFormat(format, j.Dest, in.Format); f == imaging.GIF {
+			g, in, err := imaging.DecodeAnimation(src, j.Limits)
+			if err != nil {
+				return source{}, "", errmap.Image(err)
+			}
+			s.img, s.info, s.animation = g.Image[0], in, g
+		}
+	}
+	if s.animation == nil {
+		img, in, err := imaging.Decode(src, j.Limits)
+		if err != nil {
+			return source{}, "", errmap.Image(err)
+		}
+		s.img, s.info = img, in
 	}
 	if ctx.Err() != nil {
-		return nil, in, "", imageTimedOut()
+		return source{}, "", imageTimedOut()
 	}
-	f, perr := outputFormat(format, j.Dest, in.Format)
-	return img, in, f, perr
+	f, perr := outputFormat(format, j.Dest, s.info.Format)
+	return s, f, perr
 }
 
 // encodeResult encodes img as o says.
@@ -164,16 +202,19 @@ func encodeResult(img image.Image, o imaging.Output) (encoded, *protocol.Error) 
 	return resultOf(data, img, o), nil
 }
 
-// resultOf is the result of img encoded as data with o; the quality is
+// encodeAnimation encodes every frame of g as a GIF.
+func encodeAnimation(g *gif.GIF) (encoded, *protocol.Error) {
+	data, err := imaging.EncodeAnimation(g)
+	if err != nil {
+		return encoded{}, errmap.Image(err)
+	}
+	return encoded{Data: data, Width: g.Config.Width, Height: g.Config.Height, Format: imaging.GIF, Frames: len(g.Image)}, nil
+}
+
+// resultOf is the result of img encoded as data with o: the quality is
 // the one written for a lossy format, 0 otherwise.
 func resultOf(data []byte, img image.Image, o imaging.Output) encoded {
-	q := 0
-	if imaging.Lossy(o.Format) {
-		q = max(o.Quality, 0)
-		if q == 0 {
-			q = imaging.DefaultQuality
-		}
-	}
 	b := img.Bounds()
-	return encoded{Data: data, Width: b.Dx(), Height: b.Dy(), Format: o.Format, Quality: q}
+	return encoded{Data: data, Width: b.Dx(), Height: b.Dy(), Format: o.Format, Quality: o.QualityOf(),
+		Lossless: o.Format == imaging.WebP && o.Lossless, Colors: o.Colors, Frames: 1}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"image"
+	"image/gif"
 	"path/filepath"
 	"strings"
 
@@ -32,19 +33,56 @@ type imageOut struct {
 	Format  string `json:"format"`
 	Size    int    `json:"size"`
 	Created bool   `json:"created"`
-	// Quality is the JPEG quality written; 0 for the formats without
-	// one (PNG, GIF, lossless WebP, BMP, TIFF).
+	// Quality is the quality a lossy result (JPEG, WebP, AVIF) was
+	// written at; 0 for a lossless one (PNG, GIF, lossless WebP, BMP,
+	// TIFF) and for a kept source.
 	Quality int `json:"quality"`
+	// Lossless is set for a WebP written lossless (VP8L).
+	Lossless bool `json:"lossless,omitempty"`
+	// Colors is the palette size of a PNG that compress_image reduced to a
+	// palette to meet max_bytes.
+	Colors int `json:"colors,omitempty"`
+	// Frames is the frames written, when more than one (an animated GIF).
+	Frames int `json:"frames,omitempty"`
+	// KeptSource is set when compress_image found no re-encoding smaller
+	// than the source and wrote the source's own image data, without its
+	// metadata.
+	KeptSource bool `json:"kept_source,omitempty"`
+	// NotEnlarged is set when resize_image kept the image at its size
+	// instead of enlarging it (without_enlargement).
+	NotEnlarged bool `json:"not_enlarged,omitempty"`
 }
 
 func init() {
 	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
 		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
 			Unsupported: map[string]string{
-				"avif": "no maintained pure-Go (or cgo-free) AVIF codec whose start-up cost suits a host started per message (docs/protocol.md, Images)",
-				"heic": "likewise for HEIC/HEIF",
-			}}
+				"heic": "no maintained HEIC/HEIF decoder is available as a Go module here (libheif compiled to WebAssembly, github.com/gen2brain/heic, is not in the module proxy this project builds from); see docs/protocol.md, Images",
+			},
+			Codecs: imageCodecs}
 	}
+}
+
+// ImageCodec is one format's entry in the images skill's profile: what
+// the host does with it and the library that does it.
+type ImageCodec struct {
+	Format  string `json:"format"`
+	Read    bool   `json:"read"`
+	Write   bool   `json:"write"`
+	Library string `json:"library"`
+}
+
+// imageCodecs lists each format with the libraries behind it
+// (docs/protocol.md, Images, "Codecs", says why each).
+var imageCodecs = []ImageCodec{
+	{"png", true, true, "Go image/png"},
+	{"jpeg", true, true, "Go image/jpeg (baseline only: no progressive output)"},
+	{"gif", true, true, "Go image/gif, every frame; palettes by DeskBridge's median cut (internal/imaging)"},
+	{"webp", true, true, "read: golang.org/x/image/webp; write: libwebp (github.com/gen2brain/webp, WebAssembly), lossy at quality or lossless"},
+	{"bmp", true, true, "golang.org/x/image/bmp"},
+	{"tiff", true, true, "golang.org/x/image/tiff"},
+	{"avif", true, true, "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
+	{"heic", false, false, "none"},
 }
 
 // ImageFormats is the images skill's formats in get_skill_profile.
@@ -52,6 +90,8 @@ type ImageFormats struct {
 	Read        []string          `json:"read"`
 	Write       []string          `json:"write"`
 	Unsupported map[string]string `json:"unsupported"`
+	// Codecs lists each format with read, write and its library.
+	Codecs []ImageCodec `json:"codecs"`
 }
 
 func formatNames(fs []imaging.Format) []string {
@@ -100,6 +140,16 @@ func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.ImageProcessingFailed, "The image file changed while it was read; try again.")
 	}
 	return b, nil
+}
+
+// source is an image action's decoded target, in the worker: its bytes,
+// its first frame, and, for an animated GIF that is written as a GIF,
+// every frame.
+type source struct {
+	bytes     []byte
+	img       image.Image
+	info      imaging.Info
+	animation *gif.GIF
 }
 
 // imageTimedOut is the error of an image action past its timeout_ms.
@@ -202,17 +252,17 @@ func sum(b []byte) string {
 }
 
 // imageFormatEnum is the formats an image action writes, as a schema enum.
-const imageFormatEnum = "png|jpeg|gif|webp|bmp|tiff"
+const imageFormatEnum = "png|jpeg|gif|webp|bmp|tiff|avif"
 
 // validFormat checks a format argument.
 func validFormat(f string) error {
 	if f == "" || strings.Contains("|"+imageFormatEnum+"|", "|"+f+"|") {
 		return nil
 	}
-	if f == string(imaging.AVIF) || f == string(imaging.HEIC) {
+	if f == string(imaging.HEIC) {
 		return nil // answered UNSUPPORTED_IMAGE_FORMAT by the run
 	}
-	return envelope.ArgumentError("The argument format must be one of png, jpeg, gif, webp, bmp, tiff.")
+	return envelope.ArgumentError("The argument format must be one of png, jpeg, gif, webp, bmp, tiff, avif.")
 }
 
 // errmapUnsupportedWrite is the refusal to write format f.

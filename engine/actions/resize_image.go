@@ -16,9 +16,17 @@ type resizeImageArgs struct {
 	Width       int    `json:"width" jsonschema:"minimum=1,maximum=65535"`
 	Height      int    `json:"height" jsonschema:"minimum=1,maximum=65535"`
 	Fit         string `json:"fit" jsonschema:"enum=contain,enum=cover,enum=fill,enum=inside"`
-	Format      string `json:"format" jsonschema:"enum=png,enum=jpeg,enum=gif,enum=webp,enum=bmp,enum=tiff"`
-	Quality     int    `json:"quality" jsonschema:"minimum=1,maximum=100"`
-	Overwrite   bool   `json:"overwrite"`
+	// WithoutEnlargement (default true) keeps an image smaller than the
+	// box at its size, for fit inside and a box of one side; false
+	// enlarges it (up to max_pixels).
+	WithoutEnlargement *bool  `json:"without_enlargement"`
+	Format             string `json:"format" jsonschema:"enum=png,enum=jpeg,enum=gif,enum=webp,enum=bmp,enum=tiff,enum=avif"`
+	// Quality is the quality of a lossy result (JPEG, WebP, AVIF;
+	// default the format's: 85, 80, 50).
+	Quality int `json:"quality" jsonschema:"minimum=1,maximum=100"`
+	// Lossless writes a WebP result lossless (default false: lossy).
+	Lossless  bool `json:"lossless"`
+	Overwrite bool `json:"overwrite"`
 }
 
 // Validate requires a width or a height.
@@ -60,7 +68,8 @@ func sizeName(n int) string {
 }
 
 // resizeImage has the image worker scale the image into the box in its
-// displayed orientation, and writes it without its metadata.
+// displayed orientation, and writes it without its metadata; an animated
+// GIF written as a GIF keeps every frame.
 func resizeImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[resizeImageArgs](c)
 	return runImageJob(ctx, env, c, "resize_image", *a, a.Overwrite)
@@ -69,23 +78,42 @@ func resizeImage(ctx context.Context, env *action.Env, c *action.Call) (any, *pr
 func init() { registerPixelWork("resize_image", resizePixels) }
 
 // resizePixels is resize_image's work in the worker: decode (limits
-// first), scale, encode.
+// first), scale (every frame of an animated GIF written as a GIF),
+// encode.
 func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) (encoded, *protocol.Error) {
 	a := j.Args
-	img, in, f, perr := decodeJob(ctx, j, src, a.Format)
+	s, f, perr := decodeJob(ctx, j, src, a.Format)
 	if perr != nil {
 		return encoded{}, perr
 	}
-	plan, err := imaging.PlanResize(in.Width, in.Height, in.Orientation, imaging.Box{Width: a.Width, Height: a.Height, Fit: imaging.Fit(a.Fit)})
+	in := s.info
+	box := imaging.Box{Width: a.Width, Height: a.Height, Fit: imaging.Fit(a.Fit),
+		WithoutEnlargement: a.WithoutEnlargement == nil || *a.WithoutEnlargement}
+	plan, err := imaging.PlanResize(in.Width, in.Height, in.Orientation, box)
 	if err != nil {
 		return encoded{}, protocol.Errorf(protocol.InvalidRequest, "Give a width, a height or both.")
 	}
-	if max := j.Limits.MaxPixels; max > 0 && int64(plan.Width)*int64(plan.Height) > max {
-		return encoded{}, protocol.Errorf(protocol.ImageProcessingFailed, "The result would be %d×%d pixels, over this action's limit of %d pixels (limits.max_pixels).", plan.Width, plan.Height, max)
+	if max := j.Limits.MaxPixels; max > 0 && int64(plan.Width)*int64(plan.Height)*int64(frameCount(s)) > max {
+		return encoded{}, protocol.Errorf(protocol.ImageProcessingFailed, "The result would be %d×%d pixels (every frame together), over this action's limit of %d pixels (limits.max_pixels).", plan.Width, plan.Height, max)
 	}
-	out := imaging.Resize(img, in.Orientation, plan)
-	if ctx.Err() != nil {
-		return encoded{}, imageTimedOut()
+	var res encoded
+	if s.animation != nil {
+		res, perr = encodeAnimation(imaging.ResizeAnimation(s.animation, plan))
+	} else {
+		out := imaging.Resize(s.img, in.Orientation, plan)
+		if ctx.Err() != nil {
+			return encoded{}, imageTimedOut()
+		}
+		res, perr = encodeResult(out, imaging.Output{Format: f, Quality: a.Quality, Lossless: a.Lossless, Profile: in.Profile})
 	}
-	return encodeResult(out, imaging.Output{Format: f, Quality: a.Quality, Profile: in.Profile})
+	res.NotEnlarged = plan.NotEnlarged
+	return res, perr
+}
+
+// frameCount is the frames src's result holds.
+func frameCount(src source) int {
+	if src.animation == nil {
+		return 1
+	}
+	return len(src.animation.Image)
 }

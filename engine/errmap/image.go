@@ -19,12 +19,13 @@ func Image(err error) *protocol.Error {
 		ce *imaging.CorruptError
 		me *imaging.MemoryError
 		se *imaging.ScanError
+		ae *imaging.AnimationPixelsError
 	)
 	switch {
 	case errors.As(err, &ue) && ue.Format == "":
-		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF); its content decides, not its name.")
-	case errors.As(err, &ue) && (ue.Format == imaging.AVIF || ue.Format == imaging.HEIC):
-		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s %s images (no cgo-free codec fits a host started per message); convert it with another program first.", ue.Op, ue.Format))
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF); its content decides, not its name.")
+	case errors.As(err, &ue) && ue.Format == imaging.HEIC:
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s HEIC/HEIF images (no maintained decoder is available to it); convert it to JPEG or AVIF with another program first.", ue.Op))
 	case errors.As(err, &ue):
 		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s %s images.", ue.Op, ue.Format))
 	case errors.As(err, &pe):
@@ -35,6 +36,8 @@ func Image(err error) *protocol.Error {
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("Decoding this %s image would take %d MiB, over this action's budget of %d MiB (4 bytes for each pixel of limits.max_pixels); it was not decoded.", me.Format, me.Need>>20, me.Limit>>20))
 	case errors.As(err, &se):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The JPEG's %d scans would have the decoder visit its blocks %d times, more than 16 times each; it was not decoded.", se.Scans, se.Visits))
+	case errors.As(err, &ae):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation's frames hold %d pixels together, over this action's limit of %d pixels (limits.max_pixels); it was not decoded.", ae.Pixels, ae.Limit))
 	case errors.As(err, &ce):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The %s image could not be decoded or encoded: it is damaged or truncated (%v).", ce.Format, ce.Err))
 	}

@@ -37,7 +37,7 @@ func committed() map[string]struct {
 		"truncated.jpg":                  {jpg[:len(jpg)/2], &broken},
 		"polyglot-gif-script.gif":        {imagetest.GIFScript, &broken},
 		"phone.heic":                     {imagetest.HEICHeader, &unsup},
-		"photo.avif":                     {imagetest.AVIFHeader, &unsup},
+		"photo.avif":                     {imagetest.AVIFHeader, &broken},
 		"jpeg-named.png":                 {append(jpg, imagetest.ZipTail...), nil},
 		"phone-orientation6-gps-icc.jpg": {phone, nil},
 	}

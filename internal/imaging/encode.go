@@ -8,7 +8,6 @@ import (
 	"image/jpeg"
 	"image/png"
 
-	"github.com/HugoSmits86/nativewebp"
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 )
@@ -16,13 +15,27 @@ import (
 // DefaultQuality is the JPEG quality when none is given.
 const DefaultQuality = 85
 
+// DefaultWebPQuality and DefaultAVIFQuality are the lossy WebP and AVIF
+// qualities when none is given (sharp's defaults).
+const (
+	DefaultWebPQuality = 80
+	DefaultAVIFQuality = 50
+)
+
 // Output says how Encode writes an image.
 type Output struct {
 	Format Format
-	// Quality is the JPEG quality, 1 to 100 (0: DefaultQuality); the
-	// other formats are lossless (WebP is written lossless, VP8L) or
-	// palette-reduced (GIF) and ignore it.
+	// Quality is the quality of a lossy format (JPEG, WebP, AVIF), 1 to
+	// 100 (0: the format's default, QualityOf); the other formats ignore
+	// it.
 	Quality int
+	// Lossless writes a WebP lossless (VP8L) instead of at Quality. An
+	// AVIF is always lossy (its RGB to YUV conversion rounds).
+	Lossless bool
+	// Colors, from 2 to 256, writes a PNG as a palette of at most that
+	// many colours (Quantize); 0 keeps its samples. A GIF always has at
+	// most 256.
+	Colors int
 	// Profile is an ICC profile to embed (JPEG and PNG only).
 	Profile []byte
 	// EXIF is an EXIF block (a TIFF structure) to embed, for a caller
@@ -30,8 +43,28 @@ type Output struct {
 	EXIF []byte
 }
 
-// Lossy reports whether f's size depends on Output.Quality.
-func Lossy(f Format) bool { return f == JPEG }
+// Lossy reports whether o's result depends on its Quality.
+func (o Output) Lossy() bool {
+	return o.Format == JPEG || o.Format == AVIF || o.Format == WebP && !o.Lossless
+}
+
+// QualityOf returns the quality o is written at: 0 for a lossless
+// result, else o.Quality or the format's default.
+func (o Output) QualityOf() int {
+	if !o.Lossy() {
+		return 0
+	}
+	if o.Quality > 0 {
+		return min(o.Quality, 100)
+	}
+	switch o.Format {
+	case WebP:
+		return DefaultWebPQuality
+	case AVIF:
+		return DefaultAVIFQuality
+	}
+	return DefaultQuality
+}
 
 // Encode writes img in o's format. Nothing of the source's metadata is
 // written but what o carries.
@@ -40,17 +73,16 @@ func Encode(img image.Image, o Output) ([]byte, error) {
 	var err error
 	switch o.Format {
 	case JPEG:
-		q := o.Quality
-		if q <= 0 {
-			q = DefaultQuality
-		}
-		err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: min(q, 100)})
+		err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: o.QualityOf()})
 	case PNG:
+		if o.Colors > 0 {
+			img = Quantize(img, min(o.Colors, 256), false)
+		}
 		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img)
 	case GIF:
-		err = gif.Encode(&buf, img, &gif.Options{NumColors: 256})
-	case WebP:
-		err = nativewebp.Encode(&buf, img, nil)
+		err = gif.Encode(&buf, Quantize(img, 256, true), &gif.Options{NumColors: 256})
+	case WebP, AVIF:
+		err = encodeWasm(&buf, img, o)
 	case BMP:
 		err = bmp.Encode(&buf, img)
 	case TIFF:

@@ -15,3 +15,6 @@ func ResizeWithoutShrink(img image.Image, p Plan) *image.RGBA {
 	Scaler.Scale(out, out.Bounds(), img, p.Src, xdraw.Src, nil)
 	return out
 }
+
+// WasmOnly is wasmOnly, for the tests.
+func WasmOnly(f Format, loadErr error) error { return wasmOnly(f, loadErr) }

@@ -26,19 +26,17 @@ const (
 	WebP Format = "webp"
 	BMP  Format = "bmp"
 	TIFF Format = "tiff"
+	AVIF Format = "avif"
 )
 
-// Formats the package knows by their signature but cannot decode or
-// encode (see UnsupportedError).
-const (
-	AVIF Format = "avif"
-	HEIC Format = "heic"
-)
+// HEIC is a format the package knows by its signature but cannot decode
+// or encode (see UnsupportedError).
+const HEIC Format = "heic"
 
 // Readable and Writable list the formats Decode reads and Encode writes.
 var (
-	Readable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF}
-	Writable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF}
+	Readable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF}
+	Writable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF}
 )
 
 // Limits bound what Inspect and Decode accept.

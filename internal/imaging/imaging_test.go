@@ -69,7 +69,7 @@ func TestHostileCorpus(t *testing.T) {
 		{"truncated JPEG", jpg[:len(jpg)/2], &broken},
 		{"JPEG cut in its header", jpg[:40], &broken},
 		{"GIF/JavaScript polyglot", imagetest.GIFScript, &broken},
-		{"AVIF", imagetest.AVIFHeader, &unsup},
+		{"AVIF header alone", imagetest.AVIFHeader, &broken},
 		{"HEIC", imagetest.HEICHeader, &unsup},
 		{"text", []byte("<html><script>alert(1)</script>"), &unsup},
 		{"empty", nil, &unsup},

@@ -27,6 +27,9 @@ type Info struct {
 	BitDepth   int
 	HasAlpha   bool
 	Frames     int
+	// FramePixels is the pixels of a GIF's frames together (from their
+	// descriptors; 0 for the other formats), which DecodeAnimation holds.
+	FramePixels int64
 	// Orientation is the EXIF orientation, 1 (as stored) to 8.
 	Orientation int
 	EXIF        bool
@@ -52,9 +55,20 @@ var codecs = map[Format]codec{
 	PNG:  {png.DecodeConfig, png.Decode, func(b []byte, _ int) (meta, error) { return pngMeta(b) }},
 	JPEG: {jpeg.DecodeConfig, jpeg.Decode, func(b []byte, _ int) (meta, error) { return jpegMeta(b) }},
 	GIF:  {gif.DecodeConfig, gif.Decode, gifMeta},
-	WebP: {webp.DecodeConfig, webp.Decode, webpMeta},
+	WebP: {webp.DecodeConfig, decodeWebP, webpMeta},
 	BMP:  {bmp.DecodeConfig, bmp.Decode, plainMeta},
 	TIFF: {tiff.DecodeConfig, tiff.Decode, tiffFileMeta},
+	AVIF: {decodeAVIFConfig, decodeAVIF, avifMeta},
+}
+
+// decodeWebP decodes a WebP with x/image/webp, converting a lossy one's
+// limited-range planes as libwebp does (vp8RGB).
+func decodeWebP(r io.Reader) (image.Image, error) {
+	img, err := webp.Decode(r)
+	if err != nil {
+		return nil, err
+	}
+	return vp8RGB(img), nil
 }
 
 // plainMeta is the meta of a format without metadata (BMP).
@@ -100,7 +114,7 @@ func Inspect(b []byte, lim Limits) (Info, error) {
 
 // info combines the decoder's header and the walker's metadata.
 func info(f Format, cfg image.Config, m meta) Info {
-	in := Info{Format: f, Width: cfg.Width, Height: cfg.Height, BitDepth: m.BitDepth, Frames: max(1, m.Frames),
+	in := Info{Format: f, Width: cfg.Width, Height: cfg.Height, BitDepth: m.BitDepth, Frames: max(1, m.Frames), FramePixels: m.FramePixels,
 		Orientation: max(1, m.Orientation), EXIF: m.EXIF, GPS: m.GPS, ICC: m.ICC, Profile: m.Profile, EXIFBlock: m.EXIFBlock}
 	in.ColorModel, in.HasAlpha = model(cfg.ColorModel, m.HasAlpha, f)
 	if in.ColorModel == "gray16" || in.ColorModel == "rgb16" || in.ColorModel == "rgba16" {
@@ -112,7 +126,7 @@ func info(f Format, cfg image.Config, m meta) Info {
 // model names a colour model and says whether it carries alpha; a PNG's
 // and a WebP's alpha come from their header walker (hasAlpha).
 func model(cm color.Model, hasAlpha bool, f Format) (string, bool) {
-	if f != PNG && f != WebP && f != GIF {
+	if f != PNG && f != WebP && f != GIF && f != AVIF {
 		hasAlpha = cm == color.NRGBAModel || cm == color.NRGBA64Model || cm == color.NYCbCrAModel
 	}
 	if p, ok := cm.(color.Palette); ok {

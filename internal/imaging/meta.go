@@ -16,6 +16,7 @@ type meta struct {
 	ICC         bool
 	Orientation int // 1 to 8, 0 when none is recorded
 	Frames      int
+	FramePixels int64 // a GIF's frames' pixels together, from their descriptors
 	BitDepth    int
 	HasAlpha    bool
 	// Profile is the ICC profile, for JPEG and PNG, which keep it.
@@ -202,6 +203,7 @@ func gifMeta(b []byte, limit int) (meta, error) {
 			if i+10 > len(b) {
 				return m, errTruncated
 			}
+			m.FramePixels += int64(binary.LittleEndian.Uint16(b[i+5:])) * int64(binary.LittleEndian.Uint16(b[i+7:]))
 			j := i + 10
 			if b[i+9]&0x80 != 0 {
 				j += 3 << (b[i+9]&7 + 1)

@@ -45,6 +45,10 @@ var ErrNoSize = errors.New("imaging: a width or a height is needed")
 type Box struct {
 	Width, Height int
 	Fit           Fit
+	// WithoutEnlargement keeps an image that fits inside the box at its
+	// size (sharp's withoutEnlargement): it applies to Inside and to a
+	// box of one side; Contain, Cover and Fill make the box's size.
+	WithoutEnlargement bool
 }
 
 // Plan is where a resize takes its pixels from and what it makes, in the
@@ -53,11 +57,31 @@ type Plan struct {
 	Src           image.Rectangle // the stored pixels used (all but a cover's crop)
 	Width, Height int             // the size of the displayed result
 	Inner         image.Rectangle // where the scaled pixels go in the result (a contain's padding)
+	// NotEnlarged is set when Box.WithoutEnlargement kept the image at its
+	// size instead of enlarging it to the box.
+	NotEnlarged bool
 }
 
 // PlanResize computes the plan of resizing a stored w×h image shown with
 // orientation o into b.
 func PlanResize(w, h, o int, b Box) (Plan, error) {
+	p, err := planResize(w, h, o, b)
+	if err != nil || !b.WithoutEnlargement || b.Width > 0 && b.Height > 0 && b.Fit != Inside && b.Fit != "" {
+		return p, err
+	}
+	dw, dh := w, h
+	if o >= 5 {
+		dw, dh = h, w
+	}
+	if p.Width > dw || p.Height > dh {
+		p = whole(w, h, dw, dh)
+		p.NotEnlarged = true
+	}
+	return p, nil
+}
+
+// planResize is PlanResize without WithoutEnlargement.
+func planResize(w, h, o int, b Box) (Plan, error) {
 	dw, dh := w, h
 	if o >= 5 {
 		dw, dh = h, w
@@ -194,6 +218,55 @@ func Orient(img image.Image, o int) *image.RGBA {
 		}
 	}
 	return out
+}
+
+// Upright returns img turned upright for EXIF orientation o, in img's
+// own pixel type (16-bit, palette and unpremultiplied alpha kept), so a
+// lossless format writes back exactly the decoded samples: img itself
+// for orientation 1, else a new image of the same type where one can be
+// made (*image.NRGBA64 for the others).
+func Upright(img image.Image, o int) image.Image {
+	if o <= 1 || o > 8 {
+		return img
+	}
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	dw, dh := w, h
+	if o >= 5 {
+		dw, dh = h, w
+	}
+	out := blank(img, image.Rect(0, 0, dw, dh))
+	for y := 0; y < dh; y++ {
+		for x := 0; x < dw; x++ {
+			sx, sy := stored(o, w, h, x, y)
+			out.Set(x, y, img.At(b.Min.X+sx, b.Min.Y+sy))
+		}
+	}
+	return out
+}
+
+// blank returns an empty image of r in img's pixel type (its palette for
+// a paletted one), or *image.NRGBA64, which holds any other's samples.
+func blank(img image.Image, r image.Rectangle) draw.Image {
+	switch src := img.(type) {
+	case *image.Gray:
+		return image.NewGray(r)
+	case *image.Gray16:
+		return image.NewGray16(r)
+	case *image.NRGBA:
+		return image.NewNRGBA(r)
+	case *image.RGBA:
+		return image.NewRGBA(r)
+	case *image.RGBA64:
+		return image.NewRGBA64(r)
+	case *image.Paletted:
+		return image.NewPaletted(r, src.Palette)
+	case *image.CMYK:
+		return image.NewCMYK(r)
+	case *image.YCbCr:
+		return image.NewRGBA(r) // converted once, as a JPEG decoder's output is
+	}
+	return image.NewNRGBA64(r)
 }
 
 // Flatten draws img over white, for formats without alpha.

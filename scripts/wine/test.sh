@@ -56,7 +56,7 @@ failed=()
 echo "== building deskbridge.exe"
 # Same flags as the test binaries (no -trimpath): the standard library the
 # overlay rebuilds is then built once, into the cache, for both.
-nice -n 10 "$GO" build -overlay "$overlay" -o "$WINE_OUT/deskbridge.exe" ./cmd/deskbridge
+nice -n 10 "$GO" build -tags nodynamic -overlay "$overlay" -o "$WINE_OUT/deskbridge.exe" ./cmd/deskbridge
 # The Windows path of the same file (Wine maps / to drive Z:).
 export DESKBRIDGE_TEST_BINARY="Z:${WINE_OUT//\//\\}\\deskbridge.exe"
 # deskbridge-host.exe too: cmd/deskbridge's warm tests put it beside the host.
