@@ -59,40 +59,9 @@ func sourceMarkdown(seed uint64, sections int) string {
 	return b.String()
 }
 
-var (
-	nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
-	htmlTag = regexp.MustCompile(`<[a-zA-Z/][^>]*>`)
-)
-
-// bag counts the words of Markdown, its syntax and raw HTML tags (which
-// pandoc's gfm writes for anchors and sections) stripped.
-func bag(md string) map[string]int {
-	out := map[string]int{}
-	for _, w := range nonWord.Split(strings.ToLower(htmlTag.ReplaceAllString(md, " ")), -1) {
-		if w != "" {
-			out[w]++
-		}
-	}
-	return out
-}
-
-// recall is the share of ref's words (with their counts) found in got.
-func recall(ref, got string) float64 {
-	r, g := bag(ref), bag(got)
-	total, found := 0, 0
-	for w, n := range r {
-		total += n
-		found += min(n, g[w])
-	}
-	if total == 0 {
-		return 1
-	}
-	return float64(found) / float64(total)
-}
-
 // missing lists up to n words of ref that got lacks, with how many.
 func missing(ref, got string, n int) []string {
-	r, g := bag(ref), bag(got)
+	r, g := docgen.Words(ref), docgen.Words(got)
 	var out []string
 	for w, c := range r {
 		if c > g[w] && len(out) < n {
@@ -154,7 +123,7 @@ func TestFidelityAgainstPandoc(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := mustConvert(t, b, docconv.Options{}).Markdown
-			rc := recall(ref, got)
+			rc := docgen.WordRecall(ref, got)
 			rh, rt := counts(ref)
 			gh, gt := counts(got)
 			t.Logf("%s: recall %.4f, headings %d/%d, tables %d/%d; missing %v", f, rc, gh, rh, gt, rt, missing(ref, got, 10))
@@ -203,7 +172,7 @@ func TestFidelityAgainstPdftotext(t *testing.T) {
 	}
 	ref := string(run(t, "pdftotext", "-layout", path, "-"))
 	got := mustConvert(t, pdf, docconv.Options{}).Markdown
-	rc := recall(ref, got)
+	rc := docgen.WordRecall(ref, got)
 	h, tables := counts(got)
 	t.Logf("pdf: recall %.4f, headings %d, tables %d", rc, h, tables)
 	if tables != 20 {
@@ -245,7 +214,7 @@ func TestFidelityCompoundFiles(t *testing.T) {
 		known.WriteString(sh.Name + " ")
 	}
 	x := mustConvert(t, docgen.XLS(docgen.XLSOptions{SSTChunk: 1000}, sheets...), docconv.Options{})
-	rx := recall(known.String(), x.Markdown)
+	rx := docgen.WordRecall(known.String(), x.Markdown)
 	_, tables := counts(x.Markdown)
 	rowsOut := 0
 	for _, line := range strings.Split(x.Markdown, "\n") {
@@ -263,7 +232,7 @@ func TestFidelityCompoundFiles(t *testing.T) {
 		m.Attachments = append(m.Attachments, fmt.Sprintf("%s %d.pdf", words(r, 2), i))
 	}
 	msg := mustConvert(t, docgen.MSG(m), docconv.Options{})
-	rm := recall(strings.Join([]string{m.Subject, m.From, m.To, m.Cc, m.Body, strings.Join(m.Attachments, " ")}, " "), msg.Markdown)
+	rm := docgen.WordRecall(strings.Join([]string{m.Subject, m.From, m.To, m.Cc, m.Body, strings.Join(m.Attachments, " ")}, " "), msg.Markdown)
 	t.Logf("xls: recall %.3f, %d tables, %d rows of 4 cells for %d cells; msg: recall %.3f", rx, tables, rowsOut, cells, rm)
 	if rx < 1 || tables != 3 || rowsOut*4 != cells || rm < 1 {
 		t.Fatalf("xls recall %.3f (missing %v), %d tables; msg recall %.3f (missing %v)", rx, missing(known.String(), x.Markdown, 10), tables, rm, missing(m.Body, msg.Markdown, 10))

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
+	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
 )
 
 var vocabulary = strings.Fields(`account adapter budget canvas delta engine figure garden harbor index journal kernel ledger margin
@@ -69,36 +70,11 @@ func source(r *rand.Rand, sections int) string {
 }
 
 var (
-	nonWord   = regexp.MustCompile(`[^\p{L}\p{N}]+`)
-	htmlTag   = regexp.MustCompile(`<[a-zA-Z/][^>]*>`)
 	heading   = regexp.MustCompile(`(?m)^#{1,6} `)
 	listItem  = regexp.MustCompile(`(?m)^\s*([-*+]|\d+[.)]) `)
 	tableRule = regexp.MustCompile(`(?m)^\|(\s*:?-+:?\s*\|)+\s*$`)
 	mdLink    = regexp.MustCompile(`\]\(https?://`)
 )
-
-func bag(md string) map[string]int {
-	out := map[string]int{}
-	for _, w := range nonWord.Split(strings.ToLower(htmlTag.ReplaceAllString(md, " ")), -1) {
-		if w != "" {
-			out[w]++
-		}
-	}
-	return out
-}
-
-func recall(ref, got string) float64 {
-	r, g := bag(ref), bag(got)
-	total, found := 0, 0
-	for w, n := range r {
-		total += n
-		found += min(n, g[w])
-	}
-	if total == 0 {
-		return 1
-	}
-	return float64(found) / float64(total)
-}
 
 // row is one format's measurement.
 type row struct {
@@ -113,7 +89,7 @@ func (r row) String() string {
 	}
 	count := func(re *regexp.Regexp, s string) int { return len(re.FindAllString(s, -1)) }
 	pair := func(re *regexp.Regexp) string { return fmt.Sprintf("%d / %d", count(re, r.got), count(re, r.ref)) }
-	return fmt.Sprintf("| %s | %s | %s | %.3f | %.3f | %s | %s | %s | %s |", r.format, r.madeBy, r.oracle, recall(r.ref, r.got), recall(r.got, r.ref),
+	return fmt.Sprintf("| %s | %s | %s | %.3f | %.3f | %s | %s | %s | %s |", r.format, r.madeBy, r.oracle, docgen.WordRecall(r.ref, r.got), docgen.WordRecall(r.got, r.ref),
 		pair(heading), pair(listItem), pair(tableRule), pair(mdLink))
 }
 
