@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/config"
+	"github.com/deskbridge/deskbridge/internal/atomicfile"
 )
 
 // Fleet fetches bundles and ships decisions for one configuration.
@@ -209,22 +210,4 @@ func (f *Fleet) request(ctx context.Context, method, service, resource string, b
 
 // writeFileAtomic writes b to path through a temporary file in the same
 // folder, synced and renamed over path.
-func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func writeFileAtomic(path string, b []byte) error { return atomicfile.Write(path, b) }

@@ -33,6 +33,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/atomicfile"
 	"github.com/deskbridge/deskbridge/internal/procreg"
 )
 
@@ -194,21 +195,7 @@ func writeState(p string, in Instance) error {
 		return err
 	}
 	b, _ := json.Marshal(in)
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(p, b)
 }
 
 // Options tune Serve.
