@@ -45,12 +45,20 @@ func runOwner() int {
 	if h.Register != "" {
 		defer procreg.Unregister(h.Register, procreg.KindClipboard)
 	}
-	if err := serveSelection(h.Display, items, ttl, func() {
+	if err := serveSelection(h.Display, items, ttl, func() error {
+		var writable []string
 		if h.Register != "" {
 			procreg.Register(h.Register, procreg.KindClipboard, 0, time.Now().Add(ttl)) // best effort: status lists what it can
+			writable = append(writable, h.Register)                                     // to remove its record at exit
+		}
+		// It holds its display connection and its content: from here on
+		// it reads no file, opens no socket and writes nowhere else.
+		if err := proc.ConfineSelf(writable...); err != nil && !errors.Is(err, proc.ErrNoSelfConfinement) {
+			return err
 		}
 		fmt.Fprintln(os.Stdout, "ok")
 		os.Stdout.Close()
+		return nil
 	}); err != nil {
 		fmt.Fprintf(os.Stdout, "error: %v\n", err)
 		return 1

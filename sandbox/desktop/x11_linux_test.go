@@ -118,6 +118,35 @@ func TestOwnerGetsAMinimalEnvironment(t *testing.T) {
 	}
 }
 
+// TestOwnerConfinesItself: once it holds the selection, the detached
+// owner runs under the seccomp filter (every thread) with no new
+// privileges, as the host's confined children do.
+func TestOwnerConfinesItself(t *testing.T) {
+	d := x11(t)
+	if err := d.Write(context.Background(), []Item{{Text, []byte("walled")}}); err != nil {
+		t.Fatal(err)
+	}
+	pid := ownerPID(t)
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/status", pid, task.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"NoNewPrivs:\t1", "Seccomp:\t2"} {
+			if !bytes.Contains(status, []byte(want)) {
+				t.Errorf("owner thread %s: status lacks %q", task.Name(), want)
+			}
+		}
+	}
+	if got := xtool(t, nil, "xclip", "-o", "-selection", "clipboard"); string(got) != "walled" {
+		t.Errorf("the confined owner served %q, want walled", got)
+	}
+}
+
 // TestOwnerEndsWhenTheSelectionIsTaken: the detached owner exits once
 // another client owns the clipboard, so owners never pile up.
 func TestOwnerEndsWhenTheSelectionIsTaken(t *testing.T) {
@@ -152,7 +181,7 @@ func TestOwnerGivesUpAfterItsTTL(t *testing.T) {
 	done := make(chan error, 1)
 	ready := make(chan struct{})
 	go func() {
-		done <- serveSelection(display, []Item{{Text, []byte("brief")}}, 300*time.Millisecond, func() { close(ready) })
+		done <- serveSelection(display, []Item{{Text, []byte("brief")}}, 300*time.Millisecond, func() error { close(ready); return nil })
 	}()
 	<-ready
 	select {

@@ -39,9 +39,9 @@ type transfer struct {
 }
 
 // serveSelection takes the CLIPBOARD selection of display with items,
-// calls ready once it holds it, and serves requests until another client
-// takes the selection or ttl passes.
-func serveSelection(display string, items []Item, ttl time.Duration, ready func()) error {
+// calls ready once it holds it (an error from ready ends it), and serves
+// requests until another client takes the selection or ttl passes.
+func serveSelection(display string, items []Item, ttl time.Duration, ready func() error) error {
 	x, err := dialX(display)
 	if err != nil {
 		return err
@@ -54,7 +54,9 @@ func serveSelection(display string, items []Item, ttl time.Duration, ready func(
 	if err := o.take(); err != nil {
 		return err
 	}
-	ready()
+	if err := ready(); err != nil {
+		return err
+	}
 	return o.serve(time.Now().Add(ttl))
 }
 

@@ -7,5 +7,8 @@ import (
 
 func TestMain(m *testing.M) {
 	MaybeRunTrampoline()
+	if dir := os.Getenv(confineProbeEnv); dir != "" {
+		os.Exit(confineProbe(dir))
+	}
 	os.Exit(m.Run())
 }
