@@ -3,8 +3,8 @@ package config
 import (
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/testhome"
+	"github.com/deskbridge/deskbridge/internal/testkit/testhome"
 )
 
-// TestMain runs the tests in a home of their own (internal/testhome).
+// TestMain runs the tests in a home of their own (internal/testkit/testhome).
 func TestMain(m *testing.M) { testhome.Main(m) }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 func TestImportSourcesCanonical(t *testing.T) {

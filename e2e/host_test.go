@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/internal/testhome"
+	"github.com/deskbridge/deskbridge/internal/testkit/testhome"
 )
 
 // host is a native messaging host binary under test and the environment

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // TestHostilePathsUpdateProject sends every path of the hostile-path

@@ -15,7 +15,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // hostileTable is testdata/hostile-paths.json.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/decisionlog"
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // A request repeated is decided from the policy's memo (and its log line

@@ -13,7 +13,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/internal/testhome"
+	"github.com/deskbridge/deskbridge/internal/testkit/testhome"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 	"github.com/deskbridge/deskbridge/sandbox/worker"

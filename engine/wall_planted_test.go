@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/internal/testkit/secrettest"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
 

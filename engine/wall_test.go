@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/internal/testkit/secrettest"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // TestRunCommands drives install, doctor and uninstall through their

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 const agentOrigin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"

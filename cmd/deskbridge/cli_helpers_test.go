@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // runBin runs the built binary with args in dir (the test's temporary

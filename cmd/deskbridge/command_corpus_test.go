@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/corpus"
+	"github.com/deskbridge/deskbridge/internal/testkit/corpus"
 )
 
 // commandCorpus is testdata/command-attacks.json.

@@ -4,7 +4,7 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/internal/testkit/secrettest"
 	"os"
 	"strings"
 	"testing"

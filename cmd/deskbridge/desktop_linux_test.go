@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/internal/testkit/secrettest"
 	"image"
 	"image/color"
 	_ "image/jpeg"
@@ -21,7 +21,7 @@ import (
 
 	"golang.org/x/image/webp"
 
-	"github.com/deskbridge/deskbridge/internal/xvfb"
+	"github.com/deskbridge/deskbridge/internal/testkit/xvfb"
 )
 
 // The desktop actions, through the real binary, on a virtual X server of

@@ -16,7 +16,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"golang.org/x/text/encoding/japanese"
 
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // docData is convert_document_to_markdown's data as a client reads it.

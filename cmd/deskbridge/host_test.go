@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/internal/testhome"
+	"github.com/deskbridge/deskbridge/internal/testkit/testhome"
 )
 
 const (

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 
 // TestImageBombDoesNotStarveOtherPorts: in one warm process, a

@@ -17,7 +17,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 
 // fidelityCase is one case of testdata/images/fidelity.json.

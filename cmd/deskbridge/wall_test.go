@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/internal/testkit/secrettest"
 )
 
 // TestPlantedKeyInEveryFormatThroughTheBinary plants an AWS key id and an

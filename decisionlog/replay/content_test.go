@@ -13,7 +13,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/decisionlog/replay"
 	"github.com/deskbridge/deskbridge/engine"
-	"github.com/deskbridge/deskbridge/engine/contentscan/secrettest"
+	"github.com/deskbridge/deskbridge/internal/testkit/secrettest"
 	"github.com/deskbridge/deskbridge/policy"
 )
 

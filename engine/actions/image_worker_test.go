@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/worker"
 )

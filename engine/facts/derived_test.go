@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/config"
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // TestResolveAgainGivesFreshFacts asks about the same paths twice, with

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/corpus"
+	"github.com/deskbridge/deskbridge/internal/testkit/corpus"
 )
 
 // TestSensitiveNames runs the corpus of secret-bearing and script-defining

@@ -19,7 +19,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
 
-	"github.com/deskbridge/deskbridge/internal/corpus"
+	"github.com/deskbridge/deskbridge/internal/testkit/corpus"
 
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/netguard"

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 func convert(t *testing.T, b []byte, o docconv.Options) (*docconv.Result, error) {

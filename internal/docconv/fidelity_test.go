@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // vocabulary makes the generated documents' text.

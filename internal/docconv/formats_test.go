@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // TestSniffXMLOrHTML: markup is HTML or XML by its root element (past an

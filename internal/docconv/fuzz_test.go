@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // FuzzConvert feeds any bytes to the converter: it must answer within

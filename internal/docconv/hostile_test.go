@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // hostileDir is the corpus of text attacks; the binary ones are made here.

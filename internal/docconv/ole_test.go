@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // orchardMessage is the message the MSG tests read.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // chrome is the path of a Chrome or Chromium binary; the test is skipped

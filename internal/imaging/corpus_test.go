@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/images from the generator")

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 
 // budget is the limits of the image actions by default: 100 million

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 
 // seeds are real images of every format, with metadata, and the hostile

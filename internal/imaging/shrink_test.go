@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/imaging/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 
 // TestShrinkChromaPaths: the aligned chroma path gives what reading every

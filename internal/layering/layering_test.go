@@ -189,7 +189,7 @@ func TestRulesCatchWrongArrows(t *testing.T) {
 		{"protocol", "config", true},
 		{"internal/pathform", "engine", true},
 		{"internal/pathform", "protocol", true},
-		{"internal/corpus", "protocol", true},
+		{"internal/testkit/corpus", "protocol", true},
 		{"engine", "install", true},
 		{"engine/actions", "sandbox/proc", false},
 		{"decisionlog/replay", "policy", false},

@@ -17,7 +17,7 @@ var homeReaching = []string{"config", "install"}
 
 // TestEveryDefaultPathPackageGuardsHome: a package whose tests can reach
 // the default paths (its code, or its tests' imports, lead to config or
-// install) runs them in a home of their own, through internal/testhome's
+// install) runs them in a home of their own, through internal/testkit/testhome's
 // Main (or Set) in its TestMain. Without it, a test that forgets a path writes the
 // real user's decision log.
 func TestEveryDefaultPathPackageGuardsHome(t *testing.T) {
@@ -31,7 +31,7 @@ func TestEveryDefaultPathPackageGuardsHome(t *testing.T) {
 		for _, imp := range info.imports {
 			needs = needs || reaches(imp)
 		}
-		if !needs || pkg == "internal/testhome" {
+		if !needs || pkg == "internal/testkit/testhome" {
 			continue
 		}
 		checked++

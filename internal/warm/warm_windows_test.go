@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 	"golang.org/x/sys/windows"
 )
 

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/xvfb"
+	"github.com/deskbridge/deskbridge/internal/testkit/xvfb"
 )
 
 // display is the test X server's display, or "" where there is none.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/jezek/xgb/xproto"
 
-	"github.com/deskbridge/deskbridge/internal/xvfb"
+	"github.com/deskbridge/deskbridge/internal/testkit/xvfb"
 
 	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 )

@@ -1,5 +1,5 @@
 package desktop
 
-import "github.com/deskbridge/deskbridge/internal/xvfb"
+import "github.com/deskbridge/deskbridge/internal/testkit/xvfb"
 
 func startXvfb() (*xvfb.Server, error) { return xvfb.Start() }

@@ -2,6 +2,6 @@
 
 package desktop
 
-import "github.com/deskbridge/deskbridge/internal/xvfb"
+import "github.com/deskbridge/deskbridge/internal/testkit/xvfb"
 
 func startXvfb() (*xvfb.Server, error) { return nil, nil }

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/corpus"
+	"github.com/deskbridge/deskbridge/internal/testkit/corpus"
 )
 
 // attack is one case of the shared URL attack corpus.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // TestWorkspaceCache: each workspace gets a cache folder of its own below

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/wine"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 func TestInfoGitFacts(t *testing.T) {

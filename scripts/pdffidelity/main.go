@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	"github.com/deskbridge/deskbridge/internal/docconv"
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // sample is one measured PDF: its kind, its file and its source text.

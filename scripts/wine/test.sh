@@ -48,7 +48,7 @@ wineserver -p
 trap 'wineserver -k 2>/dev/null || true; kill "$xvfb_pid" 2>/dev/null || true' EXIT
 overlay="$("$root/scripts/wine/overlay.sh")"
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
-# internal/wine checks that it detects Wine: every Wine skip relies on it.
+# internal/testkit/wine checks that it detects Wine: every Wine skip relies on it.
 export DESKBRIDGE_EXPECT_WINE=1
 pkgs=("${@:-./...}")
 failed=()
@@ -70,7 +70,7 @@ unit() {
   local out="$WINE_OUT/tests"
   rm -rf "$out" && mkdir -p "$out"
   # go test -c -o DIR names each binary after its package's last element,
-  # and refuses two packages of one name (internal/wine, e2e/wine): the
+  # and refuses two packages of one name (internal/testkit/wine, e2e/wine): the
   # n-th package of a name goes to group n, one go test -c per group.
   local -A seen=() group=() group_of=()
   local path dir name n start

@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/internal/docconv/docgen"
+	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
 // Token returns n characters of alphabet drawn from a generator seeded

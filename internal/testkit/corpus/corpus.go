@@ -40,7 +40,7 @@ func URLAttacks(t testing.TB) []URLAttack {
 // Path returns the path of a file in the repository's testdata folder.
 func Path(name string) string {
 	_, here, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(here), "..", "..", "testdata", name)
+	return filepath.Join(filepath.Dir(here), "..", "..", "..", "testdata", name)
 }
 
 // SensitiveName is one case of testdata/sensitive-names.json: a path
