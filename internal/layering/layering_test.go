@@ -71,6 +71,21 @@ func TestNoCycleBetweenTopLevelFolders(t *testing.T) {
 	}
 }
 
+// TestTestKitsOnlyInTests: the kits under internal/testkit serve tests
+// (and the measuring scripts); no program code imports one.
+func TestTestKitsOnlyInTests(t *testing.T) {
+	for from, tos := range moduleImports(t) {
+		if under(from, "internal/testkit") || under(from, "scripts") {
+			continue
+		}
+		for _, to := range tos {
+			if under(to, "internal/testkit") {
+				t.Errorf("%s imports the test kit %s", from, to)
+			}
+		}
+	}
+}
+
 // against returns why the arrow from → to runs against the layering, or "".
 func against(from, to string) string {
 	for _, ok := range allowed[from] {
