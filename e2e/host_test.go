@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/gobuild"
 	"github.com/deskbridge/deskbridge/internal/testkit/testhome"
 )
 
@@ -59,11 +60,7 @@ func build(t testing.TB, name, pkg string) string {
 	t.Helper()
 	out := filepath.Join(buildDir, name)
 	buildOnce[name].Do(func() {
-		cmd := exec.Command("go", "build", "-tags", "nodynamic", "-o", out, pkg)
-		cmd.Dir = ".."
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			buildErr[name] = fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
-		}
+		buildErr[name] = gobuild.Program(pkg, "..", out, "")
 	})
 	if err := buildErr[name]; err != nil {
 		t.Fatal(err)

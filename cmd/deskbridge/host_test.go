@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/gobuild"
 	"github.com/deskbridge/deskbridge/internal/testkit/testhome"
 )
 
@@ -65,17 +66,7 @@ func TestMain(m *testing.M) {
 // the tag nodynamic, as make build does: the WebP and AVIF codecs of the
 // host and its image worker children are WebAssembly only.
 func buildHost(path string) error {
-	if prebuilt := os.Getenv("DESKBRIDGE_TEST_BINARY"); prebuilt != "" {
-		b, err := os.ReadFile(prebuilt)
-		if err != nil {
-			return fmt.Errorf("DESKBRIDGE_TEST_BINARY: %w", err)
-		}
-		return os.WriteFile(path, b, 0o755)
-	}
-	if out, err := exec.Command("go", "build", "-tags", "nodynamic", "-o", path, ".").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return nil
+	return gobuild.Program(".", "", path, "DESKBRIDGE_TEST_BINARY")
 }
 
 // writeConfig writes a test configuration and returns its path and the

@@ -31,16 +31,8 @@ func buildNetBinary(t *testing.T) string {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	if os.Getenv("DESKBRIDGE_TEST_BINARY") != "" {
-		if err := buildHost(bin); err != nil {
-			t.Fatal(err)
-		}
-		return bin
-	}
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(gobin, "build", "-tags", "nodynamic", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := buildHost(bin); err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

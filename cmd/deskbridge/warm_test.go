@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine"
+	"github.com/deskbridge/deskbridge/internal/testkit/gobuild"
 	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/internal/warm"
 )
@@ -23,11 +24,7 @@ import (
 // it runs the deskbridge beside it.
 var warmHostPath = sync.OnceValues(func() (string, error) {
 	p := filepath.Join(filepath.Dir(binaryPath), "deskbridge-host")
-	out, err := exec.Command("go", "build", "-o", p, "../deskbridge-host").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build deskbridge-host: %v\n%s", err, out)
-	}
-	return p, nil
+	return p, gobuild.Program("../deskbridge-host", "", p, "")
 })
 
 // warmEnv is an environment of the test's own for deskbridge-host: its

@@ -3,15 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/gobuild"
 	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/internal/warm"
 	"golang.org/x/sys/windows"
@@ -22,18 +21,7 @@ import (
 // there is no Go toolchain inside Wine) or built.
 var warmHostPath = sync.OnceValues(func() (string, error) {
 	p := filepath.Join(filepath.Dir(binaryPath), "deskbridge-host.exe")
-	if prebuilt := os.Getenv("DESKBRIDGE_TEST_HOST_BINARY"); prebuilt != "" {
-		b, err := os.ReadFile(prebuilt)
-		if err != nil {
-			return "", fmt.Errorf("DESKBRIDGE_TEST_HOST_BINARY: %w", err)
-		}
-		return p, os.WriteFile(p, b, 0o755)
-	}
-	out, err := exec.Command("go", "build", "-o", p, "../deskbridge-host").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build deskbridge-host: %v\n%s", err, out)
-	}
-	return p, nil
+	return p, gobuild.Program("../deskbridge-host", "", p, "DESKBRIDGE_TEST_HOST_BINARY")
 })
 
 // warmEnv is the environment of a test's own warm processes: their
