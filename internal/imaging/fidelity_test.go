@@ -15,6 +15,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 )
 
 // goCorpus lists the PNG and GIF files of the Go toolchain's image test
@@ -186,6 +187,7 @@ func smooth(w, h int) *image.RGBA {
 // smaller than the lossless one, PSNR over 30 dB against the source);
 // lossless only when asked, and then exact.
 func TestWebPQuality(t *testing.T) {
+	wine.Skip(t, wine.WasmStdio)
 	src := smooth(320, 240)
 	lossy, err := imaging.Encode(src, imaging.Output{Format: imaging.WebP, Quality: 75})
 	if err != nil {
@@ -224,6 +226,7 @@ func TestWebPQuality(t *testing.T) {
 // TestAVIFRoundTrip: an AVIF written at a quality is read back at its
 // size, alpha declared, close to the source.
 func TestAVIFRoundTrip(t *testing.T) {
+	wine.Skip(t, wine.WasmStdio)
 	if testing.Short() {
 		t.Skip("compiles the AVIF modules")
 	}
@@ -268,6 +271,7 @@ sys.stdout.buffer.write(bytes(p[:w.value * h.value * 4]))
 // full-range YCbCr conversion of the same planes was 28.9 dB from the
 // source.
 func TestWebPColoursAsLibwebp(t *testing.T) {
+	wine.Skip(t, wine.WasmStdio)
 	src := smooth(320, 240)
 	b, err := imaging.Encode(src, imaging.Output{Format: imaging.WebP, Quality: 75})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -124,6 +125,9 @@ func TestOneJobDoesNotStarveTheOther(t *testing.T) {
 func TestChildOverItsMemory(t *testing.T) {
 	if childMemory == 0 {
 		t.Skip("no memory limit under the race detector")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("open on Windows: the worker's memory limit is an rlimit; a job object's memory limit is not built (docs/windows.md)")
 	}
 	p := NewPool(1, childMemory, 1<<20, 1<<20)
 	_, _, err := p.Call(context.Background(), "hog", nil, nil)

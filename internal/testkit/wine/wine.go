@@ -28,6 +28,9 @@ const (
 	// FILE_FLAG_FIRST_PIPE_INSTANCE and does not enforce it: a second
 	// first instance of an existing pipe name is created.
 	NoFirstPipeInstance = "Wine 8 does not enforce FILE_FLAG_FIRST_PIPE_INSTANCE"
+	// WasmStdio: the WebP and AVIF codecs run as WebAssembly (wazero),
+	// which stats the process's standard output when a module starts.
+	WasmStdio = "the WebAssembly codecs fail under Wine 8 to stat standard output (GetFileInformationByHandle: invalid handle); open on Windows until run there (docs/windows.md)"
 )
 
 // Running reports whether this Windows program runs under Wine (ntdll.dll
