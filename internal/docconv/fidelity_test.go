@@ -15,18 +15,10 @@ import (
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
-// vocabulary makes the generated documents' text.
-var vocabulary = strings.Fields(`account adapter budget canvas delta engine figure garden harbor index journal kernel ledger margin
-network orbit pattern quarter ribbon signal timber update vector window yellow zenith anchor bridge cluster drawer
-fabric gravel hollow island jacket lantern meadow needle oyster pepper quiver rocket saddle tunnel velvet walnut`)
-
+// words is a generated phrase of n words, its first capitalised.
 func words(r *rand.Rand, n int) string {
-	w := make([]string, n)
-	for i := range w {
-		w[i] = vocabulary[r.IntN(len(vocabulary))]
-	}
-	w[0] = strings.ToUpper(w[0][:1]) + w[0][1:]
-	return strings.Join(w, " ")
+	p := docgen.Phrase(r, n)
+	return strings.ToUpper(p[:1]) + p[1:]
 }
 
 // SourceMarkdown is a generated document of sections, each with a

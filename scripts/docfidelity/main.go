@@ -29,17 +29,7 @@ import (
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 
-var vocabulary = strings.Fields(`account adapter budget canvas delta engine figure garden harbor index journal kernel ledger margin
-network orbit pattern quarter ribbon signal timber update vector window yellow zenith anchor bridge cluster drawer
-fabric gravel hollow island jacket lantern meadow needle oyster pepper quiver rocket saddle tunnel velvet walnut`)
-
-func words(r *rand.Rand, n int) string {
-	w := make([]string, n)
-	for i := range w {
-		w[i] = vocabulary[r.IntN(len(vocabulary))]
-	}
-	return strings.Join(w, " ")
-}
+func words(r *rand.Rand, n int) string { return docgen.Phrase(r, n) }
 
 // source is the Markdown pandoc writes every format from: sections with
 // a heading, paragraphs with emphasis and a link, a nested list, a

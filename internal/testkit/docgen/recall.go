@@ -2,9 +2,25 @@ package docgen
 
 import (
 	"html"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 )
+
+// vocabulary is the words generated documents are written in.
+var vocabulary = strings.Fields(`account adapter budget canvas delta engine figure garden harbor index journal kernel ledger margin
+network orbit pattern quarter ribbon signal timber update vector window yellow zenith anchor bridge cluster drawer
+fabric gravel hollow island jacket lantern meadow needle oyster pepper quiver rocket saddle tunnel velvet walnut`)
+
+// Phrase is n words of the generated documents' vocabulary drawn by r,
+// separated by spaces.
+func Phrase(r *rand.Rand, n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = vocabulary[r.IntN(len(vocabulary))]
+	}
+	return strings.Join(w, " ")
+}
 
 var (
 	nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
