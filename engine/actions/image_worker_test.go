@@ -2,12 +2,12 @@ package actions
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/worker"
 )
@@ -37,8 +37,9 @@ func TestWorkerAnswerIsChecked(t *testing.T) {
 		t.Fatalf("a header over max_pixels: %v", perr)
 	}
 	// Without limits only the child's memory limit stops the decode: an
-	// rlimit, which Windows has not (a job object's is open work).
-	if runtime.GOOS != "windows" {
+	// rlimit, or on Windows its job's memory limit, which Wine does not
+	// enforce.
+	if !wine.Running() {
 		unbounded := job
 		unbounded.Limits = imaging.Limits{}
 		_, perr = callWorker(context.Background(), "convert_image", unbounded, huge)

@@ -1,12 +1,12 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package proc
 
 import "runtime/debug"
 
-// LimitSelf sets the Go memory limit; Windows has no resource limits a
-// process sets on itself (its job object is the host's to make), so the
-// timeout and the child's own caps are the bounds here.
+// LimitSelf sets the Go memory limit; this system has no resource limits
+// a process sets on itself, so the timeout and the child's own caps are
+// the bounds here.
 func LimitSelf(memory, _ int64) error {
 	if memory > 0 {
 		debug.SetMemoryLimit(memory / 2)

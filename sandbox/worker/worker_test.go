@@ -7,12 +7,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
@@ -126,9 +126,7 @@ func TestChildOverItsMemory(t *testing.T) {
 	if childMemory == 0 {
 		t.Skip("no memory limit under the race detector")
 	}
-	if runtime.GOOS == "windows" {
-		t.Skip("open on Windows: the worker's memory limit is an rlimit; a job object's memory limit is not built (docs/windows.md)")
-	}
+	wine.Skip(t, wine.NoJobLimits)
 	p := NewPool(1, childMemory, 1<<20, 1<<20)
 	_, _, err := p.Call(context.Background(), "hog", nil, nil)
 	var f *Failure

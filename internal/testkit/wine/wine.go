@@ -28,6 +28,11 @@ const (
 	// FILE_FLAG_FIRST_PIPE_INSTANCE and does not enforce it: a second
 	// first instance of an existing pipe name is created.
 	NoFirstPipeInstance = "Wine 8 does not enforce FILE_FLAG_FIRST_PIPE_INSTANCE"
+	// NoJobLimits: Wine 8 accepts a job object's extended limits
+	// (SetInformationJobObject succeeds) but neither keeps them
+	// (QueryInformationJobObject reads zeros) nor enforces them: a process
+	// in the job commits past its memory limit.
+	NoJobLimits = "Wine 8 neither keeps nor enforces a job object's extended limits (memory, CPU time)"
 	// WasmStdio: the WebP and AVIF codecs run as WebAssembly (wazero),
 	// which stats the process's standard output when a module starts.
 	WasmStdio = "the WebAssembly codecs fail under Wine 8 to stat standard output (GetFileInformationByHandle: invalid handle); open on Windows until run there (docs/windows.md)"
