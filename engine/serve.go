@@ -40,7 +40,7 @@ var ErrPortClosed = errors.New("the port closed")
 func (h *Host) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	inner, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	p := &port{h: h, ctx: inner, cancel: cancel, fw: wire.NewWriter(out), turn: make(chan *reading, 1)}
+	p := &port{h: h, ctx: inner, cancel: cancel, fw: wire.NewWriter(out), turn: make(chan *reading, 1), epoch: time.Now()}
 	p.turn <- &reading{fr: wire.NewReader(in)}
 	p.watch = time.AfterFunc(time.Hour, p.handOn)
 	p.watch.Stop()
@@ -115,7 +115,10 @@ type port struct {
 	busy     atomic.Int32  // requests being served
 	inflight gate          // closed when the host stops; see Serve
 	lent     atomic.Pointer[reading]
-	watch    *time.Timer // ends a lend after lendAfter (handOn)
+	lentAt   atomic.Int64 // when the lend began, in ns since epoch
+	epoch    time.Time    // the port's start, for lentAt (monotonic)
+	watch    *time.Timer  // ends a lend after lendAfter (handOn); armed while set
+	armed    atomic.Bool  // watch is set, or its callback is running
 }
 
 // reading is the reading side of a port: whoever holds it may read.
@@ -177,23 +180,52 @@ func (p *port) serve(rd *reading, payload []byte) *reading {
 	}
 	// Lend rd to this request: whichever of the worker and the timer
 	// ends the lend first (the swap that finds rd) decides who owns it.
+	p.lentAt.Store(p.since())
 	p.lent.Store(rd)
-	p.watch.Reset(lendAfter)
+	p.arm()
 	p.h.answer(p.ctx, p.fw, payload)
 	if p.lent.CompareAndSwap(rd, nil) {
-		p.watch.Stop()
 		return rd
 	}
 	return nil
 }
 
-// handOn passes a lent reading side on: the port's timer calls it when
-// lendAfter has passed. A late call (the timer fired just as the lend
-// ended, and another lend began) only passes it on early; it is passed
-// on once per lend either way, by whoever ends the lend.
+// since is the time since the port began, for lentAt.
+func (p *port) since() int64 { return int64(time.Since(p.epoch)) }
+
+// arm sets the port's timer for a lend that has just begun, unless it is
+// set already. The timer is not reset nor stopped per request: for a
+// sequential client that cost about one thread switch in five requests
+// and a sixth of the host's CPU (docs/benchmarks-history.md, "The request
+// path"). Set once, it fires at most once per lendAfter while lends go
+// on, and handOn sets it again for the lend it finds.
+func (p *port) arm() {
+	if !p.armed.Swap(true) {
+		p.watch.Reset(lendAfter)
+	}
+}
+
+// handOn is the port's timer: it passes a lent reading side on once the
+// lend it finds has lasted lendAfter, and otherwise sets itself for when
+// it will have. With no lend out it stays unset, and arm sets it for the
+// next one; armed is cleared before lent is looked at, so that a lend
+// that begins meanwhile is either seen here or arms the timer itself. A
+// lend that ends and another that begins between the two loads of lentAt
+// and lent only has the new one passed on early; it is passed on once per
+// lend either way, by whoever ends the lend.
 func (p *port) handOn() {
-	if rd := p.lent.Swap(nil); rd != nil {
-		p.turn <- rd
+	p.armed.Store(false)
+	for p.lent.Load() != nil {
+		if left := lendAfter - time.Duration(p.since()-p.lentAt.Load()); left > 0 {
+			if !p.armed.Swap(true) {
+				p.watch.Reset(left)
+			}
+			return
+		}
+		if rd := p.lent.Swap(nil); rd != nil {
+			p.turn <- rd
+			return
+		}
 	}
 }
 

@@ -100,3 +100,36 @@ func TestServeLendsAndPassesOnTheReading(t *testing.T) {
 		t.Fatalf("%d bytes after the last answer", len(b))
 	}
 }
+
+// TestHandOnKeepsAYoungLend checks the port's timer against the lend it
+// finds: set for an earlier lend, it fires during a lend that has not
+// lasted lendAfter yet, and must set itself again for that lend instead
+// of passing the reading side on (or forgetting the lend, which would
+// then keep the reading side however long it runs); once the lend is
+// lendAfter old it passes it on, once. The lend's start is set far ahead
+// or behind, so that no timing of the machine decides the outcome.
+func TestHandOnKeepsAYoungLend(t *testing.T) {
+	p := &port{turn: make(chan *reading, 1), epoch: time.Now()}
+	p.watch = time.AfterFunc(time.Hour, func() {})
+	defer p.watch.Stop()
+	rd := &reading{}
+	p.lentAt.Store(p.since() + int64(time.Hour)) // younger than lendAfter whenever handOn looks
+	p.lent.Store(rd)
+	p.armed.Store(true) // the timer, set for an earlier lend, fires
+	p.handOn()
+	if len(p.turn) != 0 || p.lent.Load() != rd {
+		t.Fatal("the timer passed on a lend younger than lendAfter")
+	}
+	if !p.armed.Load() {
+		t.Fatal("the timer did not set itself again for the lend it found")
+	}
+	p.lentAt.Store(p.since() - int64(lendAfter)) // now the lend is lendAfter old
+	p.handOn()
+	if len(p.turn) != 1 || <-p.turn != rd || p.lent.Load() != nil {
+		t.Fatal("the timer did not pass on a lend of lendAfter")
+	}
+	p.handOn() // no lend out: nothing to pass on, and nothing set
+	if len(p.turn) != 0 || p.armed.Load() {
+		t.Fatalf("with no lend out the timer passed on %d, set %v", len(p.turn), p.armed.Load())
+	}
+}
