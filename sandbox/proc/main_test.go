@@ -7,6 +7,7 @@ import (
 
 func TestMain(m *testing.M) {
 	MaybeRunTrampoline()
+	maybeSelfChildProbe()
 	if dir := os.Getenv(confineProbeEnv); dir != "" {
 		os.Exit(confineProbe(dir))
 	}
