@@ -126,13 +126,18 @@ func (c *conv) convert(format string, r io.ReaderAt, size int64, depth int) (*do
 		return c.pdf(r, size)
 	case FormatImage:
 		return c.image(r, size)
-	case FormatMSG, FormatXLS:
+	case FormatMSG, FormatXLS, FormatDOC, FormatPPT:
 		f, err := c.readCFB(r, size)
 		if err != nil {
 			return nil, err
 		}
-		if format == FormatMSG {
+		switch format {
+		case FormatMSG:
 			return c.msg(f)
+		case FormatDOC:
+			return c.doc97(f)
+		case FormatPPT:
+			return c.ppt(f)
 		}
 		return c.xls(f)
 	case FormatEncryptedOOXML:
