@@ -13,6 +13,7 @@ type doc struct {
 	pages    int
 	warnings []string
 	ocrPages []int
+	format   string // the format read, when the reader decided it (a Compound File's root streams)
 }
 
 func (d *doc) add(block string) {

@@ -114,3 +114,14 @@ func TestPPTHostile(t *testing.T) {
 	_, err = convert(t, cut, docconv.Options{})
 	wantKind(t, err, docconv.ErrCorrupt, "longer than its container")
 }
+
+// TestCompoundRootDecides: a Word document holding an embedded workbook
+// (a Workbook stream below ObjectPool, which the sniffer sees first) is
+// read as the Word document its root streams make it.
+func TestCompoundRootDecides(t *testing.T) {
+	withChart := docgen.DOC("Body of the letter\r", docgen.DOCOptions{Extra: []docgen.Stream{{Path: "ObjectPool/_1234/Workbook", Data: make([]byte, 64)}}})
+	r := mustConvert(t, withChart, docconv.Options{})
+	if r.Format != "doc" || r.Markdown != "Body of the letter\n" {
+		t.Fatalf("format %s, got %q", r.Format, r.Markdown)
+	}
+}

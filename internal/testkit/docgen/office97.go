@@ -20,6 +20,8 @@ type DOCOptions struct {
 	PieceFC func(i int, fc uint32) uint32
 	// ClxLen, when not 0, replaces the Clx's size in the FIB (lcbClx).
 	ClxLen uint32
+	// Extra are more streams of the file (an embedded object's).
+	Extra []Stream
 }
 
 // DOC writes a Word 97–2003 document (.doc) whose main text is text
@@ -87,7 +89,7 @@ func DOC(text string, o DOCOptions) []byte {
 	pair := 154 + 8*33
 	le32(wd[pair:], fcClx)
 	le32(wd[pair+4:], lcbClx)
-	return CFB(Stream{"WordDocument", wd}, Stream{"1Table", tbl})
+	return CFB(append([]Stream{{"WordDocument", wd}, {"1Table", tbl}}, o.Extra...)...)
 }
 
 // PPTSlide is one slide of a generated presentation: its title and its
