@@ -73,6 +73,8 @@ func TestHostileDocumentsThroughBinary(t *testing.T) {
 		says string
 	}{
 		{"bomb.zip", docgen.Zip(docgen.File{Name: "zeros", Data: make([]byte, 32<<20)}), "DOCUMENT_CONVERSION_FAILED", "ZIP bomb"},
+		{"piece.doc", docgen.DOC("text\r", docgen.DOCOptions{PieceFC: func(int, uint32) uint32 { return 0x3FFFFFF0 }}), "DOCUMENT_CONVERSION_FAILED", "outside the WordDocument stream"},
+		{"record.ppt", docgen.PPT(docgen.PPTRecord{Children: []docgen.PPTRecord{{Type: 0x03E8, Len: 1 << 30, Children: []docgen.PPTRecord{}}}}), "DOCUMENT_CONVERSION_FAILED", "longer than its container"},
 		{"bomb.docx", docgen.DOCX(docgen.Para("", "x")+strings.Repeat(" ", 32<<20), ""), "DOCUMENT_CONVERSION_FAILED", "ZIP bomb"},
 		{"laughs.docx", inDOCX(read("billion-laughs.xml")), "DOCUMENT_CONVERSION_FAILED", "entity"},
 		{"xxe.docx", inDOCX(read("external-entity.xml")), "DOCUMENT_CONVERSION_FAILED", "entity"},

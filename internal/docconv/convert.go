@@ -103,6 +103,9 @@ func Convert(ctx context.Context, r io.ReaderAt, size int64, o Options) (res *Re
 	if err != nil {
 		return nil, err
 	}
+	if d.format != "" {
+		format = d.format
+	}
 	return d.result(format, o.Limits.Output), nil
 }
 
@@ -126,15 +129,12 @@ func (c *conv) convert(format string, r io.ReaderAt, size int64, depth int) (*do
 		return c.pdf(r, size)
 	case FormatImage:
 		return c.image(r, size)
-	case FormatMSG, FormatXLS:
+	case FormatMSG, FormatXLS, FormatDOC, FormatPPT:
 		f, err := c.readCFB(r, size)
 		if err != nil {
 			return nil, err
 		}
-		if format == FormatMSG {
-			return c.msg(f)
-		}
-		return c.xls(f)
+		return c.compound(format, f)
 	case FormatEncryptedOOXML:
 		return nil, fail(ErrEncrypted, "the document is an encrypted (password-protected) Office file; save it without a password and convert that")
 	}
@@ -223,4 +223,36 @@ func ParsePages(spec string) (pageSet, error) {
 		out = append(out, [2]int{a, b})
 	}
 	return out, nil
+}
+
+// compound reads a Compound File of the sniffed format. The sniffer names
+// a format by any stream the directory holds, an embedded object's too (a
+// Word document holding an Excel chart has a Workbook stream below
+// ObjectPool): a workbook, document or presentation is read as what its
+// root streams say it is.
+func (c *conv) compound(format string, f *cfbFile) (*doc, error) {
+	if format != FormatMSG {
+		for _, k := range []struct{ stream, format string }{{"WordDocument", FormatDOC}, {"PowerPoint Document", FormatPPT}, {"Workbook", FormatXLS}} {
+			if _, ok := f.streams[k.stream]; ok {
+				format = k.format
+				break
+			}
+		}
+	}
+	var d *doc
+	var err error
+	switch format {
+	case FormatMSG:
+		d, err = c.msg(f)
+	case FormatDOC:
+		d, err = c.doc97(f)
+	case FormatPPT:
+		d, err = c.ppt(f)
+	default:
+		d, err = c.xls(f)
+	}
+	if d != nil {
+		d.format = format
+	}
+	return d, err
 }

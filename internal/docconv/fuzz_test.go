@@ -57,13 +57,18 @@ func FuzzRTF(f *testing.F) {
 }
 
 // FuzzMSG fuzzes the Compound File reader (FAT, DIFAT, mini FAT,
-// directory tree) and the Outlook message reader. Seeds: messages with a
-// plain, an HTML, a compressed RTF and a large body, and attachments.
+// directory tree), the Outlook message reader, and the Word and
+// PowerPoint 97–2003 readers (FIB and piece table; record tree). Seeds:
+// messages with a plain, an HTML, a compressed RTF and a large body, and
+// attachments; documents of UTF-16 and 8-bit pieces; a presentation.
 func FuzzMSG(f *testing.F) {
 	f.Add(docgen.MSG(docgen.Message{Subject: "s", From: "a", FromEmail: "a@e.com", To: "b", Cc: "c", Body: "body", Attachments: []string{"x.pdf"}, Submitted: 1}))
 	f.Add(docgen.MSG(docgen.Message{Subject: "h", HTML: "<p>hi <a href='https://e.com/'>l</a></p>"}))
 	f.Add(docgen.MSG(docgen.Message{Subject: "l", Body: strings.Repeat("long ", 1000)}))
 	f.Add(docgen.MSG(docgen.Message{Subject: "r", CompressedRTF: []byte("\x1a\x00\x00\x00\x1c\x00\x00\x00LZFu\xe2\xd4KQA\x00\x04 WXYZ\rn}\x01\x0e\xb0")}))
+	f.Add(docgen.DOC("T\r\x13 F \x14r\x15 c\x07d\x07\x07\u65e5\r", docgen.DOCOptions{Pieces: 3}))
+	f.Add(docgen.DOC("plain\r", docgen.DOCOptions{Compressed: true}))
+	f.Add(docgen.PPT(docgen.PPTDocument([]docgen.PPTSlide{{Title: "T", Body: []string{"a\rb"}}, {Body: []string{"\u65e5"}}})))
 	fuzzConvert(f)
 }
 

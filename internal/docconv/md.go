@@ -13,6 +13,7 @@ type doc struct {
 	pages    int
 	warnings []string
 	ocrPages []int
+	format   string // the format read, when the reader decided it (a Compound File's root streams)
 }
 
 func (d *doc) add(block string) {
@@ -60,6 +61,16 @@ func (d *doc) result(format string, max int) *Result {
 // than max is cut at a line boundary.
 func Join(blocks []string, max int) (md string, cut bool) {
 	var b strings.Builder
+	total := 0
+	for _, bl := range blocks {
+		total += len(bl) + 2
+	}
+	if total > max {
+		total = max
+	}
+	if total > 0 {
+		b.Grow(total) // the whole Markdown, allocated once
+	}
 	for i, bl := range blocks {
 		need := len(bl) + 1
 		if i > 0 {

@@ -317,6 +317,13 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 			prev = nil
 			continue
 		}
+		if rows, n := alignedTable(lines[i:]); n > 0 {
+			end()
+			d.add(table(rows))
+			i += n - 1
+			prev = nil
+			continue
+		}
 		l := &lines[i]
 		if lvl, ok := levels[l.size]; ok && len(l.text) < 200 {
 			end()

@@ -76,8 +76,11 @@ func TestPDFFidelityChrome(t *testing.T) {
 			if k.Name == "two-column" {
 				inOrder(t, k.HTML, got)
 			}
-			if rows := docgen.TableRows(got); k.TableRows > 0 && rows != k.TableRows {
+			if rows := docgen.TableRows(got); rows != k.TableRows {
 				t.Errorf("%d table rows, want %d:\n%s", rows, k.TableRows, got)
+			}
+			if k.TableCells != nil {
+				tableCells(t, k.TableCells, got)
 			}
 		})
 	}
@@ -127,6 +130,19 @@ func BenchmarkPDF300(b *testing.B) {
 	for b.Loop() {
 		if _, err := docconv.Convert(context.Background(), bytes.NewReader(pdf), int64(len(pdf)), docconv.Options{OCR: docconv.OCRNever}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// tableCells checks that got has the table of cells, row by row, each
+// cell as its own column.
+func tableCells(t *testing.T, cells [][]string, got string) {
+	t.Helper()
+	for _, row := range cells {
+		line := "| " + strings.Join(row, " | ") + " |"
+		if !strings.Contains(got, line+"\n") {
+			t.Errorf("the table has no row %q:\n%s", line, got)
+			return
 		}
 	}
 }

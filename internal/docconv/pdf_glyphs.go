@@ -117,7 +117,9 @@ func endsInHexString(contents pdf.Value) bool {
 		rd = contents.Reader()
 	}
 	var h hexScan
-	buf := make([]byte, 32<<10)
+	bp := scanBuffers.Get().(*[]byte)
+	defer scanBuffers.Put(bp)
+	buf := *bp
 	for {
 		n, err := rd.Read(buf)
 		for _, c := range buf[:n] {
@@ -128,6 +130,10 @@ func endsInHexString(contents pdf.Value) bool {
 		}
 	}
 }
+
+// scanBuffers are endsInHexString's read buffers, one a page read at a
+// time, kept for the next page.
+var scanBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // hexScan follows the lexer through a hex string.
 type hexScan struct {

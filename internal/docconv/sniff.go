@@ -33,6 +33,8 @@ const (
 	FormatRTF            = "rtf"
 	FormatMSG            = "msg"
 	FormatXLS            = "xls"
+	FormatDOC            = "doc"
+	FormatPPT            = "ppt"
 )
 
 func isZipFormat(f string) bool {
@@ -79,16 +81,13 @@ func isImage(h []byte) bool {
 
 // cfbKinds name the Compound File (OLE) formats by a stream their
 // directory holds, each with its format or the sentence that refuses it.
-// Word and PowerPoint 97–2003 files are refused: their text lives in
-// piece tables and record trees (with fast-saved fragments, field codes
-// and per-slide atoms) whose reader would be a large parser of hostile
-// bytes that no maintained pure-Go library provides.
+// Excel 5.0/95 workbooks are refused.
 var cfbKinds = []struct{ stream, format, refusal string }{
 	{"__substg1.0_", FormatMSG, ""},
 	{"Workbook", FormatXLS, ""},
-	{"WordDocument", "", "the file is a Word 97–2003 document (.doc), a binary format DeskBridge does not read (it carries no reader of it); save it as DOCX or ODT"},
+	{"WordDocument", FormatDOC, ""},
 	{"Book", "", "the file is an Excel 5.0/95 workbook (.xls), a binary format DeskBridge does not read (it carries no reader of it); save it as XLSX, ODS or CSV"},
-	{"PowerPoint Document", "", "the file is a PowerPoint 97–2003 presentation (.ppt), a binary format DeskBridge does not read (it carries no reader of it); save it as PPTX or ODP"},
+	{"PowerPoint Document", FormatPPT, ""},
 }
 
 // sniffCFB tells an encrypted OOXML package (a Compound File holding an

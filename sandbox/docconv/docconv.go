@@ -135,7 +135,7 @@ func Convert(ctx context.Context, root *os.Root, rel string, req Request) (*conv
 	spec := proc.Spec{
 		Path: self, Argv: []string{"deskbridge-convert", marker, string(arg)},
 		Env: proc.SafeEnv(nil), Timeout: req.Timeout, MaxOutput: req.MaxOutput + headerMax,
-		Private: true, NoNetwork: true, ReadRoots: proc.SystemReadRoots(self),
+		Private: true, NoNetwork: true, ReadRoots: proc.SystemReadRoots(self), SelfChild: true,
 	}
 	if err := attachInput(&spec, f, size); err != nil {
 		return nil, &Failure{Msg: "the document could not be handed to the converter", Err: err}

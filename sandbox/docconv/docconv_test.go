@@ -218,3 +218,31 @@ func TestChildReadsOnlySystemFolders(t *testing.T) {
 		t.Fatalf("with the converter's ReadRoots the helper read the file (exit %d)", code)
 	}
 }
+
+// TestOffice97InChild: a Word and a PowerPoint 97–2003 file convert in
+// the child, and a Word file whose piece table points outside its stream
+// comes back as a damaged document.
+func TestOffice97InChild(t *testing.T) {
+	good := docgen.DOC("From the child\r", docgen.DOCOptions{})
+	bad := docgen.DOC("From the child\r", docgen.DOCOptions{PieceFC: func(int, uint32) uint32 { return 0x3FFFFFF0 }})
+	ppt := docgen.PPT(docgen.PPTDocument([]docgen.PPTSlide{{Title: "Slide title", Body: []string{"Slide body"}}}))
+	root := workspace(t, "a.doc", good)
+	for name, b := range map[string][]byte{"bad.doc": bad, "a.ppt": ppt} {
+		if err := root.WriteFile(name, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Convert(context.Background(), root, "a.doc", request())
+	if err != nil || r.Format != "doc" || r.Markdown != "From the child\n" {
+		t.Fatalf("doc: %+v, %v", r, err)
+	}
+	r, err = Convert(context.Background(), root, "a.ppt", request())
+	if err != nil || r.Format != "ppt" || !strings.Contains(r.Markdown, "## Slide 1: Slide title\n\nSlide body") {
+		t.Fatalf("ppt: %+v, %v", r, err)
+	}
+	_, err = Convert(context.Background(), root, "bad.doc", request())
+	var ce *conv.Error
+	if !errors.As(err, &ce) || ce.Kind != conv.ErrCorrupt || !strings.Contains(ce.Msg, "outside the WordDocument stream") {
+		t.Fatalf("bad doc: %v", err)
+	}
+}

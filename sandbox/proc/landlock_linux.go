@@ -5,6 +5,7 @@ package proc
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,13 +17,16 @@ import (
 // trampolineMarker is argv[1] of the host re-executed as a trampoline.
 // Options follow it: "+nonet" for a program that may create no socket at
 // all (Spec.NoNetwork), "+reads" for one whose reads are confined too
-// (Spec.ReadRoots, whose count and paths then come first).
+// (Spec.ReadRoots, whose count and paths then come first), "+self" for
+// a child of this same executable (Spec.SelfChild), which the trampoline
+// continues into once confined instead of starting it again.
 const trampolineMarker = "__deskbridge_sandbox_exec__"
 
 // wallOpts are the trampoline's options beyond the writable roots.
 type wallOpts struct {
 	noNet bool
 	reads []string // nil: reads are not confined
+	self  bool     // the program is this executable: continue, do not exec
 }
 
 // readRights are the rights to read files and folders and to run
@@ -61,45 +65,74 @@ func landlockStatus() (bool, string) {
 }
 
 // MaybeRunTrampoline must be called first thing in the host's main. When
-// the process was started as Run's trampoline, it confines its own writes
-// with Landlock and execs the program, never returning; otherwise it records
-// that the trampoline is available and returns.
+// the process was started as Run's trampoline, it confines itself (Landlock,
+// seccomp) and execs the program, never returning; a child of this same
+// executable (Spec.SelfChild) it does not start again: it returns with
+// os.Args set to the child's, confined, and main goes on into the child's
+// MaybeRun function. Otherwise it records that the trampoline is available
+// and returns.
 func MaybeRunTrampoline() {
 	if len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], trampolineMarker) {
 		trampolineReady = true
 		return
 	}
-	err := trampoline(os.Args[2:], strings.Split(os.Args[1][len(trampolineMarker):], "+"))
+	argv, err := trampoline(os.Args[2:], strings.Split(os.Args[1][len(trampolineMarker):], "+"))
+	if err == nil {
+		os.Args = argv
+		trampolineReady = true
+		return
+	}
 	fmt.Fprintf(os.Stderr, "deskbridge sandbox: %v\n", err)
 	os.Exit(126)
 }
 
 // trampoline runs "[M read1 … readM] N root1 … rootN path argv0 argv…"
-// with the options of its marker.
-func trampoline(args, options []string) error {
+// with the options of its marker. It returns only on an error, or, for a
+// child of this executable, once the process is confined: then with the
+// child's argv, to go on in this process.
+func trampoline(args, options []string) ([]string, error) {
 	var o wallOpts
 	for _, opt := range options {
 		switch opt {
 		case "nonet":
 			o.noNet = true
+		case "self":
+			o.self = true
 		case "reads":
 			var err error
 			if o.reads, args, err = decodeList(args); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	roots, path, argv, err := decodeTrampoline(args)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	cont := o.self && isOwnExecutable(path)
 	if err := restrict(roots, o.reads); err != nil {
-		return fmt.Errorf("landlock: %w", err)
+		return nil, fmt.Errorf("landlock: %w", err)
 	}
 	if err := loadSeccomp(o.noNet); err != nil {
-		return fmt.Errorf("seccomp: %w", err)
+		return nil, fmt.Errorf("seccomp: %w", err)
 	}
-	return syscall.Exec(path, argv, os.Environ())
+	if cont {
+		runtime.UnlockOSThread() // loadSeccomp's lock: every thread is filtered
+		return argv, nil
+	}
+	return nil, syscall.Exec(path, argv, os.Environ())
+}
+
+// isOwnExecutable reports whether path is the file this process runs:
+// a child the trampoline can continue into rather than start again,
+// saving the second start of the whole program.
+func isOwnExecutable(path string) bool {
+	self, err := os.Stat("/proc/self/exe")
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && os.SameFile(self, fi)
 }
 
 // scopes keep the child from connecting to an abstract Unix socket (an X11
@@ -156,6 +189,9 @@ func encodeTrampoline(roots []string, path string, argv []string, opts ...wallOp
 	marker := trampolineMarker
 	if o.noNet {
 		marker += "+nonet"
+	}
+	if o.self {
+		marker += "+self"
 	}
 	var reads []string
 	if o.reads != nil {

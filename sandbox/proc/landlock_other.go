@@ -16,6 +16,7 @@ func MaybeRunTrampoline() { trampolineReady = true }
 type wallOpts struct {
 	noNet bool
 	reads []string
+	self  bool
 }
 
 func wrap(path string, argv, _ []string, _ wallOpts) (string, []string, bool, error) {

@@ -8,6 +8,7 @@ import (
 func TestMain(m *testing.M) {
 	MaybeRunTrampoline()
 	maybeRunSelfLimitProbe()
+	maybeSelfChildProbe()
 	if dir := os.Getenv(confineProbeEnv); dir != "" {
 		os.Exit(confineProbe(dir))
 	}

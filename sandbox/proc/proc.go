@@ -79,6 +79,11 @@ type Spec struct {
 	// ExtraFiles are open files the child inherits as descriptors 3, 4, …
 	// (Unix only; os/exec refuses them on Windows).
 	ExtraFiles []*os.File
+	// SelfChild says Path is this very executable, started as one of its
+	// own children (a MaybeRun function its main calls after
+	// MaybeRunTrampoline): the trampoline, once it has confined itself,
+	// goes on as that child instead of starting the program again.
+	SelfChild bool
 }
 
 // Result is what a finished (or killed) program left.
@@ -167,7 +172,7 @@ func command(s Spec, token string) (*exec.Cmd, bool, error) {
 	if len(s.Argv) == 0 {
 		return nil, false, errors.New("empty argv")
 	}
-	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots, wallOpts{noNet: s.NoNetwork, reads: s.ReadRoots})
+	path, argv, confined, err := wrap(s.Path, s.Argv, s.WritableRoots, wallOpts{noNet: s.NoNetwork, reads: s.ReadRoots, self: s.SelfChild})
 	if err != nil {
 		return nil, false, err
 	}

@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"fmt"
 	"runtime"
 	"unsafe"
 
@@ -78,9 +79,11 @@ func seccompProgram(noNet ...bool) (insts []bpf.Instruction, ok bool) {
 	), true
 }
 
-// loadSeccomp installs the filter on the calling thread, which it locks:
-// the trampoline then execs from this very thread, and the filter stays
-// with the program. Where this architecture has no filter it does nothing.
+// loadSeccomp installs the filter on every thread of the process (TSYNC),
+// the calling one locked: the trampoline then execs from this very
+// thread, and the filter stays with the program, or goes on as a child of
+// its own executable with the filter on all its threads. Where this
+// architecture has no filter it does nothing.
 func loadSeccomp(noNet bool) error {
 	insts, ok := seccompProgram(noNet)
 	if !ok {
@@ -99,8 +102,16 @@ func loadSeccomp(noNet bool) error {
 		filter[i] = unix.SockFilter{Code: in.Op, Jt: in.Jt, Jf: in.Jf, K: in.K}
 	}
 	fprog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+	// TSYNC: on every thread of the process, not only this one, for a
+	// trampoline that goes on as the child (Spec.SelfChild) rather than
+	// exec it, whose runtime's other threads would otherwise be free. A
+	// thread that cannot take it is named by a positive return.
+	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
+	if errno != 0 {
 		return errno
+	}
+	if r != 0 {
+		return fmt.Errorf("thread %d cannot take the filter", r)
 	}
 	return nil
 }

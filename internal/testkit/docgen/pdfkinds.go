@@ -18,6 +18,9 @@ type PDFKind struct {
 	HTML string
 	// TableRows is how many rows the page's borderless table has (0: none).
 	TableRows int
+	// TableCells, when not nil, are the table's cells, row by row, as
+	// their text reads (the header first).
+	TableCells [][]string
 }
 
 // ligatureWords are words that a browser's fonts draw with ﬁ, ﬂ, ﬀ, ﬃ
@@ -44,7 +47,8 @@ func kindWords(r *rand.Rand, n int) string {
 
 // PDFKinds are the layouts: prose with ligatures, letter-spaced text (as
 // Chrome prints CSS letter-spacing: each glyph placed alone), bulleted and
-// numbered lists, a two-column page, and a borderless table.
+// numbered lists, a two-column page, and borderless tables (cells wide
+// apart, and cells about a space apart).
 func PDFKinds(seed uint64) []PDFKind {
 	r := rand.New(rand.NewPCG(seed, 11))
 	page := func(style, body string) string {
@@ -83,7 +87,35 @@ func PDFKinds(seed uint64) []PDFKind {
 		{Name: "lists", HTML: page("", lists.String())},
 		{Name: "two-column", HTML: page(".cols{column-count:2;column-gap:2em;text-align:justify}", "<h1>"+kindWords(r, 4)+"</h1><div class=cols>"+paras(10)+"</div>")},
 		{Name: "borderless-table", HTML: page("td,th{padding:2px 14px;text-align:left}", "<h1>"+kindWords(r, 3)+"</h1>"+paras(1)+table.String()+paras(1)), TableRows: rows},
+		closeTableKind(r, page, paras),
 	}
+}
+
+// closeTableKind is a borderless table with the browser's default cell
+// spacing (1 px padding, 2 px between cells): its cells about a space
+// apart, so only their alignment down the rows tells the columns.
+func closeTableKind(r *rand.Rand, page func(style, body string) string, paras func(int) string) PDFKind {
+	const rows = 22
+	cells := [][]string{{"Branch", "Region", "Staff", "Budget"}}
+	for i := range rows - 1 {
+		cells = append(cells, []string{kindWords(r, 1+i%2), kindWords(r, 1), fmt.Sprint(r.IntN(300)), fmt.Sprintf("%d.%02d", r.IntN(90000), r.IntN(100))})
+	}
+	var table strings.Builder
+	table.WriteString("<table>")
+	for i, row := range cells {
+		tag := "td"
+		if i == 0 {
+			tag = "th"
+		}
+		table.WriteString("<tr>")
+		for _, c := range row {
+			fmt.Fprintf(&table, "<%s>%s</%s>", tag, c, tag)
+		}
+		table.WriteString("</tr>\n")
+	}
+	table.WriteString("</table>")
+	body := "<h1>" + kindWords(r, 3) + "</h1>" + paras(1) + table.String() + paras(1)
+	return PDFKind{Name: "borderless-table-close", HTML: page("th{text-align:left}", body), TableRows: rows, TableCells: cells}
 }
 
 // PrintPDF prints HTML to a PDF with a Chrome or Chromium binary in
