@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // manifestDoc is the native messaging host manifest. Exactly one of
@@ -21,9 +22,13 @@ type manifestDoc struct {
 
 const description = "DeskBridge native messaging host"
 
+// The extension id patterns are compiled on first use: a host started per
+// message links this package but never installs.
 var (
-	chromeID  = regexp.MustCompile(`^[a-p]{32}$`)
-	firefoxID = regexp.MustCompile(`^(\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}|[a-zA-Z0-9._-]+@[a-zA-Z0-9._-]+)$`)
+	chromeID  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-p]{32}$`) })
+	firefoxID = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}|[a-zA-Z0-9._-]+@[a-zA-Z0-9._-]+)$`)
+	})
 )
 
 // maxFirefoxID bounds a Firefox add-on id (AMO refuses longer ones).
@@ -35,7 +40,7 @@ const maxFirefoxID = 80
 // exact origin the manifest lists. Wildcards are never accepted.
 func ChromeOrigin(id string) (string, error) {
 	bare := strings.TrimSuffix(strings.TrimPrefix(id, "chrome-extension://"), "/")
-	if !chromeID.MatchString(bare) {
+	if !chromeID().MatchString(bare) {
 		return "", fmt.Errorf("%q is not a Chromium extension id: want 32 letters a-p, as chrome://extensions shows it", id)
 	}
 	return "chrome-extension://" + bare + "/", nil
@@ -44,7 +49,7 @@ func ChromeOrigin(id string) (string, error) {
 // FirefoxID validates a Firefox add-on id: "name@example.org" or a
 // braced GUID.
 func FirefoxID(id string) (string, error) {
-	if len(id) > maxFirefoxID || !firefoxID.MatchString(id) {
+	if len(id) > maxFirefoxID || !firefoxID().MatchString(id) {
 		return "", fmt.Errorf("%q is not a Firefox add-on id: want name@example.org or {GUID}", id)
 	}
 	return id, nil

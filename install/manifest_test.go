@@ -102,7 +102,7 @@ func FuzzChromeOrigin(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !chromeID.MatchString(strings.TrimSuffix(strings.TrimPrefix(o, "chrome-extension://"), "/")) || !strings.HasSuffix(o, "/") {
+		if !chromeID().MatchString(strings.TrimSuffix(strings.TrimPrefix(o, "chrome-extension://"), "/")) || !strings.HasSuffix(o, "/") {
 			t.Fatalf("ChromeOrigin(%q) = %q, not an exact origin", id, o)
 		}
 		if again, err := ChromeOrigin(o); err != nil || again != o {

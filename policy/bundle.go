@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/keys"
@@ -131,13 +132,13 @@ func (e *Engine) Bundle() (name, revision string) {
 }
 
 // outsideRoots is OPA's error for a module whose package lies outside the
-// roots its bundle's manifest claims.
-var outsideRoots = regexp.MustCompile(`do not permit 'package ([\w.]+)'`)
+// roots its bundle's manifest claims, compiled only when a bundle fails.
+var outsideRoots = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`do not permit 'package ([\w.]+)'`) })
 
 // rootsHint says what to change when err is OPA's refusal of a package
 // outside the manifest's roots, or "".
 func rootsHint(err error) string {
-	m := outsideRoots.FindStringSubmatch(err.Error())
+	m := outsideRoots().FindStringSubmatch(err.Error())
 	if m == nil {
 		return ""
 	}

@@ -52,8 +52,9 @@ func TestCheckedMark(t *testing.T) {
 
 // TestSkippedChecksCompileTheSame compiles the embedded policy with its
 // tests (which exercise the rules over hundreds of inputs) once with every
-// stage and once without the check-only stages, and requires the same
-// compiled modules and every test rule to pass in both.
+// stage and once without the check-only stages (and, as a marked set is,
+// without reading METADATA comments), and requires the same compiled
+// modules but for their annotations and every test rule to pass in both.
 func TestSkippedChecksCompileTheSame(t *testing.T) {
 	emb := Embedded()
 	src := &Source{Name: "embedded+tests", Modules: maps.Clone(emb.Modules)}
@@ -68,7 +69,7 @@ func TestSkippedChecksCompileTheSame(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(full.modules)) {
-		if a, b := full.compiler.Modules[name].String(), fast.compiler.Modules[name].String(); a != b {
+		if a, b := withoutAnnotations(full.compiler.Modules[name]), withoutAnnotations(fast.compiler.Modules[name]); a != b {
 			t.Errorf("%s compiles differently without the check-only stages:\n%s\n---\n%s", name, a, b)
 		}
 	}
@@ -109,4 +110,48 @@ func evalRef(t *testing.T, c *compiled, ref string) string {
 		return "undefined"
 	}
 	return v.String()
+}
+
+// TestMarkedSetKeepsRegoMetadata: a marked set is parsed without reading
+// its METADATA comments, yet a rule that reads its own annotations with
+// rego.metadata answers as it does in a full compile.
+func TestMarkedSetKeepsRegoMetadata(t *testing.T) {
+	src := &Source{Name: "metadata", Modules: map[string]string{"x.rego": `package x
+
+# METADATA
+# title: the rule
+# custom:
+#   severity: high
+p := rego.metadata.rule()
+
+q := rego.metadata.chain()
+`}}
+	ctx := context.Background()
+	full, err := compile(ctx, src, nil, io.Discard, compileMode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := compile(ctx, src, nil, io.Discard, compileMode{skipChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"data.x.p", "data.x.q"} {
+		a, b := evalRef(t, full, ref), evalRef(t, fast, ref)
+		if a != b {
+			t.Errorf("%s: %s with every stage, %s on a marked set", ref, a, b)
+		}
+	}
+	if p := evalRef(t, fast, "data.x.p"); !strings.Contains(p, `"severity": "high"`) {
+		t.Errorf("data.x.p = %s on a marked set, want the rule's annotations", p)
+	}
+}
+
+// withoutAnnotations is m as text without its METADATA annotations.
+func withoutAnnotations(m *ast.Module) string {
+	c := m.Copy()
+	c.Annotations = nil
+	for _, r := range c.Rules {
+		r.Annotations = nil
+	}
+	return c.String()
 }

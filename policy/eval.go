@@ -35,7 +35,7 @@ type compiled struct {
 // inlined for the rule index (inline.go); mode can leave out stages.
 func compile(ctx context.Context, src *Source, data map[string]any, out io.Writer, mode compileMode) (*compiled, error) {
 	caps := Capabilities()
-	mods, err := parseModules(src, caps)
+	mods, err := parseModules(src, mode.parserOptions(caps))
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +67,14 @@ type compileMode struct {
 	keepRefs   bool // inlineConstants: tests compare the set without it
 }
 
+// parserOptions are the options a compile in mode parses with: a marked
+// set's (skipChecks) leave METADATA comments unread (see parseModules).
+func (mode compileMode) parserOptions(caps *ast.Capabilities) ast.ParserOptions {
+	opts := parserOptions(caps)
+	opts.ProcessAnnotation = !mode.skipChecks
+	return opts
+}
+
 // skipped returns the check-only stages when skipChecks is set.
 func skipped(skipChecks bool) []ast.StageID {
 	if skipChecks {
@@ -75,11 +83,19 @@ func skipped(skipChecks bool) []ast.StageID {
 	return nil
 }
 
-// parseModules parses src's modules, several at once (parsing is a third
-// of a cold start). Every module's parse errors are returned, in name
-// order.
-func parseModules(src *Source, caps *ast.Capabilities) (map[string]*ast.Module, error) {
-	opts := parserOptions(caps)
+// parseModules parses src's modules with opts, several at once (parsing is
+// a third of a cold start). Every module's parse errors are returned, in
+// name order.
+//
+// A set with a mark (mode.skipChecks) is parsed without reading its
+// METADATA comments (ProcessAnnotation false; 3 % of a parse's
+// allocations): the mark says they were read and accepted when the same
+// text was checked, and serving reads no annotation (only the contract
+// checks do, which a marked set skips). A rule that calls rego.metadata
+// still gets them: OPA's compiler parses the comments in its
+// parse_metadata_blocks stage when some rule calls rego.metadata.chain or
+// rego.metadata.rule.
+func parseModules(src *Source, opts ast.ParserOptions) (map[string]*ast.Module, error) {
 	names := sortedKeys(src.Modules)
 	parsed := make([]*ast.Module, len(names))
 	errs := make([]error, len(names))

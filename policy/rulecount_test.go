@@ -120,7 +120,7 @@ func withoutArgFacts(in ast.Value) ast.Value {
 // even when none of its rules applies (rego/main.rego), so a new default
 // policy file joins that package rather than adding one.
 func TestDefaultPoliciesShareOnePackage(t *testing.T) {
-	mods, err := parseModules(Embedded(), Capabilities())
+	mods, err := parseModules(Embedded(), parserOptions(Capabilities()))
 	if err != nil {
 		t.Fatal(err)
 	}

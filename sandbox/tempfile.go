@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -30,8 +31,9 @@ type TempFile struct {
 const StaleAfter = time.Hour
 
 // tempName matches the names of DeskBridge's temporary files, and nothing
-// a person or another program would write.
-var tempName = regexp.MustCompile(`^\.deskbridge-[0-9a-f]{16}\.(tmp|part)$`)
+// a person or another program would write. It is compiled on first use
+// (a sweep of stale files), not at every start of the binary.
+var tempName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.deskbridge-[0-9a-f]{16}\.(tmp|part)$`) })
 
 // CreateTemp creates a temporary file in the folder dir, with permissions
 // perm; ext (".tmp" or ".part") ends its name where it has one.
@@ -127,7 +129,7 @@ func SweepStale(dir *os.Root, now time.Time) {
 		return
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) {
+		if !e.Type().IsRegular() || !tempName().MatchString(e.Name()) {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > StaleAfter {

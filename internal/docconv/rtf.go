@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
@@ -164,7 +165,9 @@ func (x *rtfConv) closeGroup() {
 }
 
 // rtfWord is a control word, its name and its optional numeric parameter.
-var rtfWord = regexp.MustCompile(`^\\([a-zA-Z]{1,32})(-?[0-9]{1,10})? ?`)
+// Compiled on first use, in the converter child only (as rtfHyperlink and
+// rtfItem): the host that starts it never pays for them.
+var rtfWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\\([a-zA-Z]{1,32})(-?[0-9]{1,10})? ?`) })
 
 // control reads the control word or symbol at b[i] and returns where the
 // text goes on.
@@ -207,7 +210,7 @@ func (x *rtfConv) control(b []byte, i int) (int, error) {
 	default:
 		return i + 2, nil // \- \| \: and others: no text
 	}
-	m := rtfWord.FindSubmatch(b[i:min(len(b), i+48)])
+	m := rtfWord().FindSubmatch(b[i:min(len(b), i+48)])
 	if m == nil {
 		return i + 2, nil
 	}
@@ -314,12 +317,14 @@ func (x *rtfConv) innerField() *rtfField {
 
 // rtfHyperlink reads a HYPERLINK field's instruction: its target, quoted
 // or not, after an optional \l (a bookmark).
-var rtfHyperlink = regexp.MustCompile(`^\s*HYPERLINK\s+(?:\\l\s+)?(?:"([^"]*)"|(\S+))`)
+var rtfHyperlink = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*HYPERLINK\s+(?:\\l\s+)?(?:"([^"]*)"|(\S+))`)
+})
 
 // endField writes a HYPERLINK field's result as a link.
 func (x *rtfConv) endField(f *rtfField) {
 	x.flushRun()
-	m := rtfHyperlink.FindStringSubmatch(f.inst.String())
+	m := rtfHyperlink().FindStringSubmatch(f.inst.String())
 	if !f.open || m == nil || f.start > len(x.runs) {
 		return
 	}
@@ -389,7 +394,7 @@ func (x *rtfConv) flushRun() {
 }
 
 // rtfItem is a list paragraph's start: a bullet, or a number, then a tab.
-var rtfItem = regexp.MustCompile(`^\s*(?:([•·▪◦–\-*])|(\d{1,9})[.)])\t`)
+var rtfItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:([•·▪◦–\-*])|(\d{1,9})[.)])\t`) })
 
 // endPara ends the paragraph: into the cell being made inside a table,
 // else written as a heading, a list item or a paragraph.
@@ -418,7 +423,7 @@ func (x *rtfConv) endPara() {
 		x.d.add(heading(x.para.outline+1, text))
 		return
 	}
-	if m := rtfItem.FindStringSubmatchIndex(plain); m != nil {
+	if m := rtfItem().FindStringSubmatchIndex(plain); m != nil {
 		n := 0
 		if m[4] >= 0 {
 			n, _ = strconv.Atoi(plain[m[4]:m[5]])

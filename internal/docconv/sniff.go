@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -222,7 +223,7 @@ func markupIsHTML(lower []byte) bool {
 		case bytes.HasPrefix(s, []byte("<!doctype")):
 			return bytes.HasPrefix(bytes.TrimLeft(s[len("<!doctype"):], " \t\r\n"), []byte("html"))
 		case bytes.HasPrefix(s, []byte("<")):
-			return htmlRoots[rootName(s[1:])]
+			return htmlRoots()[rootName(s[1:])]
 		default:
 			return false
 		}
@@ -242,16 +243,17 @@ func rootName(s []byte) string {
 	return name
 }
 
-// htmlRoots are the elements that start an HTML page or fragment.
-var htmlRoots = map[string]bool{}
-
-func init() {
+// htmlRoots are the elements that start an HTML page or fragment, built
+// on first use rather than at every start of the binary.
+var htmlRoots = sync.OnceValue(func() map[string]bool {
+	roots := map[string]bool{}
 	for _, n := range strings.Fields(`html head body div p span a h1 h2 h3 h4 h5 h6 table ul ol dl pre blockquote
 		section article main header footer nav aside form meta link script style title img br hr b i u em strong
 		center font iframe noscript base template figure details`) {
-		htmlRoots[n] = true
+		roots[n] = true
 	}
-}
+	return roots
+})
 
 // textual reports whether b is UTF-8 text with no NUL and few control
 // characters; partial allows a character cut at the end.
