@@ -76,10 +76,13 @@ type ActionInfo struct {
 	// TimeoutMS is the default policy's timeout_ms (0: DefaultTimeoutMS).
 	TimeoutMS int64
 	// Limits are the limits the action enforces beside timeout_ms, each
-	// with the default policy's value, or 0 when the policy gives none
-	// and the run function's own fallback applies. A limit configured or
-	// decided that is not named here (or timeout_ms) is refused, since it
-	// would be ignored. Their bounds are LimitBounds.
+	// with its default: the default policy's value and the value the run
+	// function gets when a decision gives none (engine/action's
+	// Call.Limit), the one default there is. 0 means the action has no
+	// default of its own: the agent's limits, whose values come from the
+	// configuration's agent member. A limit configured or decided that is
+	// not named here (or timeout_ms) is refused, since it would be
+	// ignored. Their bounds are LimitBounds.
 	Limits map[string]int64
 	// Content names the members of the answer that carry workspace or
 	// desktop content, as paths into its JSON: "markdown", "warnings[]",
@@ -114,6 +117,16 @@ func (a *ActionInfo) DefaultLimits() map[string]int64 {
 	maps.Copy(out, a.Limits)
 	maps.DeleteFunc(out, func(_ string, v int64) bool { return v <= 0 })
 	return out
+}
+
+// DefaultLimit returns the card's default of the named limit: Timeout for
+// timeout_ms, the value in Limits for another, 0 for one without a
+// default or not on the card.
+func (a *ActionInfo) DefaultLimit(name string) int64 {
+	if name == "timeout_ms" {
+		return a.Timeout()
+	}
+	return max(a.Limits[name], 0)
 }
 
 // Limit defaults shared by several cards.
@@ -155,7 +168,7 @@ var Actions = []ActionInfo{
 	{Name: "write_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile,
 		Limits: map[string]int64{"max_bytes": 1 * mib}},
 	{Name: "create_file", Skill: SkillFiles, Input: []Member{MemberWrite}, Writes: WritesFile,
-		Limits: map[string]int64{"max_bytes": 0}},
+		Limits: map[string]int64{"max_bytes": 1 * mib}},
 	{Name: "create_folder", Skill: SkillFiles, Writes: WritesFolder},
 	{Name: "list_folder", Skill: SkillFiles, Content: []string{"entries"},
 		Limits: map[string]int64{"max_entries": 5000}},
