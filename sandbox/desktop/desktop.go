@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"image"
 
+	"github.com/deskbridge/deskbridge/internal/kinderr"
 	"github.com/deskbridge/deskbridge/internal/procreg"
 )
 
@@ -101,7 +102,7 @@ type Screen interface {
 // Sentinel kinds of failure; test them with errors.Is.
 var (
 	// ErrUnavailable reports what this session or platform cannot do, as
-	// an *UnavailableError with the reason.
+	// a *kinderr.Error with the reason.
 	ErrUnavailable = errors.New("desktop: not available")
 	// ErrEmpty reports a clipboard that holds nothing in the asked format.
 	ErrEmpty = errors.New("desktop: the clipboard holds nothing in that format")
@@ -124,18 +125,10 @@ var (
 	ErrFailed = errors.New("desktop: the program failed")
 )
 
-// UnavailableError says why something is not available here.
-type UnavailableError struct{ Reason string }
-
-// Error implements error.
-func (e *UnavailableError) Error() string { return "desktop: " + e.Reason }
-
-// Is reports whether target is ErrUnavailable.
-func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
-
-// unavailable returns an *UnavailableError with a formatted reason.
+// unavailable returns the failure of kind ErrUnavailable with a
+// formatted reason (a *kinderr.Error).
 func unavailable(format string, a ...any) error {
-	return &UnavailableError{Reason: fmt.Sprintf(format, a...)}
+	return kinderr.New(ErrUnavailable, format, a...)
 }
 
 // NotFoundError reports a program or application that is not installed.
