@@ -2,7 +2,8 @@ package browser
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // Sentinel kinds of an opener's failure; test them with errors.Is.
@@ -37,21 +38,5 @@ func (e *NotFoundError) Unwrap() error { return e.Err }
 func (e *NotFoundError) Is(target error) bool { return target == ErrNoOpener }
 
 // FailedError reports an opener that exited with a failure status (xdg-open
-// without a display or a browser, for one).
-type FailedError struct {
-	Program string
-	Code    int    // the exit status; -1 when the program was killed
-	Stderr  string // the first line of its standard error, if any
-}
-
-// Error implements error.
-func (e *FailedError) Error() string {
-	msg := fmt.Sprintf("browser: %s exited with status %d", e.Program, e.Code)
-	if e.Stderr != "" {
-		msg += ": " + e.Stderr
-	}
-	return msg
-}
-
-// Is reports whether target is ErrFailed.
-func (e *FailedError) Is(target error) bool { return target == ErrFailed }
+// without a display or a browser, for one); its Kind is ErrFailed.
+type FailedError = proc.ExitError

@@ -25,11 +25,11 @@ package desktop
 import (
 	"context"
 	"errors"
-	"fmt"
 	"image"
 
 	"github.com/deskbridge/deskbridge/internal/kinderr"
 	"github.com/deskbridge/deskbridge/internal/procreg"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // Format is a clipboard format.
@@ -146,24 +146,9 @@ func (e *NotFoundError) Unwrap() error { return e.Err }
 // Is reports whether target is ErrNotFound.
 func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
 
-// FailedError reports a launcher that exited with a failure status.
-type FailedError struct {
-	Program string
-	Code    int    // the exit status; -1 when it was killed
-	Stderr  string // the first line of its standard error, if any
-}
-
-// Error implements error.
-func (e *FailedError) Error() string {
-	msg := fmt.Sprintf("desktop: %s exited with status %d", e.Program, e.Code)
-	if e.Stderr != "" {
-		msg += ": " + e.Stderr
-	}
-	return msg
-}
-
-// Is reports whether target is ErrFailed.
-func (e *FailedError) Is(target error) bool { return target == ErrFailed }
+// FailedError reports a launcher that exited with a failure status; its
+// Kind is ErrFailed.
+type FailedError = proc.ExitError
 
 // Options are what the system desktop needs from the host.
 type Options struct {

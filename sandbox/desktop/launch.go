@@ -69,16 +69,7 @@ func startAndWait(ctx context.Context, cmd *exec.Cmd, program string, stderr *pr
 	}
 	exited, err := proc.WaitBriefly(ctx, cmd, wait)
 	if exited {
-		return exitError(program, err, stderr.String())
+		return proc.Exited(ErrFailed, program, err, stderr.String())
 	}
 	return proc.Pending(program, wait, err)
-}
-
-// exitError is nil for a program that exited with status 0 (err nil, or
-// only its standard error left open), and a *FailedError otherwise.
-func exitError(program string, err error, stderr string) error {
-	if code, failed := proc.ExitStatus(err); failed {
-		return &FailedError{Program: program, Code: code, Stderr: proc.FirstLine(stderr)}
-	}
-	return nil
 }

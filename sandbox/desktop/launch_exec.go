@@ -64,7 +64,7 @@ func runHelper(ctx context.Context, dirs []string, stdin []byte, max int, argv .
 	if ctx.Err() == context.DeadlineExceeded {
 		return nil, ErrTimeout
 	}
-	if err := exitError(argv[0], err, stderr.String()); err != nil {
+	if err := proc.Exited(ErrFailed, argv[0], err, stderr.String()); err != nil {
 		return nil, err
 	}
 	if stdout.Len() > max {
