@@ -17,7 +17,7 @@ func TestBrowser(t *testing.T) {
 		code protocol.Code
 		msg  string
 	}{
-		{"not found", &browser.NotFoundError{Program: "xdg-open", Err: cause}, protocol.AppNotFound,
+		{"not found", &browser.NotFoundError{Kind: browser.ErrNoOpener, Name: "xdg-open", Err: cause}, protocol.AppNotFound,
 			"No program to open URLs was found (xdg-open); install it or open the URL yourself."},
 		{"missing", fmt.Errorf("%w: %w", browser.ErrNoOpener, cause), protocol.AppNotFound,
 			"The program that opens URLs is missing; install it or open the URL yourself."},

@@ -19,7 +19,7 @@ func TestDesktop(t *testing.T) {
 		msg  string
 	}{
 		{"unavailable", &kinderr.Error{Kind: desktop.ErrUnavailable, Msg: "no X11 display: DISPLAY is not set"}, protocol.SkillRuntimeUnavailable, "DISPLAY is not set"},
-		{"not installed", &desktop.NotFoundError{Name: "gimp", Err: errors.New("no gimp.desktop")}, protocol.AppNotFound, `"gimp" is not installed`},
+		{"not installed", &desktop.NotFoundError{Kind: desktop.ErrNotFound, Name: "gimp", Err: errors.New("no gimp.desktop")}, protocol.AppNotFound, `"gimp" is not installed`},
 		{"failed with stderr", &desktop.FailedError{Kind: desktop.ErrFailed, Program: "xdg-open", Code: 4, Stderr: "no method available"}, protocol.ExecutionFailed, `xdg-open said "no method available"`},
 		{"failed", &desktop.FailedError{Kind: desktop.ErrFailed, Program: "xdg-open", Code: 3}, protocol.ExecutionFailed, "status 3"},
 		{"too large", fmt.Errorf("read: %w", desktop.ErrTooLarge), protocol.InvalidRequest, "too large"},

@@ -42,7 +42,7 @@ type commandOpener struct {
 func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	path := c.find()
 	if path == "" {
-		return &NotFoundError{Program: c.program, Err: fmt.Errorf("not in %s: %w", strings.Join(c.dirs, ", "), fs.ErrNotExist)}
+		return &NotFoundError{Kind: ErrNoOpener, Name: c.program, Err: fmt.Errorf("not in %s: %w", strings.Join(c.dirs, ", "), fs.ErrNotExist)}
 	}
 	stderr := proc.NewCapped(maxStderr)
 	cmd := exec.Command(path, url)

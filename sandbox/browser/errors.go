@@ -22,20 +22,9 @@ var (
 	ErrNUL = errors.New("browser: the URL contains a NUL character")
 )
 
-// NotFoundError reports an opener program that is not on the PATH.
-type NotFoundError struct {
-	Program string
-	Err     error
-}
-
-// Error implements error.
-func (e *NotFoundError) Error() string { return "browser: " + e.Program + ": " + e.Err.Error() }
-
-// Unwrap returns Err.
-func (e *NotFoundError) Unwrap() error { return e.Err }
-
-// Is reports whether target is ErrNoOpener.
-func (e *NotFoundError) Is(target error) bool { return target == ErrNoOpener }
+// NotFoundError reports an opener program that is not on the PATH; its
+// Kind is ErrNoOpener.
+type NotFoundError = proc.NotFoundError
 
 // FailedError reports an opener that exited with a failure status (xdg-open
 // without a display or a browser, for one); its Kind is ErrFailed.

@@ -131,20 +131,9 @@ func unavailable(format string, a ...any) error {
 	return kinderr.New(ErrUnavailable, format, a...)
 }
 
-// NotFoundError reports a program or application that is not installed.
-type NotFoundError struct {
-	Name string
-	Err  error
-}
-
-// Error implements error.
-func (e *NotFoundError) Error() string { return "desktop: " + e.Name + ": " + e.Err.Error() }
-
-// Unwrap returns Err.
-func (e *NotFoundError) Unwrap() error { return e.Err }
-
-// Is reports whether target is ErrNotFound.
-func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
+// NotFoundError reports a program or application that is not installed;
+// its Kind is ErrNotFound.
+type NotFoundError = proc.NotFoundError
 
 // FailedError reports a launcher that exited with a failure status; its
 // Kind is ErrFailed.

@@ -33,10 +33,10 @@ func Find(program string, dirs []string) (string, error) {
 		if executable(program) {
 			return program, nil
 		}
-		return "", &NotFoundError{Name: program, Err: os.ErrNotExist}
+		return "", &NotFoundError{Kind: ErrNotFound, Name: program, Err: os.ErrNotExist}
 	}
 	if program == "" || strings.ContainsAny(program, `/\`) {
-		return "", &NotFoundError{Name: program, Err: errors.New("not a program name")}
+		return "", &NotFoundError{Kind: ErrNotFound, Name: program, Err: errors.New("not a program name")}
 	}
 	for _, d := range dirs {
 		if !filepath.IsAbs(d) {
@@ -46,7 +46,7 @@ func Find(program string, dirs []string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", &NotFoundError{Name: program, Err: errors.New("not in " + strings.Join(dirs, ", "))}
+	return "", &NotFoundError{Kind: ErrNotFound, Name: program, Err: errors.New("not in " + strings.Join(dirs, ", "))}
 }
 
 // executable reports whether p is an executable regular file (any file on

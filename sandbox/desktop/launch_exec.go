@@ -24,7 +24,7 @@ import (
 // from the host's process group.
 func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duration) error {
 	if len(argv) == 0 {
-		return &NotFoundError{Name: "", Err: errors.New("no program")}
+		return &NotFoundError{Kind: ErrNotFound, Name: "", Err: errors.New("no program")}
 	}
 	path, err := Find(argv[0], dirs)
 	if err != nil {

@@ -113,3 +113,21 @@ func Exited(kind error, program string, waitErr error, stderr string) error {
 	}
 	return nil
 }
+
+// NotFoundError reports a program or application that is not installed.
+// Kind is the caller's sentinel (browser.ErrNoOpener, desktop.ErrNotFound),
+// which errors.Is matches besides Err.
+type NotFoundError struct {
+	Kind error
+	Name string // the program or application asked for
+	Err  error  // where it was looked for, or why it does not count
+}
+
+// Error implements error.
+func (e *NotFoundError) Error() string { return e.Name + ": " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *NotFoundError) Unwrap() error { return e.Err }
+
+// Is reports whether target is the error's Kind.
+func (e *NotFoundError) Is(target error) bool { return target != nil && target == e.Kind }
