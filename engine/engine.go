@@ -120,7 +120,7 @@ func (h *Host) execute(ctx context.Context, call *action.Call, run runFunc) (any
 	if run == nil {
 		run = spec.Run
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(call.Limit("timeout_ms", 10_000))*time.Millisecond)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(call.Limit("timeout_ms"))*time.Millisecond)
 	defer cancel()
 	data, perr := run(ctx, h.env, call)
 	if perr == nil {

@@ -116,6 +116,7 @@ func (th *testHost) handle(t testing.TB, payload []byte) result {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("response %s: %v", b, err)
 	}
+	checkOnCard(t, payload, r)
 	return r
 }
 

@@ -60,11 +60,6 @@ func RunPreviewServer(ctx context.Context, specJSON string, protected []string) 
 	})
 }
 
-// previewMaxBytes is the largest file a preview serves when the decision
-// gives read_file no max_bytes: the preview holds a file whole to check
-// its content before a byte of it leaves.
-const previewMaxBytes = 32 << 20
-
 // previewIDs numbers the requests a preview server judges.
 var previewIDs atomic.Uint64
 
@@ -112,7 +107,7 @@ func previewRead(ctx context.Context, env *action.Env, c *action.Call, read func
 	if p := c.Paths["target"]; !p.Inside || !p.Exists || p.Type != facts.TypeFile {
 		return nil, protocol.Errorf(protocol.FileNotFound, "The preview serves only files of the workspace.")
 	}
-	limit := c.Limit("max_bytes", previewMaxBytes)
+	limit := c.Limit("max_bytes")
 	b, err := read(limit)
 	switch {
 	case errors.Is(err, preview.ErrTooLarge):

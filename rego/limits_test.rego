@@ -12,6 +12,7 @@ defaults := {"timeout_ms": 10000}
 listed := {
 	"read_file": {"timeout_ms": 10000, "max_bytes": 1048576},
 	"write_file": {"timeout_ms": 10000, "max_bytes": 1048576},
+	"create_file": {"timeout_ms": 10000, "max_bytes": 1048576},
 	"list_folder": {"timeout_ms": 10000, "max_entries": 5000},
 	"patch_file": {"timeout_ms": 10000, "max_bytes": 8388608},
 	"run_command": {"timeout_ms": 30000, "max_bytes": 262144},
@@ -32,7 +33,7 @@ listed := {
 # The v1 actions limits.rego does not list (protocol/actions.go).
 unlisted := {
 	"get_status", "get_skill_profile", "open_deskbridge",
-	"create_file", "create_folder",
+	"create_folder",
 	"get_clipboard", "set_clipboard",
 	"open_folder", "open_app", "open_project", "open_in_browser", "preview_web",
 	"capture_screen", "get_active_window",
@@ -48,7 +49,7 @@ limits_of(a, cfg) := l if {
 with_limits(l) := object.union(f.config, {"limits": l})
 
 test_every_listed_action_has_its_limits if {
-	count(listed) == 17
+	count(listed) == 18
 	every a, want in listed {
 		limits_of(a, f.config) == want
 	}
@@ -132,8 +133,8 @@ test_every_listed_action_honours_its_override if {
 
 # An action the table does not list takes an override over the defaults.
 test_unlisted_action_honours_its_override if {
-	cfg := with_limits({"create_file": {"timeout_ms": 500}})
-	limits_of("create_file", cfg) == {"timeout_ms": 500}
+	cfg := with_limits({"create_folder": {"timeout_ms": 500}})
+	limits_of("create_folder", cfg) == {"timeout_ms": 500}
 	every a in unlisted {
 		limits_of(a, with_limits({a: {"max_bytes": 42}})) == {"timeout_ms": 10000, "max_bytes": 42}
 	}

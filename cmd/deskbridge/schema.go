@@ -17,13 +17,28 @@ import (
 
 // Schemas is the document `deskbridge schema` prints and the reference
 // extension loads as schemas.json: a JSON Schema of the arguments of each
-// built action.
+// built action, and the error codes each action may answer.
 type Schemas struct {
 	Actions map[string]*jsonschema.Schema `json:"actions"`
+	Errors  ErrorCodes                    `json:"errors"`
 }
 
-// buildSchemas reflects over the argument type of every registered action.
-func buildSchemas() Schemas { return Schemas{Actions: argschema.Build()} }
+// ErrorCodes are the codes the actions may answer, from their cards:
+// Common, which any action may, and by action the others it may.
+type ErrorCodes struct {
+	Common  []protocol.Code            `json:"common"`
+	Actions map[string][]protocol.Code `json:"actions"`
+}
+
+// buildSchemas reflects over the argument type of every registered action
+// and reads every card's errors.
+func buildSchemas() Schemas {
+	codes := ErrorCodes{Common: protocol.CommonErrors, Actions: map[string][]protocol.Code{}}
+	for _, a := range protocol.Actions {
+		codes.Actions[a.Name] = inCodeOrder(a.Errors)
+	}
+	return Schemas{Actions: argschema.Build(), Errors: codes}
+}
 
 // schemaCommand prints the argument schemas as indented JSON, or with
 // --markdown the actions table of docs/protocol.md (`make generate` writes
@@ -54,18 +69,19 @@ func schemaCommand(args []string, stdout, stderr io.Writer) int {
 // internal message, in the order of protocol.Actions (the cards): its
 // skill, whether it is built, the members of its arguments in the order
 // of its argument type (an optional member marked `?`), what it writes,
-// the partial input members it carries and its default limits. The required tags it reads are the
+// the partial input members it carries, its default limits and the error
+// codes it may answer beyond protocol.CommonErrors. The required tags it reads are the
 // ones the host checks (package envelope), so the table, the schemas and
 // the host agree.
 func writeActionsTable(w io.Writer, s Schemas) {
-	fmt.Fprint(w, "| action | skill | today | argument members | writes | input members | default limits |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprint(w, "| action | skill | today | argument members | writes | input members | default limits | errors beyond the common ones |\n|---|---|---|---|---|---|---|---|\n")
 	for _, a := range protocol.Actions {
 		today, members := "not built: `SKILL_RUNTIME_UNAVAILABLE`", "—"
 		if sc, ok := s.Actions[a.Name]; ok {
 			today, members = "built", memberList(sc)
 		}
-		fmt.Fprintf(w, "| [`%s`](#%s) | %s | %s | %s | %s | %s | %s |\n", a.Name, a.Name, a.Skill, today, members,
-			orDash(string(a.Writes)), inputMembers(&a), defaultLimits(&a))
+		fmt.Fprintf(w, "| [`%s`](#%s) | %s | %s | %s | %s | %s | %s | %s |\n", a.Name, a.Name, a.Skill, today, members,
+			orDash(string(a.Writes)), inputMembers(&a), defaultLimits(&a), codeList(a.Errors))
 	}
 }
 
@@ -87,6 +103,28 @@ func defaultLimits(a *protocol.ActionInfo) string {
 		names = append(names, fmt.Sprintf("`%s` %d", n, limits[n]))
 	}
 	return strings.Join(names, ", ")
+}
+
+// codeList renders error codes in the order of protocol.Codes:
+// `WORKSPACE_VIOLATION`, `FILE_NOT_FOUND`.
+func codeList(codes []protocol.Code) string {
+	var names []string
+	for _, c := range inCodeOrder(codes) {
+		names = append(names, "`"+string(c)+"`")
+	}
+	return orDash(strings.Join(names, ", "))
+}
+
+// inCodeOrder returns codes in the order of protocol.Codes (the
+// specification's), never nil.
+func inCodeOrder(codes []protocol.Code) []protocol.Code {
+	out := []protocol.Code{}
+	for _, c := range protocol.Codes {
+		if slices.Contains(codes, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func orDash(s string) string {

@@ -157,19 +157,32 @@ type Call struct {
 	Judged []Outgoing
 }
 
-// Limit returns the named limit of the decision, or def when it has none
-// (or one of zero or less); a limit past its bound in
-// protocol.LimitBounds, which a policy of a security team's may give, is
-// that bound.
-func (c *Call) Limit(name string, def int64) int64 {
+// Limit returns the named limit of the decision or, when it has none (or
+// one of zero or less), the default on the action's card
+// (protocol.ActionInfo.DefaultLimit): the card is the one source of a
+// default, so a run function names none of its own. It is 0 only for a
+// limit whose card gives no default (the agent's, which the configuration
+// sets). A limit past its bound in protocol.LimitBounds, which a policy
+// of a security team's may give, is that bound.
+func (c *Call) Limit(name string) int64 {
 	v, ok := c.Limits[name]
 	if !ok || v <= 0 {
-		return def
+		return cardDefault(c.Request.Action, name)
 	}
 	if max, bounded := protocol.LimitBounds[name]; bounded && v > max {
 		return max
 	}
 	return v
+}
+
+// cardDefault returns the default of the named limit on action's card, 0
+// when it gives none or there is no card.
+func cardDefault(action, name string) int64 {
+	card, ok := protocol.Card(action)
+	if !ok {
+		return 0
+	}
+	return card.DefaultLimit(name)
 }
 
 // Spec is one registered action: what it does. What it is (its skill,

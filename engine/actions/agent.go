@@ -61,7 +61,7 @@ func runFacts(env *action.Env, c *action.Call, id string) *protocol.Error {
 // configLimits are the configuration's agent limits, each lowered by the
 // decision's limit of the same name when it sets one.
 func configLimits(a config.AgentLimits, c *action.Call) wsview.Limits {
-	lowered := func(name string, v int64) int { return int(min(v, c.Limit(name, v))) }
+	lowered := func(name string, v int64) int { return int(lowerByDecision(c, name, v)) }
 	return wsview.Limits{
 		MaxFileBytes:  lowered("max_file_bytes", a.MaxFileBytes),
 		MaxLines:      lowered("max_lines", int64(a.MaxLines)),
@@ -69,6 +69,16 @@ func configLimits(a config.AgentLimits, c *action.Call) wsview.Limits {
 		MaxTotalChars: lowered("max_total_chars", int64(a.MaxTotalChars)),
 		MaxRounds:     lowered("max_rounds", int64(a.MaxRounds)),
 	}.Normalized()
+}
+
+// lowerByDecision returns v lowered by the decision's limit name, when it
+// sets one: the agent's limits have no default on their cards, their
+// values are the configuration's (and the run's).
+func lowerByDecision(c *action.Call, name string, v int64) int64 {
+	if l := c.Limit(name); l > 0 {
+		return min(v, l)
+	}
+	return v
 }
 
 // runLimits are the limits fixed when run r started, lowered by today's

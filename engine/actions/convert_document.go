@@ -66,13 +66,9 @@ type convertDocumentData struct {
 	Bytes int64 `json:"bytes"`
 }
 
-// Default caps of a conversion; the decision's limits lower or raise them.
-const (
-	docTimeout   = 120_000    // timeout_ms
-	docMaxInput  = 100 << 20  // max_bytes: the document
-	docMaxOutput = 32 << 20   // max_file_bytes: the Markdown
-	docMemory    = 1536 << 20 // the child's address space
-)
+// docMemory caps the converter child's address space; the conversion's
+// other caps are the decision's limits, whose defaults are on the card.
+const docMemory = 1536 << 20
 
 func init() {
 	action.Register(action.Spec{
@@ -119,9 +115,9 @@ func convertDocument(ctx context.Context, env *action.Env, c *action.Call) (any,
 	}
 	req := docconv.Request{
 		OCR: mode, OCROff: ocrOff, Pages: a.Pages, FullPage: a.FullPage,
-		MaxInput:  c.Limit("max_bytes", docMaxInput),
-		MaxOutput: int(c.Limit("max_file_bytes", docMaxOutput)),
-		Timeout:   time.Duration(c.Limit("timeout_ms", docTimeout)) * time.Millisecond,
+		MaxInput:  c.Limit("max_bytes"),
+		MaxOutput: int(c.Limit("max_file_bytes")),
+		Timeout:   time.Duration(c.Limit("timeout_ms")) * time.Millisecond,
 		Memory:    docMemory,
 	}
 	res, err := docconv.Convert(ctx, root, p.Rel(), req)

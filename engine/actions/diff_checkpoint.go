@@ -12,10 +12,6 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox/project"
 )
 
-// diffMaxBytes caps a diff's patches together when the decision names no
-// max_bytes; the response's own cap applies too.
-const diffMaxBytes = 512 << 10
-
 // diffCheckpointArgs are diff_checkpoint's arguments.
 type diffCheckpointArgs struct {
 	// Project is the project_id, or the project folder's absolute path.
@@ -81,7 +77,7 @@ func diffCheckpoint(ctx context.Context, env *action.Env, c *action.Call) (any, 
 	if perr != nil {
 		return nil, perr
 	}
-	budget := min(c.Limit("max_bytes", diffMaxBytes), int64(c.ResponseBudget(diffData{})/2))
+	budget := min(c.Limit("max_bytes"), int64(c.ResponseBudget(diffData{})/2))
 	cp, patches, err := project.Diff(ctx, proj.Canonical, a.Checkpoint, budget)
 	if err != nil {
 		return nil, errmap.Project(err)

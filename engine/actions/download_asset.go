@@ -47,12 +47,6 @@ type downloadData struct {
 	Created     bool   `json:"created"`
 }
 
-// Fallbacks when the decision carries no limits for download_asset.
-const (
-	downloadMaxBytes  = 50 << 20
-	downloadTimeoutMS = 60_000
-)
-
 func init() {
 	action.Register(action.Spec{
 		Name:    "download_asset",
@@ -97,8 +91,8 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 		JudgeHop: judgeHop(c),
 	})
 	defer client.CloseIdleConnections()
-	maxBytes := lower(c.Limit("max_bytes", downloadMaxBytes), a.MaxBytes)
-	timeout := time.Duration(lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond
+	maxBytes := lower(c.Limit("max_bytes"), a.MaxBytes)
+	timeout := time.Duration(lower(c.Limit("timeout_ms"), a.TimeoutMS)) * time.Millisecond
 	res, err := netguard.Download(ctx, client, f.Normalized, root, p.Rel(), netguard.Options{
 		MaxBytes: maxBytes, Timeout: timeout, Overwrite: a.Overwrite, SHA256: strings.ToLower(a.ExpectedSHA256),
 	})

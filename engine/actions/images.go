@@ -17,14 +17,6 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox"
 )
 
-// Fallbacks when the decision carries no limits for an image action
-// (rego/limits.rego gives the same).
-const (
-	imageMaxBytes  = 100 << 20
-	imageMaxPixels = 100_000_000
-	imageMaxFrames = 1000
-)
-
 // imageOut is the data of the actions that write an image.
 type imageOut struct {
 	Path    string `json:"path"`
@@ -110,8 +102,8 @@ const imageBytesPerPixel = 4
 
 // imageLimits are the decision's limits of an image action.
 func imageLimits(c *action.Call) imaging.Limits {
-	px := c.Limit("max_pixels", imageMaxPixels)
-	return imaging.Limits{MaxPixels: px, MaxFrames: int(c.Limit("max_frames", imageMaxFrames)), MaxMemory: imageBytesPerPixel * px}
+	px := c.Limit("max_pixels")
+	return imaging.Limits{MaxPixels: px, MaxFrames: int(c.Limit("max_frames")), MaxMemory: imageBytesPerPixel * px}
 }
 
 // readImage reads the target image through the workspace's root handle,
@@ -124,7 +116,7 @@ func readImage(env *action.Env, c *action.Call) ([]byte, *protocol.Error) {
 	if perr != nil {
 		return nil, perr
 	}
-	max := c.Limit("max_bytes", imageMaxBytes)
+	max := c.Limit("max_bytes")
 	_, size, err := sandbox.ReadAt(root, p.Rel(), 0, 0)
 	var b []byte
 	if err == nil && size <= max {

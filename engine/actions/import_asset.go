@@ -31,9 +31,6 @@ type importData struct {
 	Created bool   `json:"created"`
 }
 
-// importMaxBytes is the fallback when the decision carries no max_bytes.
-const importMaxBytes = 100 << 20
-
 func init() {
 	action.Register(action.Spec{
 		Name:    "import_asset",
@@ -101,7 +98,7 @@ func importAsset(_ context.Context, env *action.Env, c *action.Call) (any, *prot
 	if err != nil {
 		return nil, errmap.File(err)
 	}
-	max := c.Limit("max_bytes", importMaxBytes)
+	max := c.Limit("max_bytes")
 	done, err := sandbox.Copy(srcRoot, filepath.FromSlash(imp.Relative), dstRoot, dst.Rel(), sandbox.CopyOptions{MaxBytes: max, Overwrite: a.Overwrite})
 	if err != nil {
 		return nil, errmap.Copy(err, max)

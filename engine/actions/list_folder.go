@@ -47,7 +47,7 @@ func listFolder(_ context.Context, env *action.Env, c *action.Call) (any, *proto
 		return nil, perr
 	}
 	o := sandbox.ListOptions{MaxDepth: depth(a), IncludeHidden: a.IncludeHidden, TypeOf: facts.TypeOf}
-	o.Limit = int(c.Limit("max_entries", 5000))
+	o.Limit = int(c.Limit("max_entries"))
 	if a.Limit > 0 {
 		o.Limit = min(o.Limit, a.Limit)
 	} else {

@@ -60,7 +60,7 @@ func patchFile(_ context.Context, env *action.Env, c *action.Call) (any, *protoc
 	if perr != nil {
 		return nil, perr
 	}
-	max := c.Limit("max_bytes", 8<<20)
+	max := c.Limit("max_bytes")
 	old, size, err := sandbox.ReadAt(root, p.Rel(), 0, max+1)
 	switch {
 	case err != nil:

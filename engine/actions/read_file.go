@@ -44,10 +44,6 @@ func init() {
 	})
 }
 
-// readMaxBytes is read_file's page cap when the decision gives no
-// max_bytes: no cap but the message's.
-const readMaxBytes = 1 << 62
-
 // contentMargin is how many bytes around a page the content check reads
 // as well, so that a secret split by page edges is still recognised: more
 // than a 4096-bit RSA key in PEM.
@@ -71,7 +67,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	// first page (offset 0) of a file of at most hashMaxBytes carries (the
 	// size is known after the read); it is then cut to leave room for it.
 	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
-	length := lower(c.Limit("max_bytes", readMaxBytes), a.Length) // the decision's max_bytes caps every page
+	length := lower(c.Limit("max_bytes"), a.Length) // the decision's max_bytes caps every page
 	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, pageBytes(budget, enc, length))
 	if err != nil {
 		return nil, errmap.File(err)

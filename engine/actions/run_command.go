@@ -220,7 +220,7 @@ func runCommand(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 		Path: f.Resolved, Argv: cmdfacts.RunArgv(f), Dir: cwd.Canonical, DirHandle: held,
 		Env:           append(proc.SafeEnv(a.Env), proc.GitCeiling(cwd.WorkspaceRoot)),
 		Timeout:       timeout,
-		MaxOutput:     int(c.Limit("max_bytes", 256<<10)),
+		MaxOutput:     int(c.Limit("max_bytes")),
 		WritableRoots: []string{cwd.WorkspaceRoot},
 		CacheDir:      proc.WorkspaceCache(env.Config.StateFolder(), cwd.WorkspaceRoot),
 	}
@@ -285,7 +285,7 @@ func holdCwd(cwd facts.Path) (*os.File, *protocol.Error) {
 // commandTimeout is the requested timeout, which may only lower the
 // decision's.
 func commandTimeout(a *runCommandArgs, c *action.Call) (time.Duration, *protocol.Error) {
-	limit := c.Limit("timeout_ms", 30_000)
+	limit := c.Limit("timeout_ms")
 	ms := limit
 	if a.TimeoutMS != nil {
 		if *a.TimeoutMS > limit {

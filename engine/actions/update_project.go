@@ -15,10 +15,6 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox/project"
 )
 
-// updateMaxBytes caps the content of all of update_project's changes
-// together when the decision names no max_bytes.
-const updateMaxBytes = 8 << 20
-
 type updateProjectArgs struct {
 	// Project is the project_id create_project returned, or the project
 	// folder's absolute path.

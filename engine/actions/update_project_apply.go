@@ -21,7 +21,7 @@ import (
 func applyProjectChanges(env *action.Env, c *action.Call, a *updateProjectArgs, root *os.Root, proj facts.Path, d *updateProjectData) *protocol.Error {
 	changes := make([]sandbox.Change, len(a.changesToApply()))
 	var add, remove []string
-	budget := c.Limit("max_bytes", updateMaxBytes)
+	budget := c.Limit("max_bytes")
 	for i, ch := range a.changesToApply() {
 		p := c.Paths[changeRole(i)]
 		rel, perr := insideProject(p, proj)

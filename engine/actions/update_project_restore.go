@@ -30,7 +30,7 @@ func restoreFacts(env *action.Env, c *action.Call, a *updateProjectArgs) *protoc
 	if !project.IsRepository(proj.Canonical) {
 		return errmap.Project(project.ErrNotRepository)
 	}
-	plan, err := project.RestorePlan(proj.Canonical, a.Restore, c.Limit("max_bytes", updateMaxBytes))
+	plan, err := project.RestorePlan(proj.Canonical, a.Restore, c.Limit("max_bytes"))
 	if err != nil {
 		return errmap.Project(err)
 	}

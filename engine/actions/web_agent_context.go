@@ -160,7 +160,7 @@ func agentContext(ctx context.Context, env *action.Env, c *action.Call) (any, *p
 	if c.Run.MaxRounds != nil {
 		maxRounds = *c.Run.MaxRounds
 	}
-	maxRounds = min(maxRounds, int(c.Limit(limRounds, int64(maxRounds))))
+	maxRounds = int(lowerByDecision(c, limRounds, int64(maxRounds)))
 	r, err := s.BeginRound(a.RunID, c.Origin, maxRounds)
 	if err != nil {
 		return nil, errmap.Run(err)

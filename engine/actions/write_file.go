@@ -9,12 +9,6 @@ import (
 	"github.com/deskbridge/deskbridge/sandbox"
 )
 
-// writeMaxBytes caps the decoded content of write_file and create_file
-// when the decision names no max_bytes (rego/limits.rego's default for
-// write_file): what one message can carry, so that no text the browser
-// can send is refused for its size.
-const writeMaxBytes = 1 << 20
-
 type writeFileArgs struct {
 	pathArgs
 	Content       *string `json:"content" jsonschema:"required"`
@@ -62,7 +56,7 @@ func write(env *action.Env, c *action.Call, content, enc string, o sandbox.Write
 	if perr != nil {
 		return nil, perr
 	}
-	if max := c.Limit("max_bytes", writeMaxBytes); int64(len(data)) > max {
+	if max := c.Limit("max_bytes"); int64(len(data)) > max {
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The content is larger than this action's limit of %d bytes; write a smaller file.", max)
 	}
 	created, err := sandbox.WriteAtomic(root, p.Rel(), data, o)

@@ -32,7 +32,7 @@ func Browser(err error) *protocol.Error {
 	switch {
 	case errors.As(err, &nf):
 		return protocol.Wrap(protocol.AppNotFound, err,
-			"No program to open URLs was found ("+nf.Program+"); install it or open the URL yourself.")
+			"No program to open URLs was found ("+nf.Name+"); install it or open the URL yourself.")
 	case errors.As(err, &fe) && fe.Stderr != "":
 		return protocol.Wrap(protocol.ExecutionFailed, err,
 			fmt.Sprintf("The URL was not opened: %s said %q; open the URL yourself.", fe.Program, fe.Stderr))

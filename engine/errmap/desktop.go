@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/deskbridge/deskbridge/internal/kinderr"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
@@ -31,13 +32,13 @@ func Desktop(err error, what string) *protocol.Error {
 		return pe
 	}
 	var (
-		ue *desktop.UnavailableError
+		ue *kinderr.Error
 		nf *desktop.NotFoundError
 		fe *desktop.FailedError
 	)
 	switch {
-	case errors.As(err, &ue):
-		return protocol.Wrap(protocol.SkillRuntimeUnavailable, err, "Not available here: "+ue.Reason+".")
+	case errors.As(err, &ue) && ue.Kind == desktop.ErrUnavailable:
+		return protocol.Wrap(protocol.SkillRuntimeUnavailable, err, "Not available here: "+ue.Msg+".")
 	case errors.As(err, &nf):
 		return protocol.Wrap(protocol.AppNotFound, err, fmt.Sprintf("%s is not installed (%s).", quoteName(nf.Name), nf.Err))
 	case errors.As(err, &fe) && fe.Stderr != "":

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/internal/kinderr"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
@@ -17,10 +18,10 @@ func TestDesktop(t *testing.T) {
 		code protocol.Code
 		msg  string
 	}{
-		{"unavailable", &desktop.UnavailableError{Reason: "no X11 display: DISPLAY is not set"}, protocol.SkillRuntimeUnavailable, "DISPLAY is not set"},
-		{"not installed", &desktop.NotFoundError{Name: "gimp", Err: errors.New("no gimp.desktop")}, protocol.AppNotFound, `"gimp" is not installed`},
-		{"failed with stderr", &desktop.FailedError{Program: "xdg-open", Code: 4, Stderr: "no method available"}, protocol.ExecutionFailed, `xdg-open said "no method available"`},
-		{"failed", &desktop.FailedError{Program: "xdg-open", Code: 3}, protocol.ExecutionFailed, "status 3"},
+		{"unavailable", &kinderr.Error{Kind: desktop.ErrUnavailable, Msg: "no X11 display: DISPLAY is not set"}, protocol.SkillRuntimeUnavailable, "DISPLAY is not set"},
+		{"not installed", &desktop.NotFoundError{Kind: desktop.ErrNotFound, Name: "gimp", Err: errors.New("no gimp.desktop")}, protocol.AppNotFound, `"gimp" is not installed`},
+		{"failed with stderr", &desktop.FailedError{Kind: desktop.ErrFailed, Program: "xdg-open", Code: 4, Stderr: "no method available"}, protocol.ExecutionFailed, `xdg-open said "no method available"`},
+		{"failed", &desktop.FailedError{Kind: desktop.ErrFailed, Program: "xdg-open", Code: 3}, protocol.ExecutionFailed, "status 3"},
 		{"too large", fmt.Errorf("read: %w", desktop.ErrTooLarge), protocol.InvalidRequest, "too large"},
 		{"outside", desktop.ErrOutside, protocol.InvalidRequest, "does not lie on the display"},
 		{"no monitor", desktop.ErrNoMonitor, protocol.InvalidRequest, "No monitor has that name"},

@@ -16,7 +16,7 @@ func ParseAbsolute(raw string) (string, *protocol.Error) {
 	if err != nil {
 		var pe *pathform.Error
 		if errors.As(err, &pe) {
-			return "", &protocol.Error{Code: protocol.InvalidRequest, Message: pe.Message, Err: err}
+			return "", &protocol.Error{Code: protocol.InvalidRequest, Message: pe.Msg, Err: err}
 		}
 		return "", protocol.Wrap(protocol.InvalidRequest, err, "The path is not a valid absolute path.")
 	}

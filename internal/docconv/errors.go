@@ -2,7 +2,8 @@ package docconv
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/deskbridge/deskbridge/internal/kinderr"
 )
 
 // Sentinel kinds of a failed conversion; a *Error carries one.
@@ -21,22 +22,12 @@ var (
 	ErrOCRUnavailable = errors.New("OCR runtime unavailable")
 )
 
-// Error is a failed conversion: its Kind (one of the sentinels) and a
-// sentence for the person who asked.
-type Error struct {
-	Kind error
-	Msg  string
-}
+// Error is a failed conversion (the project's one typed error,
+// kinderr.Error): its Kind (one of the sentinels) and a sentence for the
+// person who asked.
+type Error = kinderr.Error
 
-// Error implements error.
-func (e *Error) Error() string { return e.Kind.Error() + ": " + e.Msg }
-
-// Unwrap returns the kind.
-func (e *Error) Unwrap() error { return e.Kind }
-
-func fail(kind error, format string, args ...any) error {
-	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
-}
+func fail(kind error, format string, args ...any) error { return kinderr.New(kind, format, args...) }
 
 // KindName is the stable name of a kind, used across the process
 // boundary; "" for an error of no kind.

@@ -6,20 +6,15 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/deskbridge/deskbridge/internal/kinderr"
 )
 
-// Error is a rejected path: Message is a sentence a person can act on
-// (it echoes at most a short, sanitised part of the input) and Reason is
-// one of the Err* reasons. Engine maps it to INVALID_REQUEST.
-type Error struct {
-	Reason  error
-	Message string
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// Unwrap returns the reason, so errors.Is(err, ErrRelative) works.
-func (e *Error) Unwrap() error { return e.Reason }
+// Error is a rejected path (the project's one typed error, kinderr.Error):
+// Msg is a sentence a person can act on (it echoes at most a short,
+// sanitised part of the input) and Kind is one of the Err* reasons.
+// Engine maps it to INVALID_REQUEST.
+type Error = kinderr.Error
 
 // The reasons a path is rejected. Parse returns them wrapped in an *Error;
 // test for them with errors.Is.
@@ -64,7 +59,7 @@ const (
 // invalid returns the *Error for reason with a message made from format
 // and args; use clip for every path or name in args.
 func invalid(reason error, format string, args ...any) error {
-	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...)}
+	return kinderr.New(reason, format, args...)
 }
 
 // clip returns s shortened to clipRunes characters and quoted, with every

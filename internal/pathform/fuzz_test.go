@@ -33,10 +33,10 @@ func FuzzParse(f *testing.F) {
 // checkFuzzError checks a rejection is a well-formed *Error.
 func checkFuzzError(t *testing.T, err error) {
 	var pe *Error
-	if !errors.As(err, &pe) || pe.Reason == nil {
+	if !errors.As(err, &pe) || pe.Kind == nil {
 		t.Fatalf("err = %#v, want *Error with a reason", err)
 	}
-	checkMessage(t, pe.Message)
+	checkMessage(t, pe.Msg)
 }
 
 // checkInvariants checks a successful parse of s with flavour fl.

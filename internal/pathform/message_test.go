@@ -27,10 +27,10 @@ func TestMessagesClipAndSanitiseTheInput(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("Parse(%q) = %v, want *Error", tc.in, err)
 			}
-			if strings.Contains(pe.Message, tc.absent) {
-				t.Errorf("message %q echoes %q", pe.Message, tc.absent)
+			if strings.Contains(pe.Msg, tc.absent) {
+				t.Errorf("message %q echoes %q", pe.Msg, tc.absent)
 			}
-			checkMessage(t, pe.Message)
+			checkMessage(t, pe.Msg)
 		})
 	}
 }

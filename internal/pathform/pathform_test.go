@@ -257,9 +257,9 @@ func checkRejected(t *testing.T, err error, reason error) {
 		t.Fatalf("err = %v, want *Error", err)
 	}
 	if !errors.Is(err, reason) {
-		t.Errorf("err = %v (cause %v), want cause %v", err, pe.Reason, reason)
+		t.Errorf("err = %v (cause %v), want cause %v", err, pe.Kind, reason)
 	}
-	checkMessage(t, pe.Message)
+	checkMessage(t, pe.Msg)
 }
 
 // checkMessage checks a message is a short sentence of printable text.

@@ -42,7 +42,7 @@ type commandOpener struct {
 func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	path := c.find()
 	if path == "" {
-		return &NotFoundError{Program: c.program, Err: fmt.Errorf("not in %s: %w", strings.Join(c.dirs, ", "), fs.ErrNotExist)}
+		return &NotFoundError{Kind: ErrNoOpener, Name: c.program, Err: fmt.Errorf("not in %s: %w", strings.Join(c.dirs, ", "), fs.ErrNotExist)}
 	}
 	stderr := proc.NewCapped(maxStderr)
 	cmd := exec.Command(path, url)
@@ -63,18 +63,9 @@ func (c commandOpener) OpenURL(ctx context.Context, url string) error {
 	}
 	exited, err := proc.WaitBriefly(ctx, cmd, wait)
 	if exited {
-		return exitError(c.program, err, stderr.String())
+		return proc.Exited(ErrFailed, c.program, err, stderr.String())
 	}
 	return proc.Pending(c.program, wait, err)
-}
-
-// exitError is nil for a program that exited with status 0 (err nil, or
-// only its standard error left open), and a *FailedError otherwise.
-func exitError(program string, err error, stderr string) error {
-	if code, failed := proc.ExitStatus(err); failed {
-		return &FailedError{Program: program, Code: code, Stderr: proc.FirstLine(stderr)}
-	}
-	return nil
 }
 
 // find returns the program's path in the first of c.dirs that holds it as

@@ -38,7 +38,7 @@ func TestCommandOpenerNoShell(t *testing.T) {
 func TestCommandOpenerMissingProgram(t *testing.T) {
 	err := commandOpener{program: "no-such-opener", dirs: []string{t.TempDir()}}.OpenURL(context.Background(), "https://example.com/")
 	var nf *NotFoundError
-	if !errors.As(err, &nf) || nf.Program != "no-such-opener" || !errors.Is(err, ErrNoOpener) {
+	if !errors.As(err, &nf) || nf.Name != "no-such-opener" || !errors.Is(err, ErrNoOpener) {
 		t.Fatalf("err = %v, want a *NotFoundError of kind ErrNoOpener", err)
 	}
 }

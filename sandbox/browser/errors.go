@@ -2,7 +2,8 @@ package browser
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // Sentinel kinds of an opener's failure; test them with errors.Is.
@@ -21,37 +22,10 @@ var (
 	ErrNUL = errors.New("browser: the URL contains a NUL character")
 )
 
-// NotFoundError reports an opener program that is not on the PATH.
-type NotFoundError struct {
-	Program string
-	Err     error
-}
-
-// Error implements error.
-func (e *NotFoundError) Error() string { return "browser: " + e.Program + ": " + e.Err.Error() }
-
-// Unwrap returns Err.
-func (e *NotFoundError) Unwrap() error { return e.Err }
-
-// Is reports whether target is ErrNoOpener.
-func (e *NotFoundError) Is(target error) bool { return target == ErrNoOpener }
+// NotFoundError reports an opener program that is not on the PATH; its
+// Kind is ErrNoOpener.
+type NotFoundError = proc.NotFoundError
 
 // FailedError reports an opener that exited with a failure status (xdg-open
-// without a display or a browser, for one).
-type FailedError struct {
-	Program string
-	Code    int    // the exit status; -1 when the program was killed
-	Stderr  string // the first line of its standard error, if any
-}
-
-// Error implements error.
-func (e *FailedError) Error() string {
-	msg := fmt.Sprintf("browser: %s exited with status %d", e.Program, e.Code)
-	if e.Stderr != "" {
-		msg += ": " + e.Stderr
-	}
-	return msg
-}
-
-// Is reports whether target is ErrFailed.
-func (e *FailedError) Is(target error) bool { return target == ErrFailed }
+// without a display or a browser, for one); its Kind is ErrFailed.
+type FailedError = proc.ExitError

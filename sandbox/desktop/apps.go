@@ -31,7 +31,7 @@ func ValidAppName(name string) bool {
 // *NotFoundError.
 func OpenApp(ctx context.Context, name string, args, dirs []string) error {
 	if !ValidAppName(name) {
-		return &NotFoundError{Name: name, Err: fmt.Errorf("not an application name")}
+		return &NotFoundError{Kind: ErrNotFound, Name: name, Err: fmt.Errorf("not an application name")}
 	}
 	argv, err := appCommand(name, args, dirs)
 	if err != nil {

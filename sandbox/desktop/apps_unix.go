@@ -56,15 +56,15 @@ func FindApp(name string, dirs []string) (Entry, error) {
 		}
 		switch {
 		case e.Hidden:
-			return e, &NotFoundError{Name: name, Err: errors.New("the desktop entry is hidden (removed)")}
+			return e, &NotFoundError{Kind: ErrNotFound, Name: name, Err: errors.New("the desktop entry is hidden (removed)")}
 		case e.Type != "Application":
-			return e, &NotFoundError{Name: name, Err: fmt.Errorf("the desktop entry is of type %q, not Application", e.Type)}
+			return e, &NotFoundError{Kind: ErrNotFound, Name: name, Err: fmt.Errorf("the desktop entry is of type %q, not Application", e.Type)}
 		case e.TryExec != "" && !Installed(e.TryExec, dirs):
-			return e, &NotFoundError{Name: name, Err: fmt.Errorf("its program %s is not installed", e.TryExec)}
+			return e, &NotFoundError{Kind: ErrNotFound, Name: name, Err: fmt.Errorf("its program %s is not installed", e.TryExec)}
 		}
 		return e, nil
 	}
-	return Entry{}, &NotFoundError{Name: name, Err: fmt.Errorf("no %s.desktop in %s", name, strings.Join(appDirs(), ", "))}
+	return Entry{}, &NotFoundError{Kind: ErrNotFound, Name: name, Err: fmt.Errorf("no %s.desktop in %s", name, strings.Join(appDirs(), ", "))}
 }
 
 // maxIDDepth bounds how many subfolders deep a desktop file ID is looked

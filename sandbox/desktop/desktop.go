@@ -25,10 +25,11 @@ package desktop
 import (
 	"context"
 	"errors"
-	"fmt"
 	"image"
 
+	"github.com/deskbridge/deskbridge/internal/kinderr"
 	"github.com/deskbridge/deskbridge/internal/procreg"
+	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 
 // Format is a clipboard format.
@@ -101,7 +102,7 @@ type Screen interface {
 // Sentinel kinds of failure; test them with errors.Is.
 var (
 	// ErrUnavailable reports what this session or platform cannot do, as
-	// an *UnavailableError with the reason.
+	// a *kinderr.Error with the reason.
 	ErrUnavailable = errors.New("desktop: not available")
 	// ErrEmpty reports a clipboard that holds nothing in the asked format.
 	ErrEmpty = errors.New("desktop: the clipboard holds nothing in that format")
@@ -124,53 +125,19 @@ var (
 	ErrFailed = errors.New("desktop: the program failed")
 )
 
-// UnavailableError says why something is not available here.
-type UnavailableError struct{ Reason string }
-
-// Error implements error.
-func (e *UnavailableError) Error() string { return "desktop: " + e.Reason }
-
-// Is reports whether target is ErrUnavailable.
-func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
-
-// unavailable returns an *UnavailableError with a formatted reason.
+// unavailable returns the failure of kind ErrUnavailable with a
+// formatted reason (a *kinderr.Error).
 func unavailable(format string, a ...any) error {
-	return &UnavailableError{Reason: fmt.Sprintf(format, a...)}
+	return kinderr.New(ErrUnavailable, format, a...)
 }
 
-// NotFoundError reports a program or application that is not installed.
-type NotFoundError struct {
-	Name string
-	Err  error
-}
+// NotFoundError reports a program or application that is not installed;
+// its Kind is ErrNotFound.
+type NotFoundError = proc.NotFoundError
 
-// Error implements error.
-func (e *NotFoundError) Error() string { return "desktop: " + e.Name + ": " + e.Err.Error() }
-
-// Unwrap returns Err.
-func (e *NotFoundError) Unwrap() error { return e.Err }
-
-// Is reports whether target is ErrNotFound.
-func (e *NotFoundError) Is(target error) bool { return target == ErrNotFound }
-
-// FailedError reports a launcher that exited with a failure status.
-type FailedError struct {
-	Program string
-	Code    int    // the exit status; -1 when it was killed
-	Stderr  string // the first line of its standard error, if any
-}
-
-// Error implements error.
-func (e *FailedError) Error() string {
-	msg := fmt.Sprintf("desktop: %s exited with status %d", e.Program, e.Code)
-	if e.Stderr != "" {
-		msg += ": " + e.Stderr
-	}
-	return msg
-}
-
-// Is reports whether target is ErrFailed.
-func (e *FailedError) Is(target error) bool { return target == ErrFailed }
+// FailedError reports a launcher that exited with a failure status; its
+// Kind is ErrFailed.
+type FailedError = proc.ExitError
 
 // Options are what the system desktop needs from the host.
 type Options struct {

@@ -33,10 +33,10 @@ func Find(program string, dirs []string) (string, error) {
 		if executable(program) {
 			return program, nil
 		}
-		return "", &NotFoundError{Name: program, Err: os.ErrNotExist}
+		return "", &NotFoundError{Kind: ErrNotFound, Name: program, Err: os.ErrNotExist}
 	}
 	if program == "" || strings.ContainsAny(program, `/\`) {
-		return "", &NotFoundError{Name: program, Err: errors.New("not a program name")}
+		return "", &NotFoundError{Kind: ErrNotFound, Name: program, Err: errors.New("not a program name")}
 	}
 	for _, d := range dirs {
 		if !filepath.IsAbs(d) {
@@ -46,7 +46,7 @@ func Find(program string, dirs []string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", &NotFoundError{Name: program, Err: errors.New("not in " + strings.Join(dirs, ", "))}
+	return "", &NotFoundError{Kind: ErrNotFound, Name: program, Err: errors.New("not in " + strings.Join(dirs, ", "))}
 }
 
 // executable reports whether p is an executable regular file (any file on
@@ -69,16 +69,7 @@ func startAndWait(ctx context.Context, cmd *exec.Cmd, program string, stderr *pr
 	}
 	exited, err := proc.WaitBriefly(ctx, cmd, wait)
 	if exited {
-		return exitError(program, err, stderr.String())
+		return proc.Exited(ErrFailed, program, err, stderr.String())
 	}
 	return proc.Pending(program, wait, err)
-}
-
-// exitError is nil for a program that exited with status 0 (err nil, or
-// only its standard error left open), and a *FailedError otherwise.
-func exitError(program string, err error, stderr string) error {
-	if code, failed := proc.ExitStatus(err); failed {
-		return &FailedError{Program: program, Code: code, Stderr: proc.FirstLine(stderr)}
-	}
-	return nil
 }

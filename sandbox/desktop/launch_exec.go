@@ -24,7 +24,7 @@ import (
 // from the host's process group.
 func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duration) error {
 	if len(argv) == 0 {
-		return &NotFoundError{Name: "", Err: errors.New("no program")}
+		return &NotFoundError{Kind: ErrNotFound, Name: "", Err: errors.New("no program")}
 	}
 	path, err := Find(argv[0], dirs)
 	if err != nil {
@@ -64,7 +64,7 @@ func runHelper(ctx context.Context, dirs []string, stdin []byte, max int, argv .
 	if ctx.Err() == context.DeadlineExceeded {
 		return nil, ErrTimeout
 	}
-	if err := exitError(argv[0], err, stderr.String()); err != nil {
+	if err := proc.Exited(ErrFailed, argv[0], err, stderr.String()); err != nil {
 		return nil, err
 	}
 	if stdout.Len() > max {

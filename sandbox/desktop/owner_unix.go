@@ -126,7 +126,7 @@ func ownerReady(ctx context.Context, stdout io.Reader, reap func()) error {
 		if s == "" {
 			s = "the clipboard owner exited"
 		}
-		return &FailedError{Program: "clipboard owner", Code: -1, Stderr: strings.TrimPrefix(s, "error: ")}
+		return &FailedError{Kind: ErrFailed, Program: "clipboard owner", Code: -1, Stderr: strings.TrimPrefix(s, "error: ")}
 	case <-t.C:
 		return ErrTimeout
 	case <-ctx.Done():

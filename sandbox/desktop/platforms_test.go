@@ -33,11 +33,11 @@ func TestWaylandThroughHelpers(t *testing.T) {
 	if !slices.EqualFunc(h.runs, want, slices.Equal) {
 		t.Errorf("runs = %q, want %q", h.runs, want)
 	}
-	h.err = map[string]error{"wl-paste": &FailedError{Program: "wl-paste", Code: 1, Stderr: "Nothing is copied"}}
+	h.err = map[string]error{"wl-paste": &FailedError{Kind: ErrFailed, Program: "wl-paste", Code: 1, Stderr: "Nothing is copied"}}
 	if _, err := d.Read(ctx, Text, 100); !errors.Is(err, ErrEmpty) {
 		t.Errorf("empty clipboard: %v", err)
 	}
-	h.err = map[string]error{"wl-paste": &NotFoundError{Name: "wl-paste", Err: errors.New("not in /usr/bin")}}
+	h.err = map[string]error{"wl-paste": &NotFoundError{Kind: ErrNotFound, Name: "wl-paste", Err: errors.New("not in /usr/bin")}}
 	if _, err := d.Read(ctx, Text, 100); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "wl-clipboard") {
 		t.Errorf("missing helper: %v", err)
 	}

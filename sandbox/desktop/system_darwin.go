@@ -20,7 +20,7 @@ func appCommand(name string, args, dirs []string) ([]string, error) {
 			return append([]string{"open", "-a", p, "--args"}, args...), nil
 		}
 	}
-	return nil, &NotFoundError{Name: name, Err: errors.New("no " + name + ".app in /Applications")}
+	return nil, &NotFoundError{Kind: ErrNotFound, Name: name, Err: errors.New("no " + name + ".app in /Applications")}
 }
 
 // openFolder runs open with the folder as its one argument.

@@ -109,17 +109,17 @@ func (d *x11Desktop) Status() Status { return Status{Session: "x11", Display: d.
 type noDesktop struct{ reason string }
 
 func (n noDesktop) Read(context.Context, Format, int) ([]byte, error) {
-	return nil, &UnavailableError{n.reason}
+	return nil, unavailable("%s", n.reason)
 }
-func (n noDesktop) Write(context.Context, []Item) error { return &UnavailableError{n.reason} }
+func (n noDesktop) Write(context.Context, []Item) error { return unavailable("%s", n.reason) }
 func (n noDesktop) Formats(context.Context) ([]Format, error) {
-	return nil, &UnavailableError{n.reason}
+	return nil, unavailable("%s", n.reason)
 }
 func (n noDesktop) Capture(context.Context, Target) (*image.RGBA, error) {
-	return nil, &UnavailableError{n.reason}
+	return nil, unavailable("%s", n.reason)
 }
 func (n noDesktop) ActiveWindow(context.Context) (Window, error) {
-	return Window{}, &UnavailableError{n.reason}
+	return Window{}, unavailable("%s", n.reason)
 }
 func (n noDesktop) Status() Status {
 	return Status{Session: "none", Missing: map[string]string{"clipboard": n.reason, "capture": n.reason, "active_window": n.reason}}

@@ -51,7 +51,7 @@ func appCommand(name string, args, _ []string) ([]string, error) {
 			return append([]string{strings.Trim(p, `"`)}, args...), nil
 		}
 	}
-	return nil, &NotFoundError{Name: name, Err: errors.New("not registered under App Paths")}
+	return nil, &NotFoundError{Kind: ErrNotFound, Name: name, Err: errors.New("not registered under App Paths")}
 }
 
 // Launch starts argv[0] (an absolute path, or found in dirs) with the
@@ -59,7 +59,7 @@ func appCommand(name string, args, _ []string) ([]string, error) {
 // no shell), detached, and waits up to wait as on Unix.
 func Launch(ctx context.Context, argv []string, dirs []string, wait time.Duration) error {
 	if len(argv) == 0 {
-		return &NotFoundError{Name: "", Err: errors.New("no program")}
+		return &NotFoundError{Kind: ErrNotFound, Name: "", Err: errors.New("no program")}
 	}
 	path, err := Find(argv[0], dirs)
 	if err != nil {

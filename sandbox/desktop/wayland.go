@@ -54,11 +54,11 @@ func (d *waylandDesktop) Formats(ctx context.Context) ([]Format, error) {
 }
 
 func (d *waylandDesktop) Capture(context.Context, Target) (*image.RGBA, error) {
-	return nil, &UnavailableError{wlUnavailable}
+	return nil, unavailable("%s", wlUnavailable)
 }
 
 func (d *waylandDesktop) ActiveWindow(context.Context) (Window, error) {
-	return Window{}, &UnavailableError{wlUnavailable}
+	return Window{}, unavailable("%s", wlUnavailable)
 }
 
 func (d *waylandDesktop) Status() Status {

@@ -82,3 +82,52 @@ func ExitStatus(err error) (code int, failed bool) {
 	}
 	return -1, true
 }
+
+// ExitError reports a launcher that exited with a failure status. Kind is
+// the caller's sentinel (browser.ErrFailed, desktop.ErrFailed), which
+// errors.Is matches, as the project's typed errors do (internal/kinderr).
+type ExitError struct {
+	Kind    error
+	Program string
+	Code    int    // the exit status; -1 when it was killed
+	Stderr  string // the first line of its standard error, if any
+}
+
+// Error implements error.
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("%s exited with status %d", e.Program, e.Code)
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	}
+	return msg
+}
+
+// Is reports whether target is the error's Kind.
+func (e *ExitError) Is(target error) bool { return target != nil && target == e.Kind }
+
+// Exited reads a launcher's wait error (ExitStatus): nil for status 0,
+// else an *ExitError of kind with the first line of its standard error.
+func Exited(kind error, program string, waitErr error, stderr string) error {
+	if code, failed := ExitStatus(waitErr); failed {
+		return &ExitError{Kind: kind, Program: program, Code: code, Stderr: FirstLine(stderr)}
+	}
+	return nil
+}
+
+// NotFoundError reports a program or application that is not installed.
+// Kind is the caller's sentinel (browser.ErrNoOpener, desktop.ErrNotFound),
+// which errors.Is matches besides Err.
+type NotFoundError struct {
+	Kind error
+	Name string // the program or application asked for
+	Err  error  // where it was looked for, or why it does not count
+}
+
+// Error implements error.
+func (e *NotFoundError) Error() string { return e.Name + ": " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *NotFoundError) Unwrap() error { return e.Err }
+
+// Is reports whether target is the error's Kind.
+func (e *NotFoundError) Is(target error) bool { return target != nil && target == e.Kind }
