@@ -92,7 +92,7 @@ func TestImagesFidelity(t *testing.T) {
 	gen := fidelitySources()
 	for i, c := range file.Cases {
 		src := fidelitySource(t, c.Source, gen)
-		in := f.put(t, filepath.Base(strings.TrimPrefix(strings.TrimPrefix(c.Source, "gen:"), "goroot:")), src)
+		in := f.put(t, filepath.Base(c.Source[strings.LastIndex(c.Source, ":")+1:]), src)
 		args := map[string]any{"path": in, "overwrite": true}
 		for k, v := range c.Args {
 			args[k] = v
@@ -114,13 +114,22 @@ func TestImagesFidelity(t *testing.T) {
 	}
 }
 
-// fidelitySource returns a case's source bytes.
+// fidelitySource returns a case's source bytes: gen: made by
+// fidelitySources, goroot: a file of the Go toolchain, testdata: a file
+// of testdata/images (one no Go code can make, such as a HEIC).
 func fidelitySource(t *testing.T, name string, gen map[string][]byte) []byte {
 	t.Helper()
 	if rel, ok := strings.CutPrefix(name, "goroot:"); ok {
 		b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), rel))
 		if err != nil {
 			t.Skipf("the Go toolchain's image test data is not here: %v", err)
+		}
+		return b
+	}
+	if file, ok := strings.CutPrefix(name, "testdata:"); ok {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "images", file))
+		if err != nil {
+			t.Fatal(err)
 		}
 		return b
 	}

@@ -57,7 +57,7 @@ func init() {
 	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
 		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
 			Unsupported: map[string]string{
-				"heic": "no maintained HEIC/HEIF decoder is available as a Go module here (libheif compiled to WebAssembly, github.com/gen2brain/heic, is not in the module proxy this project builds from); see docs/protocol.md, Images",
+				"heic (write)": "no maintained HEIC encoder is available as a Go module (HEVC encoding is patent-encumbered; libheif's WebAssembly build, github.com/gen2brain/heic, decodes only); see docs/protocol.md, Images",
 			},
 			Codecs: imageCodecs}
 	}
@@ -82,7 +82,7 @@ var imageCodecs = []ImageCodec{
 	{"bmp", true, true, "golang.org/x/image/bmp"},
 	{"tiff", true, true, "golang.org/x/image/tiff"},
 	{"avif", true, true, "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
-	{"heic", false, false, "none"},
+	{"heic", true, false, "read: libheif with libde265 (github.com/gen2brain/heic, WebAssembly), the primary image, 128 pixels wide or more, without alpha; the header by DeskBridge's own walker (internal/imaging)"},
 }
 
 // ImageFormats is the images skill's formats in get_skill_profile.

@@ -3,9 +3,7 @@ package imaging
 import "bytes"
 
 // Sniff returns the format of the content b by its signature, never by a
-// name. AVIF and HEIC are recognised (and refused by the callers with
-// their name); anything else unknown is an *UnsupportedError with no
-// format.
+// name; anything unknown is an *UnsupportedError with no format.
 func Sniff(b []byte) (Format, error) {
 	switch {
 	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
