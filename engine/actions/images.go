@@ -78,7 +78,7 @@ var imageCodecs = []ImageCodec{
 	{"png", true, true, "Go image/png"},
 	{"jpeg", true, true, "Go image/jpeg (baseline only: no progressive output)"},
 	{"gif", true, true, "Go image/gif, every frame; palettes by DeskBridge's median cut (internal/imaging)"},
-	{"webp", true, true, "read: golang.org/x/image/webp; write: libwebp (github.com/gen2brain/webp, WebAssembly), lossy at quality or lossless"},
+	{"webp", true, true, "read: golang.org/x/image/webp, an animation's frames by libwebp (github.com/gen2brain/webp, WebAssembly); write: libwebp (github.com/gen2brain/webp), lossy at quality or lossless, an animation's container by DeskBridge (internal/imaging)"},
 	{"bmp", true, true, "golang.org/x/image/bmp"},
 	{"tiff", true, true, "golang.org/x/image/tiff"},
 	{"avif", true, true, "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
