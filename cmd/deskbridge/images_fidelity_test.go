@@ -73,6 +73,10 @@ func fidelitySources() map[string][]byte {
 		"icon-32x32.png":         imagetest.PNG(imagetest.Marked(32, 32)),
 		"anim-40x30x3.gif":       imagetest.AnimatedGIF(40, 30, 3),
 		"phone.heic":             imagetest.HEICHeader,
+		"badge.svg":              []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160" viewBox="0 0 120 80"><rect width="120" height="80" fill="#fff"/><rect x="10" y="10" width="40" height="40" fill="#f00"/></svg>`),
+		"external.svg":           []byte(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><use xlink:href="file:///etc/passwd#x"/></svg>`),
+		"laughs.svg":             []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
+		"huge-viewbox.svg":       []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
 	}
 }
 

@@ -463,7 +463,7 @@ func TestImagesCompressMeetsMaxBytes(t *testing.T) {
 
 // TestImagesSkillProfile: get_skill_profile reports the images skill as
 // available, with the formats it reads and writes, each with its codec
-// entry (HEIC is read only).
+// entry (HEIC and SVG are read only).
 func TestImagesSkillProfile(t *testing.T) {
 	f := imageFixture(t, nil)
 	_, raw := f.call(t, "get_skill_profile", map[string]any{})
@@ -488,7 +488,7 @@ func TestImagesSkillProfile(t *testing.T) {
 	json.Unmarshal(raw, &r)
 	for _, s := range r.Data.Skills {
 		if s.Name == "images" {
-			if !s.Available || len(s.Formats.Read) != 8 || len(s.Formats.Write) != 7 {
+			if !s.Available || len(s.Formats.Read) != 9 || len(s.Formats.Write) != 7 {
 				t.Fatalf("%+v", s)
 			}
 			reads, writes := map[string]bool{}, map[string]bool{}

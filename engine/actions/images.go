@@ -57,6 +57,7 @@ func init() {
 	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
 		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
 			Unsupported: map[string]string{
+				"svg (write)":  "an SVG is read by rasterising it; DeskBridge writes raster formats only",
 				"heic (write)": "no maintained HEIC encoder is available as a Go module (HEVC encoding is patent-encumbered; libheif's WebAssembly build, github.com/gen2brain/heic, decodes only); see docs/protocol.md, Images",
 			},
 			Codecs: imageCodecs}
@@ -82,6 +83,7 @@ var imageCodecs = []ImageCodec{
 	{"bmp", true, true, "golang.org/x/image/bmp"},
 	{"tiff", true, true, "golang.org/x/image/tiff"},
 	{"avif", true, true, "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
+	{"svg", true, false, "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; internal/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
 	{"heic", true, false, "read: libheif with libde265 (github.com/gen2brain/heic, WebAssembly), the primary image, 128 pixels wide or more, without alpha; the header by DeskBridge's own walker (internal/imaging)"},
 }
 

@@ -34,7 +34,7 @@ const HEIC Format = "heic"
 
 // Readable and Writable list the formats Decode reads and Encode writes.
 var (
-	Readable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC}
+	Readable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC, SVG}
 	Writable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF}
 )
 

@@ -22,6 +22,9 @@ func Sniff(b []byte) (Format, error) {
 	if f := isoBrand(b); f != "" {
 		return f, nil
 	}
+	if isSVG(b) {
+		return SVG, nil
+	}
 	return "", &UnsupportedError{Op: "read"}
 }
 
@@ -68,6 +71,8 @@ func ByExtension(ext string) Format {
 		return AVIF
 	case ".heic", ".heif":
 		return HEIC
+	case ".svg":
+		return SVG
 	}
 	return ""
 }
