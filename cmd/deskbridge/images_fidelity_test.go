@@ -110,7 +110,7 @@ func TestImagesFidelity(t *testing.T) {
 			if fm, ok := c.Args["format"].(string); ok {
 				ext = imaging.Extension(imaging.Format(fm))
 			}
-			args["destination"] = filepath.Join(f.ws, "out", "case"+string(rune('a'+i))+ext)
+			args["destination"] = filepath.Join(f.ws, "out", "case"+strconv.Itoa(i)+ext)
 		}
 		os.MkdirAll(filepath.Join(f.ws, "out"), 0o755)
 		r, _ := f.image(t, c.Action, args)

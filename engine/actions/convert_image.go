@@ -17,8 +17,11 @@ type convertImageArgs struct {
 	// default the format's: 85, 80, 50).
 	Quality int `json:"quality" jsonschema:"minimum=1,maximum=100"`
 	// Lossless writes a WebP result lossless (default false: lossy).
-	Lossless  bool `json:"lossless"`
-	Overwrite bool `json:"overwrite"`
+	Lossless bool `json:"lossless"`
+	// Progressive asks for a progressive JPEG, which is refused
+	// (image_progressive.go).
+	Progressive bool `json:"progressive"`
+	Overwrite   bool `json:"overwrite"`
 }
 
 // Validate requires a format the host names (heic is refused by the
@@ -52,6 +55,9 @@ func init() {
 // GIF or a WebP keeps every frame), and writes it.
 func convertImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[convertImageArgs](c)
+	if perr := refuseProgressive(a.Progressive); perr != nil {
+		return nil, perr
+	}
 	if f := imaging.Format(a.Format); f == imaging.HEIC {
 		return nil, errmapUnsupportedWrite(f)
 	}

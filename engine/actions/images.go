@@ -77,7 +77,7 @@ type ImageCodec struct {
 // (docs/protocol.md, Images, "Codecs", says why each).
 var imageCodecs = []ImageCodec{
 	{"png", true, true, "Go image/png"},
-	{"jpeg", true, true, "Go image/jpeg (baseline only: no progressive output)"},
+	{"jpeg", true, true, "Go image/jpeg (baseline only: progressive: true is refused, no maintained Go encoder writes progressive JPEG)"},
 	{"gif", true, true, "Go image/gif, every frame; palettes by DeskBridge's median cut (internal/imaging)"},
 	{"webp", true, true, "read: golang.org/x/image/webp, an animation's frames by libwebp (github.com/gen2brain/webp, WebAssembly); write: libwebp (github.com/gen2brain/webp), lossy at quality or lossless, an animation's container by DeskBridge (internal/imaging)"},
 	{"bmp", true, true, "golang.org/x/image/bmp"},
