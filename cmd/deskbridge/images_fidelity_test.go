@@ -73,6 +73,10 @@ func fidelitySources() map[string][]byte {
 		"icon-32x32.png":         imagetest.PNG(imagetest.Marked(32, 32)),
 		"anim-40x30x3.gif":       imagetest.AnimatedGIF(40, 30, 3),
 		"phone.heic":             imagetest.HEICHeader,
+		"badge.svg":              []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160" viewBox="0 0 120 80"><rect width="120" height="80" fill="#fff"/><rect x="10" y="10" width="40" height="40" fill="#f00"/></svg>`),
+		"external.svg":           []byte(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><use xlink:href="file:///etc/passwd#x"/></svg>`),
+		"laughs.svg":             []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
+		"huge-viewbox.svg":       []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
 	}
 }
 
@@ -92,7 +96,7 @@ func TestImagesFidelity(t *testing.T) {
 	gen := fidelitySources()
 	for i, c := range file.Cases {
 		src := fidelitySource(t, c.Source, gen)
-		in := f.put(t, filepath.Base(strings.TrimPrefix(strings.TrimPrefix(c.Source, "gen:"), "goroot:")), src)
+		in := f.put(t, filepath.Base(c.Source[strings.LastIndex(c.Source, ":")+1:]), src)
 		args := map[string]any{"path": in, "overwrite": true}
 		for k, v := range c.Args {
 			args[k] = v
@@ -106,7 +110,7 @@ func TestImagesFidelity(t *testing.T) {
 			if fm, ok := c.Args["format"].(string); ok {
 				ext = imaging.Extension(imaging.Format(fm))
 			}
-			args["destination"] = filepath.Join(f.ws, "out", "case"+string(rune('a'+i))+ext)
+			args["destination"] = filepath.Join(f.ws, "out", "case"+strconv.Itoa(i)+ext)
 		}
 		os.MkdirAll(filepath.Join(f.ws, "out"), 0o755)
 		r, _ := f.image(t, c.Action, args)
@@ -114,13 +118,22 @@ func TestImagesFidelity(t *testing.T) {
 	}
 }
 
-// fidelitySource returns a case's source bytes.
+// fidelitySource returns a case's source bytes: gen: made by
+// fidelitySources, goroot: a file of the Go toolchain, testdata: a file
+// of testdata/images (one no Go code can make, such as a HEIC).
 func fidelitySource(t *testing.T, name string, gen map[string][]byte) []byte {
 	t.Helper()
 	if rel, ok := strings.CutPrefix(name, "goroot:"); ok {
 		b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), rel))
 		if err != nil {
 			t.Skipf("the Go toolchain's image test data is not here: %v", err)
+		}
+		return b
+	}
+	if file, ok := strings.CutPrefix(name, "testdata:"); ok {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "images", file))
+		if err != nil {
+			t.Fatal(err)
 		}
 		return b
 	}

@@ -319,7 +319,7 @@ func TestImagesHostileCorpus(t *testing.T) {
 		{"deflate-bomb.tiff", imagetest.DeflateBombTIFF(100, 100, 256<<20), "OK", "OK"},
 		{"truncated.jpg", jpg[:len(jpg)*2/3], "OK", "IMAGE_PROCESSING_FAILED"},
 		{"polyglot.gif", imagetest.GIFScript, "IMAGE_PROCESSING_FAILED", "IMAGE_PROCESSING_FAILED"},
-		{"phone.heic", imagetest.HEICHeader, "UNSUPPORTED_IMAGE_FORMAT", "UNSUPPORTED_IMAGE_FORMAT"},
+		{"phone.heic", imagetest.HEICHeader, "IMAGE_PROCESSING_FAILED", "IMAGE_PROCESSING_FAILED"},
 		{"photo.avif", imagetest.AVIFHeader, "IMAGE_PROCESSING_FAILED", "IMAGE_PROCESSING_FAILED"},
 		{"script.png", []byte("#!/bin/sh\nrm -rf ~\n"), "UNSUPPORTED_IMAGE_FORMAT", "UNSUPPORTED_IMAGE_FORMAT"},
 	}
@@ -462,7 +462,8 @@ func TestImagesCompressMeetsMaxBytes(t *testing.T) {
 }
 
 // TestImagesSkillProfile: get_skill_profile reports the images skill as
-// available, with the formats it reads and writes.
+// available, with the formats it reads and writes, each with its codec
+// entry (HEIC and SVG are read only).
 func TestImagesSkillProfile(t *testing.T) {
 	f := imageFixture(t, nil)
 	_, raw := f.call(t, "get_skill_profile", map[string]any{})
@@ -487,16 +488,22 @@ func TestImagesSkillProfile(t *testing.T) {
 	json.Unmarshal(raw, &r)
 	for _, s := range r.Data.Skills {
 		if s.Name == "images" {
-			if !s.Available || len(s.Formats.Read) != 7 || len(s.Formats.Write) != 7 {
+			if !s.Available || len(s.Formats.Read) != 9 || len(s.Formats.Write) != 7 {
 				t.Fatalf("%+v", s)
 			}
-			listed := map[string]bool{}
+			reads, writes := map[string]bool{}, map[string]bool{}
 			for _, c := range s.Formats.Codecs {
-				listed[c.Format] = c.Read && c.Write && c.Library != ""
+				reads[c.Format] = c.Read && c.Library != ""
+				writes[c.Format] = c.Write && c.Library != ""
 			}
 			for _, fm := range s.Formats.Read {
-				if !listed[fm] {
-					t.Errorf("%s has no codec entry with read, write and its library: %+v", fm, s.Formats.Codecs)
+				if !reads[fm] {
+					t.Errorf("%s has no codec entry with read and its library: %+v", fm, s.Formats.Codecs)
+				}
+			}
+			for _, fm := range s.Formats.Write {
+				if !writes[fm] {
+					t.Errorf("%s has no codec entry with write and its library: %+v", fm, s.Formats.Codecs)
 				}
 			}
 			return

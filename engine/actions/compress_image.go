@@ -24,7 +24,10 @@ type compressImageArgs struct {
 	// result; false keeps a JPEG's or PNG's EXIF block, and the pixels as
 	// stored with their orientation tag.
 	StripMetadata *bool `json:"strip_metadata"`
-	Overwrite     bool  `json:"overwrite"`
+	// Progressive asks for a progressive JPEG, which is refused
+	// (image_progressive.go).
+	Progressive bool `json:"progressive"`
+	Overwrite   bool `json:"overwrite"`
 }
 
 // minQuality is the lowest quality the size search tries before it
@@ -61,6 +64,9 @@ func init() {
 // kept instead when no re-encoding is smaller (keepSource); and writes it.
 func compressImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[compressImageArgs](c)
+	if perr := refuseProgressive(a.Progressive); perr != nil {
+		return nil, perr
+	}
 	return runImageJob(ctx, env, c, "compress_image", *a, a.Overwrite)
 }
 

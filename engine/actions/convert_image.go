@@ -17,8 +17,11 @@ type convertImageArgs struct {
 	// default the format's: 85, 80, 50).
 	Quality int `json:"quality" jsonschema:"minimum=1,maximum=100"`
 	// Lossless writes a WebP result lossless (default false: lossy).
-	Lossless  bool `json:"lossless"`
-	Overwrite bool `json:"overwrite"`
+	Lossless bool `json:"lossless"`
+	// Progressive asks for a progressive JPEG, which is refused
+	// (image_progressive.go).
+	Progressive bool `json:"progressive"`
+	Overwrite   bool `json:"overwrite"`
 }
 
 // Validate requires a format the host names (heic is refused by the
@@ -48,10 +51,13 @@ func init() {
 
 // convertImage has the image worker turn the image upright by its EXIF
 // orientation and encode it in the format asked, without metadata but a
-// JPEG's or PNG's colour profile (an animated GIF written as a GIF keeps
-// every frame), and writes it.
+// JPEG's or PNG's colour profile (an animated GIF or WebP written as a
+// GIF or a WebP keeps every frame), and writes it.
 func convertImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[convertImageArgs](c)
+	if perr := refuseProgressive(a.Progressive); perr != nil {
+		return nil, perr
+	}
 	if f := imaging.Format(a.Format); f == imaging.HEIC {
 		return nil, errmapUnsupportedWrite(f)
 	}
@@ -66,6 +72,9 @@ func init() { registerPixelWork("convert_image", convertPixels) }
 // convertPixels is convert_image's work in the worker: decode (limits
 // first), orient, encode.
 func convertPixels(ctx context.Context, j imageJob[convertImageArgs], src []byte) (encoded, *protocol.Error) {
+	if framesPath(j, src, j.Args.Format) {
+		return framesWork(ctx, j, src, j.Args.Format, imaging.Output{Quality: j.Args.Quality, Lossless: j.Args.Lossless}, keepFrames)
+	}
 	s, f, perr := decodeJob(ctx, j, src, j.Args.Format)
 	if perr != nil {
 		return encoded{}, perr

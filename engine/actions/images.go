@@ -49,7 +49,8 @@ func init() {
 	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
 		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
 			Unsupported: map[string]string{
-				"heic": "no maintained HEIC/HEIF decoder is available as a Go module here (libheif compiled to WebAssembly, github.com/gen2brain/heic, is not in the module proxy this project builds from); see docs/protocol.md, Images",
+				"svg (write)":  "an SVG is read by rasterising it; DeskBridge writes raster formats only",
+				"heic (write)": "no maintained HEIC encoder is available as a Go module (HEVC encoding is patent-encumbered; libheif's WebAssembly build, github.com/gen2brain/heic, decodes only); see docs/protocol.md, Images",
 			},
 			Codecs: imageCodecs}
 	}
@@ -68,13 +69,14 @@ type ImageCodec struct {
 // (docs/protocol.md, Images, "Codecs", says why each).
 var imageCodecs = []ImageCodec{
 	{"png", true, true, "Go image/png"},
-	{"jpeg", true, true, "Go image/jpeg (baseline only: no progressive output)"},
+	{"jpeg", true, true, "Go image/jpeg (baseline only: progressive: true is refused, no maintained Go encoder writes progressive JPEG)"},
 	{"gif", true, true, "Go image/gif, every frame; palettes by DeskBridge's median cut (internal/imaging)"},
-	{"webp", true, true, "read: golang.org/x/image/webp; write: libwebp (github.com/gen2brain/webp, WebAssembly), lossy at quality or lossless"},
+	{"webp", true, true, "read: golang.org/x/image/webp, an animation's frames by libwebp (github.com/gen2brain/webp, WebAssembly); write: libwebp (github.com/gen2brain/webp), lossy at quality or lossless, an animation's container by DeskBridge (internal/imaging)"},
 	{"bmp", true, true, "golang.org/x/image/bmp"},
 	{"tiff", true, true, "golang.org/x/image/tiff"},
 	{"avif", true, true, "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
-	{"heic", false, false, "none"},
+	{"svg", true, false, "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; internal/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
+	{"heic", true, false, "read: libheif with libde265 (github.com/gen2brain/heic, WebAssembly), the primary image, 128 pixels wide or more, without alpha; the header by DeskBridge's own walker (internal/imaging)"},
 }
 
 // ImageFormats is the images skill's formats in get_skill_profile.

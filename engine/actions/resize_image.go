@@ -69,7 +69,7 @@ func sizeName(n int) string {
 
 // resizeImage has the image worker scale the image into the box in its
 // displayed orientation, and writes it without its metadata; an animated
-// GIF written as a GIF keeps every frame.
+// GIF or WebP written as a GIF or a WebP keeps every frame.
 func resizeImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[resizeImageArgs](c)
 	return runImageJob(ctx, env, c, "resize_image", *a, a.Overwrite)
@@ -81,6 +81,9 @@ func init() { registerPixelWork("resize_image", resizePixels) }
 // first), scale (every frame of an animated GIF written as a GIF),
 // encode.
 func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) (encoded, *protocol.Error) {
+	if framesPath(j, src, j.Args.Format) {
+		return resizeFrames(ctx, j, src)
+	}
 	a := j.Args
 	s, f, perr := decodeJob(ctx, j, src, a.Format)
 	if perr != nil {

@@ -20,12 +20,14 @@ func Image(err error) *protocol.Error {
 		me *imaging.MemoryError
 		se *imaging.ScanError
 		ae *imaging.AnimationPixelsError
+		ge *imaging.DecoderGapError
+		sv *imaging.SVGError
 	)
 	switch {
 	case errors.As(err, &ue) && ue.Format == "":
-		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF); its content decides, not its name.")
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC, SVG); its content decides, not its name.")
 	case errors.As(err, &ue) && ue.Format == imaging.HEIC:
-		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s HEIC/HEIF images (no maintained decoder is available to it); convert it to JPEG or AVIF with another program first.", ue.Op))
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, "DeskBridge reads HEIC/HEIF images but does not write them (no maintained encoder is available to it); write JPEG or AVIF instead.")
 	case errors.As(err, &ue):
 		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not %s %s images.", ue.Op, ue.Format))
 	case errors.As(err, &pe):
@@ -38,6 +40,10 @@ func Image(err error) *protocol.Error {
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The JPEG's %d scans would have the decoder visit its blocks %d times, more than 16 times each; it was not decoded.", se.Scans, se.Visits))
 	case errors.As(err, &ae):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation's frames hold %d pixels together, over this action's limit of %d pixels (limits.max_pixels); it was not decoded.", ae.Pixels, ae.Limit))
+	case errors.As(err, &sv):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The SVG was refused before it was drawn: %s.", sv.Reason))
+	case errors.As(err, &ge):
+		return protocol.Wrap(protocol.UnsupportedImageFormat, err, fmt.Sprintf("DeskBridge does not read this %s image: %s; convert it with another program first.", ge.Format, ge.Reason))
 	case errors.As(err, &ce):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The %s image could not be decoded or encoded: it is damaged or truncated (%v).", ce.Format, ce.Err))
 	}

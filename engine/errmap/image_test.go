@@ -16,8 +16,10 @@ func TestImage(t *testing.T) {
 		code protocol.Code
 		msg  string
 	}{
-		{&imaging.UnsupportedError{Op: "read"}, protocol.UnsupportedImageFormat, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF); its content decides, not its name."},
-		{&imaging.UnsupportedError{Format: imaging.HEIC, Op: "read"}, protocol.UnsupportedImageFormat, "DeskBridge does not read HEIC/HEIF images (no maintained decoder is available to it); convert it to JPEG or AVIF with another program first."},
+		{&imaging.UnsupportedError{Op: "read"}, protocol.UnsupportedImageFormat, "The file is not an image in a format DeskBridge reads (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC, SVG); its content decides, not its name."},
+		{&imaging.UnsupportedError{Format: imaging.HEIC, Op: "write"}, protocol.UnsupportedImageFormat, "DeskBridge reads HEIC/HEIF images but does not write them (no maintained encoder is available to it); write JPEG or AVIF instead."},
+		{&imaging.CorruptError{Format: imaging.HEIC, Err: &imaging.DecoderGapError{Format: imaging.HEIC, Reason: "it has an alpha plane, which the decoder drops"}}, protocol.UnsupportedImageFormat, "DeskBridge does not read this heic image: it has an alpha plane, which the decoder drops; convert it with another program first."},
+		{&imaging.CorruptError{Format: imaging.SVG, Err: &imaging.SVGError{Reason: "a DOCTYPE"}}, protocol.ImageProcessingFailed, "The SVG was refused before it was drawn: a DOCTYPE."},
 		{&imaging.AnimationPixelsError{Pixels: 200_000_000, Limit: 100_000_000}, protocol.ImageProcessingFailed, "The animation's frames hold 200000000 pixels together, over this action's limit of 100000000 pixels (limits.max_pixels); it was not decoded."},
 		{&imaging.UnsupportedError{Format: "animated webp", Op: "read"}, protocol.UnsupportedImageFormat, "DeskBridge does not read animated webp images."},
 		{&imaging.PixelsError{Width: 100000, Height: 100000, Limit: 100_000_000}, protocol.ImageProcessingFailed, "The image is 100000×100000 pixels, over this action's limit of 100000000 pixels (limits.max_pixels); it was not decoded."},

@@ -79,6 +79,8 @@ func pixelBytes(b []byte, in Info) int64 {
 		return 2 * n
 	case in.Format == TIFF:
 		return 2 * n
+	case in.Format == HEIC:
+		return heicCost(b, in)
 	}
 	return n
 }

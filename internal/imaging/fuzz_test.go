@@ -20,6 +20,7 @@ func seeds() [][]byte {
 		imagetest.AnimatedGIF(3, 3, 3),
 		imagetest.GIFScript, imagetest.AVIFHeader, imagetest.HEICHeader,
 		imagetest.EXIF(3, true),
+		[]byte(badge), []byte(svgAttacks[6].svg),
 	}
 	for _, f := range imaging.Writable {
 		b, _ := imaging.Encode(photo, imaging.Output{Format: f})

@@ -29,13 +29,12 @@ const (
 	AVIF Format = "avif"
 )
 
-// HEIC is a format the package knows by its signature but cannot decode
-// or encode (see UnsupportedError).
+// HEIC is a format the package reads (heic.go) but does not write.
 const HEIC Format = "heic"
 
 // Readable and Writable list the formats Decode reads and Encode writes.
 var (
-	Readable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF}
+	Readable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC, SVG}
 	Writable = []Format{PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF}
 )
 

@@ -72,7 +72,7 @@ func TestHostileCorpus(t *testing.T) {
 		{"JPEG cut in its header", jpg[:40], &broken},
 		{"GIF/JavaScript polyglot", imagetest.GIFScript, &broken},
 		{"AVIF header alone", imagetest.AVIFHeader, &broken},
-		{"HEIC", imagetest.HEICHeader, &unsup},
+		{"HEIC header alone", imagetest.HEICHeader, &broken},
 		{"text", []byte("<html><script>alert(1)</script>"), &unsup},
 		{"empty", nil, &unsup},
 	} {

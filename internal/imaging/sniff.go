@@ -3,9 +3,7 @@ package imaging
 import "bytes"
 
 // Sniff returns the format of the content b by its signature, never by a
-// name. AVIF and HEIC are recognised (and refused by the callers with
-// their name); anything else unknown is an *UnsupportedError with no
-// format.
+// name; anything unknown is an *UnsupportedError with no format.
 func Sniff(b []byte) (Format, error) {
 	switch {
 	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
@@ -23,6 +21,9 @@ func Sniff(b []byte) (Format, error) {
 	}
 	if f := isoBrand(b); f != "" {
 		return f, nil
+	}
+	if isSVG(b) {
+		return SVG, nil
 	}
 	return "", &UnsupportedError{Op: "read"}
 }
@@ -70,6 +71,8 @@ func ByExtension(ext string) Format {
 		return AVIF
 	case ".heic", ".heif":
 		return HEIC
+	case ".svg":
+		return SVG
 	}
 	return ""
 }

@@ -1,0 +1,348 @@
+package imaging
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/srwiley/oksvg"
+	"github.com/srwiley/rasterx"
+)
+
+// SVG is read by rasterising it (never written): github.com/srwiley/oksvg
+// parses the drawing and github.com/srwiley/rasterx fills and strokes
+// it, in pure Go, in the image worker. An SVG is hostile XML, so before
+// oksvg sees it, checkSVG walks every token with encoding/xml (which
+// expands no entity but the five predefined ones, and reads no DTD) and
+// refuses what could reach out or blow up: a DOCTYPE (entity
+// declarations, billion laughs, external DTDs), a processing
+// instruction other than the XML declaration (xml-stylesheet), a
+// reference that is not to the document itself (href, url(...) to a
+// file or a URL), more than maxSVGElements elements counted with what
+// each <use> repeats, a <use> inside <defs> (references of references
+// grow exponentially), nesting deeper than maxSVGDepth. The raster's
+// size comes from the root's width and height (or its viewBox) and is
+// checked against max_pixels as any other header is. Elements oksvg
+// does not draw but that carry visible content (text, raster images,
+// foreign objects) are refused rather than silently left out.
+
+// SVG is the format of an SVG drawing, read (rasterised) only.
+const SVG Format = "svg"
+
+func init() {
+	codecs[SVG] = codec{decodeSVGConfig, decodeSVG, svgMeta}
+}
+
+// Bounds of an SVG, checked before it is parsed for drawing.
+const (
+	maxSVGBytes    = 8 << 20
+	maxSVGElements = 50_000
+	maxSVGDepth    = 256
+)
+
+// isSVG reports whether b is an SVG document: its first element, after
+// a byte order mark, the XML declaration, comments and white space, is
+// <svg.
+func isSVG(b []byte) bool {
+	b = bytes.TrimPrefix(b[:min(len(b), 4096)], []byte("\xef\xbb\xbf"))
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		t, err := d.RawToken()
+		if err != nil {
+			return false
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			return t.Name.Local == "svg"
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				return false
+			}
+		}
+	}
+}
+
+// svgRoot is what the root element says of the drawing's size.
+type svgRoot struct {
+	width, height float64
+}
+
+// readSVGRoot reads the root element's size: width and height (px or
+// unitless, or in pt, pc, in, cm, mm at 96 px an inch), each missing or
+// relative one from the viewBox.
+func readSVGRoot(b []byte) (svgRoot, error) {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		t, err := d.RawToken()
+		if err != nil {
+			return svgRoot{}, errors.New("no <svg> element")
+		}
+		if se, ok := t.(xml.StartElement); ok {
+			return rootSize(se)
+		}
+	}
+}
+
+// rootSize is the size of the drawing whose root element is se.
+func rootSize(se xml.StartElement) (svgRoot, error) {
+	var r svgRoot
+	var vb []float64
+	for _, a := range se.Attr {
+		switch a.Name.Local {
+		case "width":
+			r.width = svgLength(a.Value)
+		case "height":
+			r.height = svgLength(a.Value)
+		case "viewBox":
+			for _, f := range strings.FieldsFunc(a.Value, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' }) {
+				v, err := strconv.ParseFloat(f, 64)
+				if err != nil {
+					return r, fmt.Errorf("viewBox %q", a.Value)
+				}
+				vb = append(vb, v)
+			}
+		}
+	}
+	if len(vb) == 4 {
+		if r.width <= 0 {
+			r.width = vb[2]
+		}
+		if r.height <= 0 {
+			r.height = vb[3]
+		}
+	}
+	if !(r.width > 0 && r.height > 0) || math.IsInf(r.width, 0) || math.IsInf(r.height, 0) {
+		return r, errors.New("the drawing has no size (width and height, or a viewBox)")
+	}
+	return r, nil
+}
+
+// svgUnits are the absolute units of a length, in px.
+var svgUnits = map[string]float64{"": 1, "px": 1, "pt": 96.0 / 72, "pc": 16, "in": 96, "cm": 96 / 2.54, "mm": 96 / 25.4}
+
+// svgLength is a length in px, or 0 for a relative or unreadable one
+// (a percentage, em).
+func svgLength(s string) float64 {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(c rune) bool {
+		return (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'e' && c != 'E'
+	})
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], s[i:]
+	}
+	k, ok := svgUnits[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil {
+		return 0
+	}
+	return v * k
+}
+
+// pixelSize is the raster size of r, each side rounded up and capped
+// where an int would overflow (max_pixels refuses it then).
+func (r svgRoot) pixelSize() (int, int) {
+	side := func(v float64) int { return int(math.Min(math.Ceil(v), 1<<30)) }
+	return side(r.width), side(r.height)
+}
+
+// decodeSVGConfig reads an SVG's raster size from its root element.
+func decodeSVGConfig(rd io.Reader) (image.Config, error) {
+	b, err := io.ReadAll(io.LimitReader(rd, maxSVGBytes+1))
+	if err != nil {
+		return image.Config{}, err
+	}
+	r, err := readSVGRoot(b)
+	if err != nil {
+		return image.Config{}, err
+	}
+	w, h := r.pixelSize()
+	return image.Config{ColorModel: color.NRGBAModel, Width: w, Height: h}, nil
+}
+
+// svgMeta is an SVG's meta: one frame, 8 bits, transparent where
+// nothing is drawn.
+func svgMeta([]byte, int) (meta, error) { return meta{Frames: 1, BitDepth: 8, HasAlpha: true}, nil }
+
+// SVGError reports an SVG refused before it is parsed for drawing: what
+// could reach outside it or grow out of proportion to its size.
+type SVGError struct {
+	Reason string
+}
+
+// Error implements error.
+func (e *SVGError) Error() string { return "imaging: svg: " + e.Reason }
+
+// svgWalk is checkSVG's state.
+type svgWalk struct {
+	elements, depth int
+	defsDepth       int            // the depth of the open <defs>, 0 outside
+	defSize         map[string]int // the elements under each id'd element of <defs>
+	open            []string       // the ids of the open id'd elements of <defs>
+	openAt          []int          // and the depth each opened at
+}
+
+// checkSVG refuses an SVG before oksvg parses it (see the top of this
+// file).
+func checkSVG(b []byte) error {
+	if len(b) > maxSVGBytes {
+		return &SVGError{Reason: fmt.Sprintf("%d bytes, over the %d an SVG is read with", len(b), maxSVGBytes)}
+	}
+	d := xml.NewDecoder(bytes.NewReader(b))
+	w := svgWalk{defSize: map[string]int{}}
+	for {
+		t, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &SVGError{Reason: "not well-formed XML: " + err.Error()}
+		}
+		if err := w.token(t); err != nil {
+			return err
+		}
+	}
+}
+
+// token checks one token.
+func (w *svgWalk) token(t xml.Token) error {
+	switch t := t.(type) {
+	case xml.Directive:
+		return &SVGError{Reason: "a DOCTYPE or other declaration (entities and external DTDs are not read)"}
+	case xml.ProcInst:
+		if t.Target != "xml" {
+			return &SVGError{Reason: "the processing instruction <?" + t.Target + "?> (a stylesheet is an outside reference)"}
+		}
+	case xml.StartElement:
+		return w.start(t)
+	case xml.CharData: // a <style> sheet's text
+		return localReferences([]xml.Attr{{Name: xml.Name{Local: "style"}, Value: string(t)}})
+	case xml.EndElement:
+		w.end()
+	}
+	return nil
+}
+
+// svgUndrawn are elements with visible content that oksvg does not draw.
+var svgUndrawn = map[string]bool{"text": true, "image": true, "foreignObject": true, "feImage": true}
+
+// start checks an element: its count with what <use> repeats, its
+// depth, its references.
+func (w *svgWalk) start(se xml.StartElement) error {
+	w.depth++
+	w.elements++
+	for _, id := range w.open {
+		w.defSize[id]++
+	}
+	if w.depth > maxSVGDepth {
+		return &SVGError{Reason: fmt.Sprintf("elements nested deeper than %d", maxSVGDepth)}
+	}
+	if svgUndrawn[se.Name.Local] {
+		return &DecoderGapError{Format: SVG, Reason: "it has a <" + se.Name.Local + "> element, which the renderer does not draw"}
+	}
+	if err := localReferences(se.Attr); err != nil {
+		return err
+	}
+	switch {
+	case se.Name.Local == "defs":
+		w.defsDepth = w.depth
+	case se.Name.Local == "use" && w.defsDepth > 0:
+		return &SVGError{Reason: "a <use> inside <defs> (a reference to references, which grows exponentially)"}
+	case se.Name.Local == "use":
+		w.elements += w.defSize[strings.TrimPrefix(hrefOf(se.Attr), "#")]
+	case w.defsDepth > 0:
+		if id := attr(se.Attr, "id"); id != "" {
+			w.open, w.openAt = append(w.open, id), append(w.openAt, w.depth)
+			w.defSize[id]++
+		}
+	}
+	if w.elements > maxSVGElements {
+		return &SVGError{Reason: fmt.Sprintf("more than %d elements, counting what each <use> repeats", maxSVGElements)}
+	}
+	return nil
+}
+
+// end closes an element.
+func (w *svgWalk) end() {
+	if n := len(w.openAt); n > 0 && w.openAt[n-1] == w.depth {
+		w.open, w.openAt = w.open[:n-1], w.openAt[:n-1]
+	}
+	if w.depth == w.defsDepth {
+		w.defsDepth = 0
+	}
+	w.depth--
+}
+
+// localReferences refuses an attribute that refers outside the
+// document: an href (xlink's or SVG 2's) or a url(...) in any attribute
+// (fill, style...) that is not a fragment of this document.
+func localReferences(attrs []xml.Attr) error {
+	for _, a := range attrs {
+		if a.Name.Local == "href" && !strings.HasPrefix(strings.TrimSpace(a.Value), "#") {
+			return &SVGError{Reason: fmt.Sprintf("the reference %q outside the document", a.Value)}
+		}
+		for rest := a.Value; ; {
+			i := strings.Index(strings.ToLower(rest), "url(")
+			if i < 0 {
+				break
+			}
+			rest = strings.TrimLeft(rest[i+4:], " \t\n\r'\"")
+			if !strings.HasPrefix(rest, "#") {
+				return &SVGError{Reason: fmt.Sprintf("a url(...) outside the document in %s", a.Name.Local)}
+			}
+		}
+		if strings.Contains(strings.ToLower(a.Value), "@import") {
+			return &SVGError{Reason: "an @import (a stylesheet outside the document)"}
+		}
+	}
+	return nil
+}
+
+// hrefOf is an element's href (xlink's or SVG 2's).
+func hrefOf(attrs []xml.Attr) string { return attr(attrs, "href") }
+
+// attr is the value of the attribute named local, or "".
+func attr(attrs []xml.Attr, local string) string {
+	for _, a := range attrs {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// decodeSVG checks an SVG (checkSVG), parses it with oksvg and
+// rasterises it with rasterx at its size (decodeSVGConfig, which the
+// pixel limit has checked), over transparency.
+func decodeSVG(rd io.Reader) (image.Image, error) {
+	b, err := io.ReadAll(io.LimitReader(rd, maxSVGBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSVG(b); err != nil {
+		return nil, err
+	}
+	root, err := readSVGRoot(b)
+	if err != nil {
+		return nil, err
+	}
+	icon, err := oksvg.ReadIconStream(bytes.NewReader(b), oksvg.IgnoreErrorMode)
+	if err != nil {
+		return nil, err
+	}
+	w, h := root.pixelSize()
+	if icon.ViewBox.W <= 0 || icon.ViewBox.H <= 0 {
+		icon.ViewBox.W, icon.ViewBox.H = root.width, root.height
+	}
+	icon.SetTarget(0, 0, float64(w), float64(h))
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	icon.Draw(rasterx.NewDasher(w, h, rasterx.NewScannerGV(w, h, img, img.Bounds())), 1)
+	return img, nil
+}
