@@ -67,14 +67,10 @@ test-windows:
 	GO=$(GO) scripts/wine/test.sh
 
 ## fuzz: a short run of every fuzz target (FUZZTIME each), stopping at the
-## first that fails. Only packages whose test files declare a Fuzz function
-## are listed.
+## first that fails: each package's test binary is built once, instrumented,
+## and fuzzes each of its targets in turn (scripts/fuzz.sh).
 fuzz:
-	@for pkg in $$($(GO) list $$(git grep -l '^func Fuzz' -- '*_test.go' | xargs -n1 dirname | sort -u | sed 's|^|./|')); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
-	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
-	  done; \
-	done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 ## fuzz-brief: the fuzz step of make test: every target (52 in 28
 ## packages) for 500 executions, so that a target the fuzzer breaks at
