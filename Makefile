@@ -68,7 +68,7 @@ test-e2e:
 
 ## test-windows: every package's tests cross-compiled for Windows and run
 ## under Wine, then deskbridge.exe driven under Wine by e2e/wine
-## (docs/windows.md). Needs Debian wine64 and gcc-mingw-w64-x86-64.
+## (docs/windows.md). Needs Debian wine64 and gcc-mingw-w64-x86-64-win32.
 test-windows:
 	GO=$(GO) scripts/wine/test.sh
 
