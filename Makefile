@@ -16,8 +16,14 @@ build:
 ## test: everything CI runs — format, vet, cross builds, unit tests with the
 ## race detector, a brief run of every fuzz target, the policy tests through
 ## our own binary, the browser end-to-end suite, and the Windows build's
-## tests under Wine.
-test: lint cross test-unit fuzz-brief policy-test test-e2e test-windows
+## tests under Wine. Each step says how long it took when it ends (the
+## figures in README.md come from these lines).
+TEST_STEPS := lint cross test-unit fuzz-brief policy-test test-e2e test-windows
+test:
+	@for step in $(TEST_STEPS); do \
+	  start=$$(date +%s); $(MAKE) --no-print-directory $$step || exit 1; \
+	  echo "== make $$step: $$(($$(date +%s) - start)) s"; \
+	done
 
 ## lint: gofmt, stale generated files, and go vet for each system we ship
 ## for. Each vet names the GOARCH that cross builds: vet compiles every
