@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/internal/testkit/gobuild"
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/internal/testkit/testhome"
 )
 
@@ -201,8 +202,8 @@ func exchange(h host, reqs ...any) ([][]byte, error) {
 	select {
 	case err := <-done:
 		return frames, err
-	case <-time.After(10 * time.Second):
-		return nil, fmt.Errorf("no exit within 10s after EOF")
+	case <-time.After(proctest.Bound):
+		return nil, fmt.Errorf("no exit within %v after EOF", proctest.Bound)
 	}
 }
 

@@ -9,9 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/testkit/wine"
@@ -19,31 +17,11 @@ import (
 
 const agentOrigin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 
-var agentBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// agentBinary builds the deskbridge binary once for these tests.
+// agentBinary is the deskbridge binary TestMain built for every test of
+// the package.
 func agentBinary(t *testing.T) string {
 	t.Helper()
-	agentBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "deskbridge-agent-bin")
-		if err != nil {
-			agentBin.err = err
-			return
-		}
-		agentBin.path = filepath.Join(dir, "deskbridge")
-		if runtime.GOOS == "windows" {
-			agentBin.path += ".exe"
-		}
-		agentBin.err = buildHost(agentBin.path)
-	})
-	if agentBin.err != nil {
-		t.Fatal(agentBin.err)
-	}
-	return agentBin.path
+	return binaryPath
 }
 
 // agentConfig writes a configuration with one workspace and a state

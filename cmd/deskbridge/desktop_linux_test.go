@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/internal/testkit/xvfb"
 )
 
@@ -165,15 +166,14 @@ func (d desk) x(t *testing.T, stdin []byte, name string, args ...string) []byte 
 func (d desk) xclipIn(t *testing.T, b []byte) {
 	t.Helper()
 	d.x(t, b, "xclip", "-i", "-selection", "clipboard")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	owned := proctest.WaitFor(func() bool {
 		cmd := exec.Command("xclip", "-o", "-selection", "clipboard")
 		cmd.Env = append(os.Environ(), d.env()[2:]...)
-		if out, err := cmd.Output(); err == nil && bytes.Equal(out, b) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("xclip did not take the clipboard within 10 s")
-		}
+		out, err := cmd.Output()
+		return err == nil && bytes.Equal(out, b)
+	})
+	if !owned {
+		t.Fatalf("xclip did not take the clipboard within %v", proctest.Bound)
 	}
 }
 

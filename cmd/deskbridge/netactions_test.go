@@ -16,26 +16,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 )
 
 const netTestOrigin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
-
-// buildNetBinary builds the deskbridge command into a temporary folder.
-func buildNetBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "deskbridge")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	if err := buildHost(bin); err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
 
 // netResponse is one framed response.
 type netResponse struct {
@@ -97,7 +83,7 @@ func serveFrames(t *testing.T, bin, cfg string, reqs map[string]string) map[stri
 }
 
 func TestBinaryNetActions(t *testing.T) {
-	bin := buildNetBinary(t)
+	bin := binaryPath
 	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 32)...)
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -7,7 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 )
 
 // TestSlowRequestDoesNotHoldUpTheNext: a request sent while a slow one is
@@ -45,13 +46,16 @@ func waitForChild(t *testing.T, pid int) {
 	if len(lists) == 0 {
 		return
 	}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	started := proctest.WaitFor(func() bool {
 		lists, _ = filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 		for _, name := range lists {
 			if b, _ := os.ReadFile(name); strings.TrimSpace(string(b)) != "" {
-				return
+				return true
 			}
 		}
+		return false
+	})
+	if !started {
+		t.Fatalf("host %d started no child process within %v", pid, proctest.Bound)
 	}
-	t.Fatalf("host %d started no child process", pid)
 }

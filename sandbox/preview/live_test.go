@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
 )
 
@@ -55,10 +56,10 @@ func TestLiveStreamSaysReloadAfterAChange(t *testing.T) {
 }
 
 // waitFor reads lines until want, failing when the stream ends first or
-// none comes in 10 s.
+// none comes within proctest.Bound.
 func waitFor(t *testing.T, lines <-chan string, want string) {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(proctest.Bound)
 	for {
 		select {
 		case l, ok := <-lines:

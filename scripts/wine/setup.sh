@@ -8,7 +8,7 @@ if [ -z "$WINE" ]; then
   echo "setup.sh: wine64 not found (Debian package wine64)" >&2; exit 1
 fi
 cc=x86_64-w64-mingw32-gcc
-command -v "$cc" >/dev/null || { echo "setup.sh: $cc not found (Debian package gcc-mingw-w64-x86-64)" >&2; exit 1; }
+command -v "$cc" >/dev/null || { echo "setup.sh: $cc not found (Debian package gcc-mingw-w64-x86-64-win32)" >&2; exit 1; }
 mkdir -p "$WINE_OUT"
 dll="$WINE_OUT/bcryptprimitives.dll"
 src="$root/scripts/wine/processprng.c"

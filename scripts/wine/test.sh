@@ -117,7 +117,7 @@ runpkg() {
   local display=
   [[ "$display_pkgs" == *" $path "* ]] && display="$xdisplay"
   (cd "$1" && DISPLAY="$display" DESKBRIDGE_EXPECT_DISPLAY="${display:+1}" \
-    nice -n 10 "$WINE" "$2" -test.v -test.count=1 -test.timeout=10m \
+    nice -n 10 "$WINE" "$2" -test.v -test.count=1 -test.timeout=30m \
     ${WINE_RUN:+-test.run "$WINE_RUN"} >"$3" 2>&1)
 }
 
