@@ -14,6 +14,7 @@ require (
 	github.com/invopop/jsonschema v0.14.0
 	github.com/jezek/xgb v1.1.1
 	github.com/klauspost/compress v1.20.3
+	github.com/kovidgoyal/imaging v1.9.0
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/open-policy-agent/opa v1.22.4
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -31,6 +32,7 @@ require (
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c // indirect
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // indirect
 	github.com/itlightning/dateparse v0.2.1 // indirect
+	github.com/kovidgoyal/go-parallel v1.1.1 // indirect
 	github.com/tetratelabs/wazero v1.12.0 // indirect
 )
 

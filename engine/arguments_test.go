@@ -58,7 +58,7 @@ func validArguments(th *testHost) map[string]map[string]any {
 		"open_app":          {"app": "not-allowed-app", "args": []any{"--x"}},
 		"open_project":      {"path": th.out, "editor": "none"},
 		"inspect_image":     {"path": ws("a.txt")},
-		"resize_image":      {"path": ws("a.txt"), "width": 10, "height": 10, "fit": "cover", "format": "png", "quality": 80, "destination": ws("r.png")},
+		"resize_image":      {"path": ws("a.txt"), "width": 10, "height": 10, "fit": "cover", "gravity": "north", "extract": map[string]any{"left": 0, "top": 0, "width": 5, "height": 5}, "format": "png", "quality": 80, "destination": ws("r.png")},
 		"compress_image":    {"path": ws("a.txt"), "quality": 80, "max_bytes": 1000, "destination": ws("c.png")},
 		"convert_image":     {"path": ws("a.txt"), "destination": ws("c.gif"), "format": "gif", "quality": 80},
 	}

@@ -85,6 +85,9 @@ func generatedRequests(valid map[string]map[string]any) []schemaRequest {
 	extra("get_clipboard", "text with destination", []any{"format"}, "text")
 	extra("web_agent_start", "workspace mode without workspace", []any{"mode"}, "workspace")
 	extra("resize_image", "width 0", []any{"width"}, 0)
+	extra("resize_image", "extract width 0", []any{"extract", "width"}, 0)
+	extra("resize_image", "extract left -1", []any{"extract", "left"}, -1)
+	extra("resize_image", "gravity middle", []any{"gravity"}, "middle")
 	extra("set_clipboard", "text with image_path", []any{"image_path"}, valid["inspect_image"]["path"])
 	return out
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Image benchmarks, side by side with libvips (vipsthumbnail, vips) and
-# ImageMagick, each command run RUNS times (default 3) under
-# /usr/bin/time -v for its wall time and peak memory; prints the median of
+# ImageMagick, each command run RUNS times (default 3) under a child
+# subreaper that counts every process it starts (DeskBridge's image worker
+# too) for its CPU time, wall time and peak memory; prints the median of
 # each figure. Installs libvips-tools, imagemagick and time from Debian
 # when they are missing. Not part of make test.
 # Usage: scripts/bench-images.sh [RUNS]
@@ -32,6 +33,29 @@ cat >"$tmp/config.json" <<JSON
 JSON
 db() { "$tmp/deskbridge" --config "$tmp/config.json" call "$@" >"$tmp/last.json"; }
 
+# reap.py OUT CMD...: runs CMD as a child subreaper, waits for every
+# descendant, and appends "cpu wall maxrss_kib" to OUT. CPU is the
+# children's rusage after minus before (a python3 started through a shim
+# has children's time already).
+cat >"$tmp/reap.py" <<'PY'
+import ctypes, os, resource, subprocess, sys, time
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.monotonic()
+rc = subprocess.run(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL).returncode
+while True:
+    try:
+        os.waitpid(-1, 0)
+    except ChildProcessError:
+        break
+wall = time.monotonic() - t0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+if rc != 0:
+    sys.exit("%s exited %d" % (sys.argv[2], rc))
+with open(sys.argv[1], "a") as f:
+    print(ru.ru_utime + ru.ru_stime - before.ru_utime - before.ru_stime, wall, ru.ru_maxrss, file=f)
+PY
+
 # 1,000 inspect_image requests framed for one host process (stdin).
 python3 - "$ws/many" "$tmp/inspect.frames" <<'PY'
 import json, os, struct, sys
@@ -44,31 +68,55 @@ with open(out, "wb") as f:
 PY
 
 # measure NAME CMD...: RUNS runs; prints the median CPU time (user +
-# system), wall time and peak RSS. On a shared machine quote CPU times and
-# ratios: wall times wait for the processor.
+# system), wall time and peak RSS, and each run's CPU. On a shared
+# machine quote CPU times and ratios: wall times wait for the processor.
+# The command runs under a child subreaper (reap.py) that waits for every
+# process it starts, so DeskBridge's image worker, a child the host
+# leaves to end on its own, is counted with the host; the peak is the
+# largest single process's.
 measure() {
 	local name=$1
 	shift
-	local cpus=() walls=() rsss=()
+	: >"$tmp/runs.txt"
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -v -o "$tmp/time.txt" "$@" >/dev/null 2>>"$tmp/stderr.txt"
-		cpus+=("$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' "$tmp/time.txt")")
-		walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time.txt")")
-		rsss+=("$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tmp/time.txt")")
+		python3 "$tmp/reap.py" "$tmp/runs.txt" "$@" 2>>"$tmp/stderr.txt"
 	done
-	printf '%-44s cpu %6.3f s   wall %6.3f s   peak RSS %7.1f MiB\n' "$name" \
-		"$(median "${cpus[@]}")" "$(median "${walls[@]}")" "$(echo "$(median "${rsss[@]}")/1024" | bc -l)"
+	local cpus walls rsss
+	read -ra cpus <<<"$(awk '{print $1}' "$tmp/runs.txt" | tr '\n' ' ')"
+	read -ra walls <<<"$(awk '{print $2}' "$tmp/runs.txt" | tr '\n' ' ')"
+	read -ra rsss <<<"$(awk '{print $3}' "$tmp/runs.txt" | tr '\n' ' ')"
+	last_cpu=$(median "${cpus[@]}")
+	printf '%-44s cpu %6.3f s   wall %6.3f s   peak RSS %7.1f MiB   (runs: %s s)\n' "$name" \
+		"$last_cpu" "$(median "${walls[@]}")" "$(echo "$(median "${rsss[@]}")/1024" | bc -l)" \
+		"$(printf '%.3f ' "${cpus[@]}")"
 }
 
+# ratio A B: A/B to two places.
+ratio() { printf '%.2f' "$(echo "$1/$2" | bc -l)"; }
+
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo "== the floor: inspect_image of the same 24-megapixel JPEG (host start, decision, header)"
+measure "deskbridge inspect_image" "$tmp/deskbridge" --config "$tmp/config.json" call inspect_image "{\"path\":\"$ws/photo-24mp.jpg\"}"
 
 echo "== resize a 24-megapixel JPEG (6000×4000) to 1600 px wide, JPEG quality 85"
 measure "deskbridge resize_image" "$tmp/deskbridge" --config "$tmp/config.json" call resize_image \
 	"{\"path\":\"$ws/photo-24mp.jpg\",\"width\":1600,\"destination\":\"$ws/ours-1600.jpg\",\"overwrite\":true}"
+ours=$last_cpu
 measure "vipsthumbnail" vipsthumbnail "$ws/photo-24mp.jpg" --size 1600x -o "$ws/vips-1600.jpg[Q=85]"
+vips=$last_cpu
 measure "ImageMagick convert -resize" "$im" "$ws/photo-24mp.jpg" -resize 1600x -quality 85 "$ws/im-1600.jpg"
+printf '%-44s %s× vipsthumbnail, %s× ImageMagick\n' "deskbridge resize_image CPU" "$(ratio "$ours" "$vips")" "$(ratio "$ours" "$last_cpu")"
 printf '%-44s %s dB\n' "PSNR deskbridge vs vipsthumbnail" "$(compare -metric PSNR "$ws/ours-1600.jpg" "$ws/vips-1600.jpg" null: 2>&1 || true)"
 printf '%-44s %s dB\n' "PSNR ImageMagick vs vipsthumbnail" "$(compare -metric PSNR "$ws/im-1600.jpg" "$ws/vips-1600.jpg" null: 2>&1 || true)"
+
+echo "== compress the 24-megapixel JPEG (6.9 MB) to at most 2,000,000 bytes"
+measure "deskbridge compress_image max_bytes" "$tmp/deskbridge" --config "$tmp/config.json" call compress_image \
+	"{\"path\":\"$ws/photo-24mp.jpg\",\"max_bytes\":2000000,\"destination\":\"$ws/ours-2mb.jpg\",\"overwrite\":true}"
+ours=$last_cpu
+measure "ImageMagick convert -define jpeg:extent" "$im" "$ws/photo-24mp.jpg" -define jpeg:extent=2000000 "$ws/im-2mb.jpg"
+printf '%-44s %s× ImageMagick\n' "deskbridge compress_image CPU" "$(ratio "$ours" "$last_cpu")"
+identify -format '%f %wx%h %b q%Q\n' "$ws/ours-2mb.jpg" "$ws/im-2mb.jpg"
 
 echo "== convert a 12-megapixel PNG (4240×2830) to lossless WebP"
 measure "deskbridge convert_image" "$tmp/deskbridge" --config "$tmp/config.json" call convert_image \

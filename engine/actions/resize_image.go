@@ -15,7 +15,13 @@ type resizeImageArgs struct {
 	Destination string `json:"destination"`
 	Width       int    `json:"width" jsonschema:"minimum=1,maximum=65535"`
 	Height      int    `json:"height" jsonschema:"minimum=1,maximum=65535"`
-	Fit         string `json:"fit" jsonschema:"enum=contain,enum=cover,enum=fill,enum=inside"`
+	Fit         string `json:"fit" jsonschema:"enum=contain,enum=cover,enum=fill,enum=inside,enum=outside"`
+	// Gravity is where cover crops from and contain places the image
+	// (default centre).
+	Gravity string `json:"gravity" jsonschema:"enum=centre,enum=center,enum=north,enum=northeast,enum=east,enum=southeast,enum=south,enum=southwest,enum=west,enum=northwest"`
+	// Extract is a rectangle of the displayed image resized instead of
+	// the whole (image_fit.go).
+	Extract *extractArg `json:"extract"`
 	// WithoutEnlargement (default true) keeps an image smaller than the
 	// box at its size, for fit inside and a box of one side; false
 	// enlarges it (up to max_pixels).
@@ -29,10 +35,13 @@ type resizeImageArgs struct {
 	Overwrite bool `json:"overwrite"`
 }
 
-// Validate requires a width or a height.
+// Validate requires a width, a height or an extract.
 func (a *resizeImageArgs) Validate() error {
-	if a.Width <= 0 && a.Height <= 0 {
-		return envelope.ArgumentError("Give a width, a height or both.")
+	if a.Width <= 0 && a.Height <= 0 && a.Extract == nil {
+		return envelope.ArgumentError("Give a width, a height, both or an extract.")
+	}
+	if err := validateFit(a.Gravity, a.Extract); err != nil {
+		return err
 	}
 	return validFormat(a.Format)
 }
@@ -40,7 +49,7 @@ func (a *resizeImageArgs) Validate() error {
 func init() {
 	action.Register(action.Spec{
 		Name:    "resize_image",
-		Rules:   []action.Rule{action.Absolute("path", "destination"), action.AtLeastOne(action.Present("width"), action.Present("height"))},
+		Rules:   []action.Rule{action.Absolute("path", "destination"), action.AtLeastOne(action.Present("width"), action.Present("height"), action.Present("extract"))},
 		NewArgs: func() any { return &resizeImageArgs{} },
 		Facts:   resizeFacts,
 		Run:     resizeImage,
@@ -57,6 +66,9 @@ func resizeFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.E
 		return perr
 	}
 	suffix := "-" + sizeName(a.Width) + "x" + sizeName(a.Height)
+	if a.Width <= 0 && a.Height <= 0 {
+		suffix = "-extract" // an extract at its size
+	}
 	return imageDestination(env, c, a.Destination, suffix, formatExt(a.Format))
 }
 
@@ -85,17 +97,11 @@ func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) 
 		return resizeFrames(ctx, j, src)
 	}
 	a := j.Args
-	s, f, perr := decodeJob(ctx, j, src, a.Format)
+	s, f, plan, perr := decodeForResize(ctx, j, src, a.Format, resizeBox(&a))
 	if perr != nil {
 		return encoded{}, perr
 	}
 	in := s.info
-	box := imaging.Box{Width: a.Width, Height: a.Height, Fit: imaging.Fit(a.Fit),
-		WithoutEnlargement: a.WithoutEnlargement == nil || *a.WithoutEnlargement}
-	plan, err := imaging.PlanResize(in.Width, in.Height, in.Orientation, box)
-	if err != nil {
-		return encoded{}, protocol.Errorf(protocol.InvalidRequest, "Give a width, a height or both.")
-	}
 	if max := j.Limits.MaxPixels; max > 0 && int64(plan.Width)*int64(plan.Height)*int64(frameCount(s)) > max {
 		return encoded{}, protocol.Errorf(protocol.ImageProcessingFailed, "The result would be %d×%d pixels (every frame together), over this action's limit of %d pixels (limits.max_pixels).", plan.Width, plan.Height, max)
 	}

@@ -68,9 +68,18 @@ func (o Output) QualityOf() int {
 
 // Encode writes img in o's format. Nothing of the source's metadata is
 // written but what o carries.
+//
+// A format that does not carry o's ICC profile gets the image converted
+// to sRGB (icc.go); a profile the colour engine cannot use is dropped,
+// as before.
 func Encode(img image.Image, o Output) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
+	if len(o.Profile) > 0 && !carriesProfile(o.Format) {
+		if srgb, cerr := ToSRGB(img, o.Profile); cerr == nil {
+			img = srgb
+		}
+	}
 	switch o.Format {
 	case JPEG:
 		err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: o.QualityOf()})
