@@ -11,7 +11,7 @@ import (
 )
 
 type compressImageArgs struct {
-	pathArgs
+	action.PathArgs
 	Destination string `json:"destination"`
 	// Quality is the highest quality tried for a lossy format (JPEG,
 	// WebP, AVIF; default the format's: 85, 80, 50).

@@ -9,6 +9,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/skills"
 	conv "github.com/deskbridge/deskbridge/internal/docconv"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -19,7 +20,7 @@ import (
 
 // convertDocumentArgs are convert_document_to_markdown's arguments.
 type convertDocumentArgs struct {
-	pathArgs
+	action.PathArgs
 	// Destination, when given, is a file in a workspace the whole Markdown
 	// is written to (atomically); the response still carries what fits.
 	Destination *string `json:"destination" jsonschema:"minLength=1"`
@@ -82,7 +83,7 @@ func init() {
 		Facts:   convertDocumentFacts,
 		Run:     convertDocument,
 	})
-	profileEnvDetails[protocol.SkillDocuments] = documentsProfile
+	skills.EnvDetail(protocol.SkillDocuments, documentsProfile)
 }
 
 func convertDocumentFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
@@ -94,7 +95,7 @@ func convertDocumentFacts(_ context.Context, env *action.Env, c *action.Call) *p
 		if _, perr := c.Path(env, "destination", *a.Destination); perr != nil {
 			return perr
 		}
-		writeFacts(c, *a.Destination, []byte("# "))
+		action.WriteFacts(c, *a.Destination, []byte("# "))
 	}
 	return nil
 }
@@ -215,34 +216,19 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// OCRProfile is what get_skill_profile tells of the OCR runtime.
-type OCRProfile struct {
-	// Enabled is false when the configuration switches OCR off.
-	Enabled bool `json:"enabled"`
-	// Runtime is "tesseract" when it is installed, else "".
-	Runtime   string   `json:"runtime"`
-	Path      string   `json:"path,omitempty"`
-	Languages []string `json:"languages"`
-	// Renderer is pdftoppm (poppler-utils), which renders a PDF page
-	// without a text layer to an image for OCR: an external program run
-	// without a shell inside the converter's sandbox.
-	Renderer string `json:"renderer,omitempty"`
-	Note     string `json:"note"`
-}
-
 // ocrLanguages runs tesseract for its languages (about 20 ms), which
-// get_status answers without (SkillProfile.usableOnly); a test counts its
+// get_status answers without (skills.Profile.usableOnly); a test counts its
 // runs.
 var ocrLanguages = func(tesseract string) []string {
 	return docconv.Languages(context.Background(), tesseract)
 }
 
-func documentsProfile(env *action.Env, p *SkillProfile) {
+func documentsProfile(env *action.Env, p *skills.Profile) {
 	t := docconv.FindTools()
-	o := &OCRProfile{Enabled: env.Config == nil || !env.Config.Documents.OCROff(), Path: t.Tesseract, Renderer: t.Pdftoppm, Languages: []string{}}
+	o := &skills.OCR{Enabled: env.Config == nil || !env.Config.Documents.OCROff(), Path: t.Tesseract, Renderer: t.Pdftoppm, Languages: []string{}}
 	if t.Tesseract != "" {
 		o.Runtime = "tesseract"
-		if !p.usableOnly {
+		if !p.UsableOnly() {
 			if l := ocrLanguages(t.Tesseract); l != nil {
 				o.Languages = l
 			}
@@ -258,5 +244,5 @@ func documentsProfile(env *action.Env, p *SkillProfile) {
 	}
 	p.OCR = o
 	up, reason := proc.LandlockStatus()
-	p.Wall = &Wall{Kind: "landlock", Up: up, Reason: reason}
+	p.Wall = &skills.Wall{Kind: "landlock", Up: up, Reason: reason}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 type convertImageArgs struct {
-	pathArgs
+	action.PathArgs
 	Destination string `json:"destination" jsonschema:"required,minLength=1"`
 	Format      string `json:"format" jsonschema:"required,enum=png,enum=jpeg,enum=gif,enum=webp,enum=bmp,enum=tiff,enum=avif,enum=heic"`
 	// Quality is the quality of a lossy result (JPEG, WebP, AVIF;

@@ -9,7 +9,7 @@ import (
 )
 
 type createFileArgs struct {
-	pathArgs
+	action.PathArgs
 	Content       string `json:"content"`
 	Encoding      string `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	CreateParents bool   `json:"create_parents"`

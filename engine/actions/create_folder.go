@@ -10,7 +10,7 @@ import (
 )
 
 type createFolderArgs struct {
-	pathArgs
+	action.PathArgs
 	Parents bool `json:"parents"`
 }
 
@@ -25,7 +25,7 @@ func init() {
 		Name:    "create_folder",
 		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &createFolderArgs{} },
-		Facts:   targetPath(func(a any) string { return a.(*createFolderArgs).Path }),
+		Facts:   action.TargetPath(func(a any) string { return a.(*createFolderArgs).Path }),
 		Run:     createFolder,
 	})
 }

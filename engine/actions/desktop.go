@@ -8,6 +8,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/skills"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
@@ -50,22 +51,6 @@ func writeDestination(env *action.Env, c *action.Call, data []byte) (string, *pr
 	return p.Canonical, nil
 }
 
-// DesktopProfile is what get_skill_profile says of the desktop session,
-// in the clipboard, windows and applications skills.
-type DesktopProfile struct {
-	desktop.Status
-	// Editors are the configured editors, each with whether its program
-	// is installed (applications only).
-	Editors []EditorProfile `json:"editors,omitempty"`
-	// Opener is the program open_folder hands folders to, and whether it
-	// is installed (applications only, Unix).
-	Opener *ProgramProfile `json:"opener,omitempty"`
-	// Closed are the skill's actions the default policy keeps closed
-	// until the configuration names the skill true (desktop.rego,
-	// private_desktop): the reads of the screen and the clipboard.
-	Closed []string `json:"closed,omitempty"`
-}
-
 // privateDesktop mirrors desktop.rego's private_desktop: the actions
 // closed until their skill is named in the configuration.
 var privateDesktop = map[protocol.Skill][]string{
@@ -73,30 +58,17 @@ var privateDesktop = map[protocol.Skill][]string{
 	protocol.SkillWindows:   {"capture_screen", "get_active_window"},
 }
 
-// EditorProfile is one configured editor.
-type EditorProfile struct {
-	Name      string   `json:"name"`
-	Command   []string `json:"command"`
-	Installed bool     `json:"installed"`
-}
-
-// ProgramProfile is a helper program and whether it is installed.
-type ProgramProfile struct {
-	Program   string `json:"program"`
-	Installed bool   `json:"installed"`
-}
-
 func init() {
 	for _, sk := range []protocol.Skill{protocol.SkillClipboard, protocol.SkillWindows, protocol.SkillApplications} {
-		profileEnvDetails[sk] = desktopProfile
+		skills.EnvDetail(sk, desktopProfile)
 	}
 }
 
 // desktopProfile fills the desktop member of a skill's profile; a skill
 // whose session offers none of its features is not available.
-func desktopProfile(env *action.Env, p *SkillProfile) {
+func desktopProfile(env *action.Env, p *skills.Profile) {
 	st := systemDesktop(env).Status()
-	d := &DesktopProfile{Status: st}
+	d := &skills.Desktop{Status: st}
 	feature := map[protocol.Skill]string{protocol.SkillClipboard: "clipboard", protocol.SkillWindows: "capture"}[protocol.Skill(p.Name)]
 	if why, missing := st.Missing[feature]; missing && feature != "" {
 		p.Available, p.Reason = false, why
@@ -112,11 +84,11 @@ func desktopProfile(env *action.Env, p *SkillProfile) {
 }
 
 // editorProfiles lists the configured editors by name.
-func editorProfiles(env *action.Env) []EditorProfile {
-	out := []EditorProfile{}
+func editorProfiles(env *action.Env) []skills.Editor {
+	out := []skills.Editor{}
 	for _, name := range editorNames(env) {
 		cmd := env.Config.Editors[name].Command
-		out = append(out, EditorProfile{Name: name, Command: cmd, Installed: desktop.Installed(cmd[0], systemDirs())})
+		out = append(out, skills.Editor{Name: name, Command: cmd, Installed: desktop.Installed(cmd[0], systemDirs())})
 	}
 	return out
 }
@@ -136,10 +108,10 @@ func editorNames(env *action.Env) []string {
 const clipboardMax = 32 << 20
 
 // folderOpener describes open_folder's program, where there is one.
-func folderOpener() *ProgramProfile {
+func folderOpener() *skills.Program {
 	prog := desktop.FolderOpener()
 	if prog == "" {
 		return nil
 	}
-	return &ProgramProfile{Program: prog, Installed: desktop.Installed(prog, systemDirs())}
+	return &skills.Program{Program: prog, Installed: desktop.Installed(prog, systemDirs())}
 }

@@ -68,11 +68,11 @@ func init() {
 // server sends).
 func downloadFacts(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {
 	a := action.Args[downloadArgs](c)
-	f, perr := urlFacts(ctx, c, a.URL)
+	f, perr := action.URLFacts(ctx, c, a.URL)
 	if perr != nil {
 		return perr
 	}
-	return destinationWrite(env, c, a.Destination, urlName(f.Path))
+	return action.DestinationWrite(env, c, a.Destination, urlName(f.Path))
 }
 
 // downloadAsset fetches the URL with a client that dials only the
@@ -90,7 +90,7 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 	if err != nil {
 		return nil, protocol.Wrap(protocol.InternalError, err, "The configuration's network.allow_private could not be read.")
 	}
-	f := checkedURL(c)
+	f := action.CheckedURL(c)
 	client := netguard.NewClient(netguard.ClientOptions{
 		Policy:   pol,
 		Lookup:   netguard.Pin(f.ASCIIHost, urlfacts.Addrs(f), netguard.NoLookup),

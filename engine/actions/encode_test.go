@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/go-json-experiment/json"
@@ -41,9 +42,9 @@ var appenderEntries = []sandbox.Entry{
 
 func TestDataAppendersMatchEncoder(t *testing.T) {
 	for _, d := range []readFileData{
-		{}, {Content: "hello", Size: 5, Encoding: encUTF8, SHA256: strings.Repeat("0", 64)},
-		{Content: "a\"b\\c\n\x01", Size: 1 << 40, Encoding: encBase64, Offset: 7, Truncated: true, NextOffset: 99},
-		{Content: "bad \xff", Encoding: encUTF8},
+		{}, {Content: "hello", Size: 5, Encoding: textenc.UTF8, SHA256: strings.Repeat("0", 64)},
+		{Content: "a\"b\\c\n\x01", Size: 1 << 40, Encoding: textenc.Base64, Offset: 7, Truncated: true, NextOffset: 99},
+		{Content: "bad \xff", Encoding: textenc.UTF8},
 	} {
 		checkAppender(t, d)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
@@ -154,11 +155,11 @@ func fitJSONString(b []byte, budget int) (string, bool) {
 	lo, hi := 0, len(b)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if jsonLen(b[:runeStart(b[:mid])]) <= budget {
+		if jsonLen(b[:textenc.RuneStart(b[:mid])]) <= budget {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	return string(b[:runeStart(b[:lo])]), true
+	return string(b[:textenc.RuneStart(b[:lo])]), true
 }

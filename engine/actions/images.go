@@ -12,6 +12,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/skills"
 	"github.com/deskbridge/deskbridge/internal/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
@@ -54,44 +55,26 @@ type imageOut struct {
 }
 
 func init() {
-	profileDetails[protocol.SkillImages] = func(p *SkillProfile) {
-		p.Formats = &ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
+	skills.Detail(protocol.SkillImages, func(p *skills.Profile) {
+		p.Formats = &skills.ImageFormats{Read: formatNames(imaging.Readable), Write: formatNames(imaging.Writable),
 			Unsupported: map[string]string{
 				"heic": "no maintained HEIC/HEIF decoder is available as a Go module here (libheif compiled to WebAssembly, github.com/gen2brain/heic, is not in the module proxy this project builds from); see docs/protocol.md, Images",
 			},
 			Codecs: imageCodecs}
-	}
-}
-
-// ImageCodec is one format's entry in the images skill's profile: what
-// the host does with it and the library that does it.
-type ImageCodec struct {
-	Format  string `json:"format"`
-	Read    bool   `json:"read"`
-	Write   bool   `json:"write"`
-	Library string `json:"library"`
+	})
 }
 
 // imageCodecs lists each format with the libraries behind it
 // (docs/protocol.md, Images, "Codecs", says why each).
-var imageCodecs = []ImageCodec{
-	{"png", true, true, "Go image/png"},
-	{"jpeg", true, true, "Go image/jpeg (baseline only: no progressive output)"},
-	{"gif", true, true, "Go image/gif, every frame; palettes by DeskBridge's median cut (internal/imaging)"},
-	{"webp", true, true, "read: golang.org/x/image/webp; write: libwebp (github.com/gen2brain/webp, WebAssembly), lossy at quality or lossless"},
-	{"bmp", true, true, "golang.org/x/image/bmp"},
-	{"tiff", true, true, "golang.org/x/image/tiff"},
-	{"avif", true, true, "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
-	{"heic", false, false, "none"},
-}
-
-// ImageFormats is the images skill's formats in get_skill_profile.
-type ImageFormats struct {
-	Read        []string          `json:"read"`
-	Write       []string          `json:"write"`
-	Unsupported map[string]string `json:"unsupported"`
-	// Codecs lists each format with read, write and its library.
-	Codecs []ImageCodec `json:"codecs"`
+var imageCodecs = []skills.ImageCodec{
+	{Format: "png", Read: true, Write: true, Library: "Go image/png"},
+	{Format: "jpeg", Read: true, Write: true, Library: "Go image/jpeg (baseline only: no progressive output)"},
+	{Format: "gif", Read: true, Write: true, Library: "Go image/gif, every frame; palettes by DeskBridge's median cut (internal/imaging)"},
+	{Format: "webp", Read: true, Write: true, Library: "read: golang.org/x/image/webp; write: libwebp (github.com/gen2brain/webp, WebAssembly), lossy at quality or lossless"},
+	{Format: "bmp", Read: true, Write: true, Library: "golang.org/x/image/bmp"},
+	{Format: "tiff", Read: true, Write: true, Library: "golang.org/x/image/tiff"},
+	{Format: "avif", Read: true, Write: true, Library: "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
+	{Format: "heic", Read: false, Write: false, Library: "none"},
 }
 
 func formatNames(fs []imaging.Format) []string {
@@ -185,10 +168,10 @@ func imageDestination(env *action.Env, c *action.Call, raw, suffix, ext string) 
 		ext = filepath.Ext(src)
 	}
 	if raw != "" {
-		if perr := destination(env, c, raw, stem+suffix+ext); perr != nil {
+		if perr := action.Destination(env, c, raw, stem+suffix+ext); perr != nil {
 			return perr
 		}
-		writeFacts(c, c.Paths["destination"].Canonical, nil)
+		action.WriteFacts(c, c.Paths["destination"].Canonical, nil)
 		return nil
 	}
 	for n := 1; n < 100; n++ {
@@ -201,7 +184,7 @@ func imageDestination(env *action.Env, c *action.Call, raw, suffix, ext string) 
 			return perr
 		}
 		if !p.Exists {
-			writeFacts(c, p.Canonical, nil)
+			action.WriteFacts(c, p.Canonical, nil)
 			return nil
 		}
 	}

@@ -55,7 +55,7 @@ func importFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.E
 	}
 	imp := importSourceOf(env.Config.ImportSources, src.Canonical)
 	c.Import = &imp
-	return destinationWrite(env, c, a.Destination, filepath.Base(src.Canonical))
+	return action.DestinationWrite(env, c, a.Destination, filepath.Base(src.Canonical))
 }
 
 // importSourceOf returns the deepest import source containing canonical.

@@ -10,7 +10,7 @@ import (
 )
 
 type inspectImageArgs struct {
-	pathArgs
+	action.PathArgs
 }
 
 // imageInfo is inspect_image's data.
@@ -40,7 +40,7 @@ func init() {
 		Name:    "inspect_image",
 		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &inspectImageArgs{} },
-		Facts:   targetPath(func(a any) string { return a.(*inspectImageArgs).Path }),
+		Facts:   action.TargetPath(func(a any) string { return a.(*inspectImageArgs).Path }),
 		Run:     inspectImage,
 	})
 }

@@ -13,7 +13,7 @@ import (
 )
 
 type listFolderArgs struct {
-	pathArgs
+	action.PathArgs
 	Recursive     bool `json:"recursive"`
 	MaxDepth      int  `json:"max_depth" jsonschema:"minimum=0,maximum=32"`
 	IncludeHidden bool `json:"include_hidden"`
@@ -31,7 +31,7 @@ func init() {
 		Name:    "list_folder",
 		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &listFolderArgs{} },
-		Facts:   targetPath(func(a any) string { return a.(*listFolderArgs).Path }),
+		Facts:   action.TargetPath(func(a any) string { return a.(*listFolderArgs).Path }),
 		Run:     listFolder,
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/launch"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
@@ -48,7 +49,7 @@ func init() {
 // word is not a path, and a relative path is placed nowhere.
 func openAppFacts(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
 	a := action.Args[openAppArgs](c)
-	f, err := cmdfacts.Build(cmdfacts.Request{Argv: append([]string{a.App}, a.Args...)}, cmdfacts.Native(), locate(env.Paths))
+	f, err := cmdfacts.Build(cmdfacts.Request{Argv: append([]string{a.App}, a.Args...)}, cmdfacts.Native(), action.Locate(env.Paths))
 	if err != nil {
 		var pe *protocol.Error
 		if errors.As(err, &pe) {
@@ -73,7 +74,7 @@ func pathLike(v string) bool {
 // openApp starts the application with the judged arguments.
 func openApp(ctx context.Context, _ *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[openAppArgs](c)
-	l, err := launchResult(desktop.OpenApp(ctx, a.App, a.Args, systemDirs()))
+	l, err := launch.Result(desktop.OpenApp(ctx, a.App, a.Args, systemDirs()))
 	if err != nil {
 		return nil, errmap.Desktop(err, "Starting the application")
 	}

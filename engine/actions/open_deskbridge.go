@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/launch"
 	"github.com/deskbridge/deskbridge/engine/panel"
+	"github.com/deskbridge/deskbridge/engine/skills"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/localserve"
 )
@@ -40,7 +42,7 @@ type panelData struct {
 	URL    string `json:"url"`
 	Opened bool   `json:"opened"`
 	// Pending and Launcher: the opener was still running after its wait
-	// (launched).
+	// (launch.Launched).
 	Pending   bool   `json:"pending,omitzero"`
 	Launcher  string `json:"launcher,omitzero"`
 	Expires   string `json:"expires_at"`
@@ -83,7 +85,7 @@ func openDeskbridge(ctx context.Context, env *action.Env, c *action.Call) (any, 
 		if a.Page == "decisions" {
 			u += "#recent-h"
 		}
-		l, perr := openWith(ctx, env, u)
+		l, perr := launch.OpenURL(ctx, env, u)
 		if perr != nil {
 			d.OpenError = perr.Message
 		}
@@ -154,8 +156,8 @@ func panelSpec(env *action.Env, ttl int64) panel.Spec {
 // why not.
 func PanelSkills(env *action.Env) []panel.Skill {
 	var out []panel.Skill
-	for _, sk := range skillNames() {
-		p := profile(env, sk, true) // the panel shows no runtime details
+	for _, sk := range skills.Names() {
+		p := skills.Of(env, sk, true) // the panel shows no runtime details
 		on := p.Usable()
 		why := p.Reason
 		switch {

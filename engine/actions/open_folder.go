@@ -6,12 +6,13 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/launch"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
 
 type openFolderArgs struct {
-	pathArgs // path: required, absolute
+	action.PathArgs // path: required, absolute
 }
 
 // openedData is the data of open_folder, open_project and open_app.
@@ -21,14 +22,14 @@ type openedData struct {
 	Editor string `json:"editor,omitempty"`
 	// Opened is set only when the launcher exited with status 0; Pending
 	// and Launcher say that the launcher was still running after its
-	// wait, which tells nothing yet (launched).
+	// wait, which tells nothing yet (launch.Launched).
 	Opened   bool   `json:"opened"`
 	Pending  bool   `json:"pending,omitzero"`
 	Launcher string `json:"launcher,omitzero"`
 }
 
 // openedOf is data with what the launcher said.
-func openedOf(d openedData, l launched) openedData {
+func openedOf(d openedData, l launch.Launched) openedData {
 	d.Opened, d.Pending, d.Launcher = l.Opened, l.Pending, l.Launcher
 	return d
 }
@@ -38,20 +39,20 @@ func init() {
 		Name:    "open_folder",
 		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &openFolderArgs{} },
-		Facts:   targetPath(func(a any) string { return a.(*openFolderArgs).Path }),
+		Facts:   action.TargetPath(func(a any) string { return a.(*openFolderArgs).Path }),
 		Run:     openFolder,
 	})
 }
 
 // openFolder hands the canonical folder the policy judged to the file
 // manager and waits for the opener's status, which the answer reports
-// (launched).
+// (launch.Launched).
 func openFolder(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	p, perr := folderTarget(c)
 	if perr != nil {
 		return nil, perr
 	}
-	l, err := launchResult(desktop.OpenFolder(ctx, p.Canonical, systemDirs()))
+	l, err := launch.Result(desktop.OpenFolder(ctx, p.Canonical, systemDirs()))
 	if err != nil {
 		return nil, errmap.Desktop(err, "Opening the folder")
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/launch"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/browser"
 )
@@ -17,7 +18,7 @@ type openURLArgs struct {
 // openURLData is open_in_browser's data.
 type openURLData struct {
 	URL string `json:"url"`
-	// Opened, Pending and Launcher: what the opener said (launched).
+	// Opened, Pending and Launcher: what the opener said (launch.Launched).
 	Opened   bool   `json:"opened"`
 	Pending  bool   `json:"pending,omitzero"`
 	Launcher string `json:"launcher,omitzero"`
@@ -28,7 +29,7 @@ func init() {
 		Name:    "open_in_browser",
 		NewArgs: func() any { return &openURLArgs{} },
 		Facts: func(ctx context.Context, _ *action.Env, c *action.Call) *protocol.Error {
-			_, perr := urlFacts(ctx, c, action.Args[openURLArgs](c).URL)
+			_, perr := action.URLFacts(ctx, c, action.Args[openURLArgs](c).URL)
 			return perr
 		},
 		Run: openInBrowser,
@@ -41,8 +42,8 @@ func openInBrowser(ctx context.Context, env *action.Env, c *action.Call) (any, *
 	if o == nil {
 		o = browser.System(cmdfacts.Native().Dirs)
 	}
-	u := checkedURL(c).Normalized
-	l, err := launchResult(browser.Open(ctx, o, u))
+	u := action.CheckedURL(c).Normalized
+	l, err := launch.Result(browser.Open(ctx, o, u))
 	if err != nil {
 		return nil, errmap.Browser(err)
 	}

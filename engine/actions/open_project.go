@@ -6,12 +6,13 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/launch"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
 
 type openProjectArgs struct {
-	pathArgs // path: required, absolute; the project folder
+	action.PathArgs // path: required, absolute; the project folder
 	// Editor names an editor of the configuration's editors; without it,
 	// the first (by name) whose program is installed.
 	Editor string `json:"editor"`
@@ -59,7 +60,7 @@ func openProject(ctx context.Context, env *action.Env, c *action.Call) (any, *pr
 		return nil, protocol.Errorf(protocol.AppNotFound, "No editor is configured and installed; add one under editors in the DeskBridge configuration.")
 	}
 	argv := append(slices.Clone(ed.Command), p.Canonical)
-	l, err := launchResult(desktop.Launch(ctx, argv, systemDirs(), 0))
+	l, err := launch.Result(desktop.Launch(ctx, argv, systemDirs(), 0))
 	if err != nil {
 		return nil, errmap.Desktop(err, "Opening the project")
 	}

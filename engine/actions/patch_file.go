@@ -14,7 +14,7 @@ import (
 )
 
 type patchFileArgs struct {
-	pathArgs
+	action.PathArgs
 	Edits  []patch.Edit `json:"edits" jsonschema:"required,minItems=1,maxItems=100"`
 	DryRun bool         `json:"dry_run"`
 	expectedArgs
@@ -43,7 +43,7 @@ func init() {
 			if _, err := c.Path(env, "target", a.Path); err != nil {
 				return err
 			}
-			writeFacts(c, a.Path, nil) // the patched content is not known before the policy decides
+			action.WriteFacts(c, a.Path, nil) // the patched content is not known before the policy decides
 			return nil
 		},
 		Run: patchFile,

@@ -7,12 +7,10 @@ import (
 	"time"
 
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/launch"
 	"github.com/deskbridge/deskbridge/protocol"
-	"github.com/deskbridge/deskbridge/sandbox/browser"
 	"github.com/deskbridge/deskbridge/sandbox/preview"
 )
 
@@ -44,7 +42,7 @@ type previewData struct {
 	URL    string `json:"url"`
 	Opened bool   `json:"opened"`
 	// Pending and Launcher: the opener was still running after its wait
-	// (launched).
+	// (launch.Launched).
 	Pending  bool   `json:"pending,omitzero"`
 	Launcher string `json:"launcher,omitzero"`
 	Folder   string `json:"folder,omitempty"`
@@ -63,7 +61,7 @@ func init() {
 		Facts: func(ctx context.Context, env *action.Env, c *action.Call) *protocol.Error {
 			a := action.Args[previewWebArgs](c)
 			if a.URL != "" {
-				_, perr := urlFacts(ctx, c, a.URL)
+				_, perr := action.URLFacts(ctx, c, a.URL)
 				return perr
 			}
 			_, perr := c.Path(env, "target", a.Path)
@@ -79,7 +77,7 @@ func previewWeb(ctx context.Context, env *action.Env, c *action.Call) (any, *pro
 	a := action.Args[previewWebArgs](c)
 	open := a.Open == nil || *a.Open
 	if a.URL != "" {
-		u := checkedURL(c).Normalized
+		u := action.CheckedURL(c).Normalized
 		d := previewData{URL: u}
 		openURL(ctx, env, open, &d)
 		return d, nil
@@ -152,24 +150,10 @@ func openURL(ctx context.Context, env *action.Env, open bool, d *previewData) {
 	if !open {
 		return
 	}
-	l, perr := openWith(ctx, env, d.URL)
+	l, perr := launch.OpenURL(ctx, env, d.URL)
 	if perr != nil {
 		d.OpenError = perr.Message
 		return
 	}
 	d.Opened, d.Pending, d.Launcher = l.Opened, l.Pending, l.Launcher
-}
-
-// openWith opens u with the host's opener and says what its launcher
-// reported (launched).
-func openWith(ctx context.Context, env *action.Env, u string) (launched, *protocol.Error) {
-	o := env.Opener
-	if o == nil {
-		o = browser.System(cmdfacts.Native().Dirs)
-	}
-	l, err := launchResult(browser.Open(ctx, o, u))
-	if err != nil {
-		return l, errmap.Browser(err)
-	}
-	return l, nil
 }

@@ -2,34 +2,27 @@ package actions
 
 import (
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/skills"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/project"
 )
 
-// TemplateProfile is one template in the projects skill's profile.
-type TemplateProfile struct {
-	Name string `json:"name"`
-	// Source is "builtin", or "configured" for a folder of the
-	// configuration's projects.templates.
-	Source string `json:"source"`
-}
-
 func init() {
-	profileEnvDetails[protocol.SkillProjects] = projectsProfile
+	skills.EnvDetail(protocol.SkillProjects, projectsProfile)
 }
 
 // projectsProfile lists the templates create_project can use (read from
 // the configured folder, so left out of get_status).
-func projectsProfile(env *action.Env, p *SkillProfile) {
-	if p.usableOnly {
+func projectsProfile(env *action.Env, p *skills.Profile) {
+	if p.UsableOnly() {
 		return
 	}
-	p.Templates = []TemplateProfile{}
+	p.Templates = []skills.Template{}
 	for _, t := range project.Templates(env.Config.Projects.Templates) {
 		src := "builtin"
 		if t.Configured {
 			src = "configured"
 		}
-		p.Templates = append(p.Templates, TemplateProfile{Name: t.Name, Source: src})
+		p.Templates = append(p.Templates, skills.Template{Name: t.Name, Source: src})
 	}
 }

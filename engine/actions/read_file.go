@@ -11,13 +11,14 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
 
 type readFileArgs struct {
-	pathArgs
+	action.PathArgs
 	Encoding string `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	Offset   int64  `json:"offset" jsonschema:"minimum=0"`
 	Length   int64  `json:"length" jsonschema:"minimum=0"`
@@ -39,7 +40,7 @@ func init() {
 		Name:    "read_file",
 		Rules:   []action.Rule{action.Absolute("path")},
 		NewArgs: func() any { return &readFileArgs{} },
-		Facts:   targetPath(func(a any) string { return a.(*readFileArgs).Path }),
+		Facts:   action.TargetPath(func(a any) string { return a.(*readFileArgs).Path }),
 		Run:     readFile,
 	})
 }
@@ -65,7 +66,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	}
 	enc := a.Encoding
 	if enc == "" {
-		enc = encUTF8
+		enc = textenc.UTF8
 	}
 	// The page is read for a response without sha256, which only the
 	// first page (offset 0) of a file of at most hashMaxBytes carries (the
@@ -83,7 +84,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 		buf = buf[:min(int64(len(buf)), pageBytes(budget, enc, length))]
 	}
 	d := readFileData{Size: size, Encoding: enc, Offset: a.Offset}
-	if enc != encBase64 {
+	if enc != textenc.Base64 {
 		if buf, perr = fitText(buf, budget, a.Offset, a.Offset+int64(len(buf)) < size); perr != nil {
 			return nil, perr
 		}
@@ -96,7 +97,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 			return nil, perr
 		}
 	}
-	if enc == encBase64 {
+	if enc == textenc.Base64 {
 		d.Content = base64.StdEncoding.EncodeToString(buf)
 	} else {
 		d.Content = unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is ours and never written again
@@ -115,7 +116,7 @@ const sha256Member = len(`,"sha256":""`) + 2*sha256.Size
 // content can carry in encoding enc, at most length when it is given.
 func pageBytes(budget int64, enc string, length int64) int64 {
 	want := budget
-	if enc == encBase64 {
+	if enc == textenc.Base64 {
 		want = budget / 4 * 3
 	}
 	if length > 0 {
@@ -179,14 +180,14 @@ func fitText(buf []byte, budget, off int64, more bool) ([]byte, *protocol.Error)
 		return nil, notText()
 	}
 	whole := len(buf)
-	buf = buf[:runeStart(buf)]
+	buf = buf[:textenc.RuneStart(buf)]
 	for {
 		quoted := jsonenc.QuotedLen(buf)
 		if quoted <= budget {
 			break
 		}
 		cut := min(int64(len(buf))*budget/quoted, int64(len(buf)-1))
-		buf = buf[:runeStart(buf[:cut])]
+		buf = buf[:textenc.RuneStart(buf[:cut])]
 	}
 	if len(buf) == 0 && whole > 0 {
 		return nil, protocol.Errorf(protocol.InvalidRequest, "The length is too small to hold one whole character; ask for at least 4 bytes.")

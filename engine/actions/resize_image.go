@@ -11,7 +11,7 @@ import (
 )
 
 type resizeImageArgs struct {
-	pathArgs
+	action.PathArgs
 	Destination string `json:"destination"`
 	Width       int    `json:"width" jsonschema:"minimum=1,maximum=65535"`
 	Height      int    `json:"height" jsonschema:"minimum=1,maximum=65535"`

@@ -17,6 +17,8 @@ import (
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/skills"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
@@ -112,10 +114,10 @@ func init() {
 		Facts:   runCommandFacts,
 		Run:     runCommand,
 	})
-	profileDetails[protocol.SkillCommands] = func(p *SkillProfile) {
+	skills.Detail(protocol.SkillCommands, func(p *skills.Profile) {
 		up, reason := proc.LandlockStatus()
-		p.Wall = &Wall{Kind: "landlock", Up: up, Reason: reason}
-	}
+		p.Wall = &skills.Wall{Kind: "landlock", Up: up, Reason: reason}
+	})
 }
 
 // runCommandFacts resolves the working folder and builds input.command.
@@ -128,7 +130,7 @@ func runCommandFacts(_ context.Context, env *action.Env, c *action.Call) *protoc
 	f, err := cmdfacts.Build(cmdfacts.Request{
 		Command: a.Command, Argv: a.Argv, Cwd: cwd.Canonical, Env: a.Env, HasStdin: a.Stdin != nil,
 		GitTop: gitTop(cwd), Secret: secretPatterns(env.Config),
-	}, cmdfacts.Native(), locate(env.Paths))
+	}, cmdfacts.Native(), action.Locate(env.Paths))
 	if err != nil {
 		var pe *protocol.Error
 		if errors.As(err, &pe) {
@@ -138,19 +140,6 @@ func runCommandFacts(_ context.Context, env *action.Env, c *action.Call) *protoc
 	}
 	c.Command = &f
 	return nil
-}
-
-// locate places a path argument with the same resolver as path arguments
-// of every other action, sensitivity included; one that cannot be
-// resolved lies in no workspace.
-func locate(r *facts.Resolver) cmdfacts.Locate {
-	return func(abs string) cmdfacts.Place {
-		p, err := r.Resolve(abs)
-		if err != nil {
-			return cmdfacts.Place{Canonical: abs}
-		}
-		return cmdfacts.Place{Canonical: p.Canonical, Workspace: p.Workspace, Inside: p.Inside, Sensitivity: p.Sensitivity, Exists: p.Exists}
-	}
 }
 
 // gitTop is the top of the git working tree that holds the working
@@ -336,7 +325,7 @@ func commandData(c *action.Call, res proc.Result, enc string) runCommandData {
 	}
 	budget := c.ResponseBudget(runCommandData{ExitCode: -1 << 31, Truncated: true, Lossy: true,
 		StdoutBytes: 1 << 62, StderrBytes: 1 << 62, DurationMS: 1 << 62, Confined: true})
-	if enc == encBase64 {
+	if enc == textenc.Base64 {
 		out, errOut := base64.StdEncoding.EncodeToString(res.Stdout), base64.StdEncoding.EncodeToString(res.Stderr)
 		outCut, errCut := fitPair(out, errOut, budget)
 		// A cut ends on a whole group of four, which decodes alone.
@@ -360,7 +349,7 @@ func commandData(c *action.Call, res proc.Result, enc string) runCommandData {
 // wrote more than b) is dropped, not replaced.
 func text(b []byte, wrote int64) (string, bool) {
 	if wrote > int64(len(b)) {
-		b = b[:runeStart(b)]
+		b = b[:textenc.RuneStart(b)]
 	}
 	if utf8.Valid(b) {
 		return string(b), false
@@ -404,6 +393,6 @@ func fitString(s string, budget int) string {
 			return string(b)
 		}
 		cut := min(len(b)*max(budget, 0)/q, len(b)-1)
-		b = b[:runeStart(b[:cut])]
+		b = b[:textenc.RuneStart(b[:cut])]
 	}
 }

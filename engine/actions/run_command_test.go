@@ -14,6 +14,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/cmdfacts"
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/facts"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/engine/wire"
 	"github.com/deskbridge/deskbridge/internal/jsonenc"
 	"github.com/deskbridge/deskbridge/protocol"
@@ -218,7 +219,7 @@ func TestCommandDataEncodings(t *testing.T) {
 		for i := range out {
 			out[i] = byte(i * 7)
 		}
-		d := commandData(&action.Call{}, proc.Result{Stdout: out, StdoutBytes: 1 << 20}, encBase64)
+		d := commandData(&action.Call{}, proc.Result{Stdout: out, StdoutBytes: 1 << 20}, textenc.Base64)
 		got, err := base64.StdEncoding.DecodeString(d.Stdout)
 		if err != nil || !d.Truncated || len(got) == 0 || !bytes.HasPrefix(out, got) {
 			t.Fatalf("truncated %v, %d bytes decoded, err %v", d.Truncated, len(got), err)

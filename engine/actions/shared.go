@@ -2,27 +2,14 @@ package actions
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/hex"
 	"unicode/utf8"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/engine/facts"
-	"github.com/deskbridge/deskbridge/policy"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/protocol"
 )
-
-// Content encodings.
-const (
-	encUTF8   = "utf-8"
-	encBase64 = "base64"
-)
-
-// pathArgs is embedded by every action whose target is one path.
-type pathArgs struct {
-	Path string `json:"path" jsonschema:"required,minLength=1"`
-}
 
 // expectedArgs is embedded by the actions that replace a file's content
 // (write_file, patch_file): with expected_sha256 given, they refuse when
@@ -48,35 +35,6 @@ func (a *expectedArgs) expected() []byte {
 	return b
 }
 
-// targetPath is the Facts function of single-path actions.
-func targetPath(get func(any) string) func(context.Context, *action.Env, *action.Call) *protocol.Error {
-	return func(_ context.Context, env *action.Env, c *action.Call) *protocol.Error {
-		_, err := c.Path(env, "target", get(c.Args))
-		return err
-	}
-}
-
-// writeFacts records input.write for a file named name whose content
-// starts with head (nil when it is not known yet).
-func writeFacts(c *action.Call, name string, head []byte) {
-	ok, reason := facts.Executable(name, head)
-	c.Write = &policy.Write{Executable: ok, Reason: reason}
-}
-
-// contentHead returns the first bytes of a content argument, decoded as
-// enc says; a base64 prefix that does not decode gives none.
-func contentHead(content, enc string) []byte {
-	const n = 8
-	if enc != encBase64 {
-		return []byte(content[:min(len(content), n)])
-	}
-	head, err := base64.StdEncoding.DecodeString(content[:min(len(content), 12)])
-	if err != nil {
-		return nil
-	}
-	return head
-}
-
 // writePath is the Facts of the actions that write the content argument
 // to the target path (write_file, create_file).
 func writePath(get func(any) (path, content, enc string)) func(context.Context, *action.Env, *action.Call) *protocol.Error {
@@ -85,21 +43,9 @@ func writePath(get func(any) (path, content, enc string)) func(context.Context, 
 		if _, err := c.Path(env, "target", p); err != nil {
 			return err
 		}
-		writeFacts(c, p, contentHead(content, enc))
+		action.WriteFacts(c, p, textenc.Head(content, enc))
 		return nil
 	}
-}
-
-// decodeContent turns a content argument into bytes.
-func decodeContent(content, enc string) ([]byte, *protocol.Error) {
-	if enc != encBase64 {
-		return []byte(content), nil
-	}
-	b, err := base64.StdEncoding.DecodeString(content)
-	if err != nil {
-		return nil, protocol.Errorf(protocol.InvalidRequest, "The content is not valid standard base64; encode it again or send it as utf-8.")
-	}
-	return b, nil
 }
 
 // notText is the error for a file that is not UTF-8 text.
@@ -116,20 +62,7 @@ func validText(b []byte, partial bool) bool {
 	if !partial {
 		return false
 	}
-	return utf8.Valid(b[:runeStart(b)])
-}
-
-// runeStart returns the length of b without a trailing incomplete rune.
-func runeStart(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if utf8.FullRune(b[i:]) {
-				return len(b)
-			}
-			return i
-		}
-	}
-	return len(b)
+	return utf8.Valid(b[:textenc.RuneStart(b)])
 }
 
 // deref is *s, or "" for nil.

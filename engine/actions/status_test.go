@@ -6,6 +6,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
+	"github.com/deskbridge/deskbridge/engine/skills"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
 )
 
@@ -30,7 +31,7 @@ func TestStatusRunsNoProgram(t *testing.T) {
 		t.Fatalf("get_status ran tesseract %d times", runs)
 	}
 	got, _ := getSkillProfile(context.Background(), env, &action.Call{})
-	for _, p := range got.(map[string]any)["skills"].([]SkillProfile) {
+	for _, p := range got.(map[string]any)["skills"].([]skills.Profile) {
 		if p.Name == "documents" && (p.OCR == nil || len(p.OCR.Languages) != 1) {
 			t.Fatalf("get_skill_profile's documents OCR = %+v; want tesseract's languages", p.OCR)
 		}

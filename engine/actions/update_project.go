@@ -10,6 +10,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/patch"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/project"
@@ -180,10 +181,10 @@ func changeWriteFacts(c *action.Call, ch projectChange) {
 	}
 	var head []byte
 	if ch.Content != nil {
-		head = contentHead(*ch.Content, ch.Encoding)
+		head = textenc.Head(*ch.Content, ch.Encoding)
 	}
 	prev := c.Write
-	writeFacts(c, ch.Path, head)
+	action.WriteFacts(c, ch.Path, head)
 	if prev != nil && prev.Executable {
 		c.Write = prev
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/patch"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/project"
@@ -82,7 +83,7 @@ func changeContent(root *os.Root, p facts.Path, ch projectChange, budget *int64)
 	var perr *protocol.Error
 	switch {
 	case ch.Content != nil:
-		sc.Data, perr = decodeContent(*ch.Content, ch.Encoding)
+		sc.Data, perr = textenc.Decode(*ch.Content, ch.Encoding)
 	case len(ch.Patch) > 0:
 		sc.Data, perr = patchedContent(root, p, ch.Patch, *budget)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/project"
 )
@@ -42,7 +43,7 @@ func restoreFacts(env *action.Env, c *action.Call, a *updateProjectArgs) *protoc
 		ch := projectChange{Path: f.Path, Delete: f.Delete}
 		if !f.Delete {
 			s := base64.StdEncoding.EncodeToString(f.Data)
-			ch.Content, ch.Encoding = &s, encBase64
+			ch.Content, ch.Encoding = &s, textenc.Base64
 		}
 		a.restored[i] = ch
 	}

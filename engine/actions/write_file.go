@@ -5,6 +5,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/errmap"
+	"github.com/deskbridge/deskbridge/engine/textenc"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
@@ -16,7 +17,7 @@ import (
 const writeMaxBytes = 1 << 20
 
 type writeFileArgs struct {
-	pathArgs
+	action.PathArgs
 	Content       *string `json:"content" jsonschema:"required"`
 	Encoding      string  `json:"encoding" jsonschema:"enum=utf-8,enum=base64"`
 	CreateParents bool    `json:"create_parents"`
@@ -58,7 +59,7 @@ func write(env *action.Env, c *action.Call, content, enc string, o sandbox.Write
 	if perr != nil {
 		return nil, perr
 	}
-	data, perr := decodeContent(content, enc)
+	data, perr := textenc.Decode(content, enc)
 	if perr != nil {
 		return nil, perr
 	}
