@@ -97,8 +97,8 @@ func downloadAsset(ctx context.Context, env *action.Env, c *action.Call) (any, *
 		JudgeHop: judgeHop(c),
 	})
 	defer client.CloseIdleConnections()
-	maxBytes := lower(c.Limit("max_bytes", downloadMaxBytes), a.MaxBytes)
-	timeout := time.Duration(lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond
+	maxBytes := action.Lower(c.Limit("max_bytes", downloadMaxBytes), a.MaxBytes)
+	timeout := time.Duration(action.Lower(c.Limit("timeout_ms", downloadTimeoutMS), a.TimeoutMS)) * time.Millisecond
 	res, err := netguard.Download(ctx, client, f.Normalized, root, p.Rel(), netguard.Options{
 		MaxBytes: maxBytes, Timeout: timeout, Overwrite: a.Overwrite, SHA256: strings.ToLower(a.ExpectedSHA256),
 	})
@@ -128,13 +128,4 @@ func judgeHop(c *action.Call) netguard.JudgeHop {
 		}
 		return urlfacts.Addrs(f), nil
 	}
-}
-
-// lower returns the decision's limit, or the request's own when it is
-// positive and smaller: a request may only tighten a limit.
-func lower(limit, requested int64) int64 {
-	if requested > 0 && requested < limit {
-		return requested
-	}
-	return limit
 }

@@ -1,12 +1,12 @@
-package actions
+package documents
 
 import (
-	"context"
 	"testing"
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/skills"
+	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
 )
 
@@ -23,15 +23,13 @@ func TestStatusRunsNoProgram(t *testing.T) {
 	t.Cleanup(func() { ocrLanguages = saved })
 	ocrLanguages = func(string) []string { runs++; return []string{"eng"} }
 	env := &action.Env{Config: &config.Config{}}
-	s, perr := getStatus(context.Background(), env, &action.Call{})
-	if perr != nil || !s.(Status).Skills["documents"] {
-		t.Fatalf("get_status = %+v, %v; want documents usable", s, perr)
+	if p := skills.Of(env, protocol.SkillDocuments, true); !p.Usable() { // get_status's profile
+		t.Fatalf("get_status's documents profile = %+v; want usable", p)
 	}
 	if runs != 0 {
 		t.Fatalf("get_status ran tesseract %d times", runs)
 	}
-	got, _ := getSkillProfile(context.Background(), env, &action.Call{})
-	for _, p := range got.(map[string]any)["skills"].([]skills.Profile) {
+	for _, p := range skills.Profiles(env) { // get_skill_profile's
 		if p.Name == "documents" && (p.OCR == nil || len(p.OCR.Languages) != 1) {
 			t.Fatalf("get_skill_profile's documents OCR = %+v; want tesseract's languages", p.OCR)
 		}

@@ -1,4 +1,4 @@
-package actions
+package files
 
 import (
 	"context"
@@ -72,7 +72,7 @@ func readFile(ctx context.Context, env *action.Env, c *action.Call) (any, *proto
 	// first page (offset 0) of a file of at most hashMaxBytes carries (the
 	// size is known after the read); it is then cut to leave room for it.
 	budget := int64(c.ResponseBudget(readFileData{Size: 1 << 62, Encoding: enc, Offset: a.Offset, Truncated: true, NextOffset: 1 << 62}))
-	length := lower(c.Limit("max_bytes", readMaxBytes), a.Length) // the decision's max_bytes caps every page
+	length := action.Lower(c.Limit("max_bytes", readMaxBytes), a.Length) // the decision's max_bytes caps every page
 	buf, size, err := sandbox.ReadAt(root, p.Rel(), a.Offset, pageBytes(budget, enc, length))
 	if err != nil {
 		return nil, errmap.File(err)
