@@ -1,6 +1,6 @@
 //go:build !windows
 
-package actions
+package projects
 
 import "runtime"
 

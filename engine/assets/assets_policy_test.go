@@ -1,4 +1,4 @@
-package actions_test
+package assets_test
 
 import (
 	"bytes"

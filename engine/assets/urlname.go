@@ -1,4 +1,4 @@
-package actions
+package assets
 
 import (
 	"net/url"
