@@ -1,4 +1,4 @@
-package actions
+package desktop
 
 import (
 	"crypto/sha256"

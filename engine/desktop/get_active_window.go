@@ -1,4 +1,4 @@
-package actions
+package desktop
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/desktop"
 )
+
+// noArgs is get_active_window's argument type: it takes none.
+type noArgs struct{}
 
 // activeWindowData is get_active_window's data.
 type activeWindowData struct {

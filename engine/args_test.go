@@ -1,4 +1,4 @@
-package actions
+package engine
 
 import (
 	"reflect"
