@@ -11,7 +11,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/actions"
+	"github.com/deskbridge/deskbridge/engine/skills"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
@@ -70,7 +70,7 @@ func Check(ctx context.Context, cfg *config.Config) []Finding {
 	} else {
 		add(LevelWarn, "command sandbox", "not available, so commands run without the write wall: %s (docs/platforms.md)", reason)
 	}
-	for _, p := range actions.Profiles(&action.Env{Config: cfg}) {
+	for _, p := range skills.Profiles(&action.Env{Config: cfg}) {
 		switch {
 		case p.Enabled && p.Available:
 			add(LevelOK, "skill "+p.Name, "%d action(s)", len(p.Actions))

@@ -19,7 +19,6 @@ import (
 
 	"github.com/deskbridge/deskbridge/decisionlog"
 	"github.com/deskbridge/deskbridge/engine/action"
-	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/policy"
 	"github.com/deskbridge/deskbridge/protocol"

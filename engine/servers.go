@@ -12,7 +12,7 @@ import (
 
 	"github.com/deskbridge/deskbridge/config"
 	"github.com/deskbridge/deskbridge/engine/action"
-	"github.com/deskbridge/deskbridge/engine/actions"
+	"github.com/deskbridge/deskbridge/engine/control"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/facts"
 	"github.com/deskbridge/deskbridge/engine/panel"
@@ -135,7 +135,7 @@ func RunPanelServer(ctx context.Context, specJSON string) error {
 	if err != nil {
 		return err
 	}
-	s.Skills = actions.PanelSkills(&action.Env{Config: cfg})
+	s.Skills = control.PanelSkills(&action.Env{Config: cfg})
 	return panel.Run(ctx, s, os.Stdout)
 }
 
@@ -143,11 +143,11 @@ func RunPanelServer(ctx context.Context, specJSON string) error {
 // returns a one-time link to it, for the person (`deskbridge panel`):
 // never for a response to a request.
 func (h *Host) PanelLink(ctx context.Context) (string, error) {
-	in, _, perr := actions.StartPanel(ctx, h.env)
+	in, _, perr := control.StartPanel(ctx, h.env)
 	if perr != nil {
 		return "", perr
 	}
-	u, perr := actions.PanelLink(ctx, in)
+	u, perr := control.PanelLink(ctx, in)
 	if perr != nil {
 		return "", perr
 	}

@@ -63,7 +63,8 @@ const DefaultTimeoutMS = 10_000
 // default Rego reads), the lint table of `deskbridge policy check`, the
 // members the content wall scans (engine/wall.go) and the actions table
 // of docs/protocol.md. What the action does is its action.Spec (the
-// argument type, the facts and run functions) in engine/actions.
+// argument type, the facts and run functions) in its feature package
+// under engine/ (engine/files, engine/images …).
 type ActionInfo struct {
 	Name  string
 	Skill Skill

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	_ "github.com/deskbridge/deskbridge/engine/actions" // registers the built actions
 	"github.com/deskbridge/deskbridge/engine/argschema"
 	"github.com/deskbridge/deskbridge/internal/cliflag"
 	"github.com/deskbridge/deskbridge/protocol"

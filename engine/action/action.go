@@ -2,7 +2,8 @@
 // it gathers for the policy, and the executor that carries out an allowed
 // request; and keeps the registry of built actions.
 //
-// An action is one small unit registered once (see package actions). A v1
+// An action is one small unit registered once, in its feature package
+// under engine/ (engine/files, engine/images …; docs/architecture.md). A v1
 // action that is not registered is not built yet: the engine answers
 // SKILL_RUNTIME_UNAVAILABLE without asking the policy, which would judge
 // facts such an action never gathers, and logs that refusal.

@@ -70,3 +70,12 @@ func CheckConfigured(limits map[string]map[string]int64) error {
 	}
 	return nil
 }
+
+// Lower returns the decision's limit, or the request's own when it is
+// positive and smaller: a request may only tighten a limit.
+func Lower(limit, requested int64) int64 {
+	if requested > 0 && requested < limit {
+		return requested
+	}
+	return limit
+}

@@ -39,6 +39,25 @@ var forbidden = map[string][]string{
 // the audit side that asks the policy.
 var allowed = map[string][]string{"decisionlog/replay": {"policy"}}
 
+// features are the feature packages under engine, each owning its skill's
+// actions: only engine, which registers them, imports one, and none
+// imports another (what two share lives below them: engine/action,
+// engine/skills, engine/launch, engine/textenc).
+var features = []string{
+	"engine/agent", "engine/assets", "engine/commands", "engine/control", "engine/desktop",
+	"engine/documents", "engine/files", "engine/images", "engine/projects",
+}
+
+// featureOf returns the feature package pkg lies in, or "".
+func featureOf(pkg string) string {
+	for _, f := range features {
+		if under(pkg, f) {
+			return f
+		}
+	}
+	return ""
+}
+
 func TestImportsPointOneWay(t *testing.T) {
 	edges := moduleImports(t)
 	for from, tos := range edges {
@@ -71,6 +90,17 @@ func TestNoCycleBetweenTopLevelFolders(t *testing.T) {
 	}
 }
 
+// TestFeaturesExist keeps the features list true to the tree: a feature
+// renamed or removed would leave its rule guarding nothing.
+func TestFeaturesExist(t *testing.T) {
+	edges := moduleImports(t)
+	for _, f := range features {
+		if _, ok := edges[f]; !ok {
+			t.Errorf("feature package %s not found", f)
+		}
+	}
+}
+
 // TestTestKitsOnlyInTests: the kits under internal/testkit serve tests
 // (and the measuring scripts); no program code imports one.
 func TestTestKitsOnlyInTests(t *testing.T) {
@@ -88,6 +118,9 @@ func TestTestKitsOnlyInTests(t *testing.T) {
 
 // against returns why the arrow from → to runs against the layering, or "".
 func against(from, to string) string {
+	if f := featureOf(to); f != "" && from != "engine" && featureOf(from) != f {
+		return fmt.Sprintf("only engine imports the feature package %s", f)
+	}
 	for _, ok := range allowed[from] {
 		if under(to, ok) {
 			return ""
@@ -206,7 +239,12 @@ func TestRulesCatchWrongArrows(t *testing.T) {
 		{"internal/pathform", "protocol", true},
 		{"internal/testkit/corpus", "protocol", true},
 		{"engine", "install", true},
-		{"engine/actions", "sandbox/proc", false},
+		{"engine/commands", "sandbox/proc", false},
+		{"engine/images", "engine/files", true},
+		{"engine/desktop/x", "engine/control", true},
+		{"cmd/deskbridge", "engine/control", true},
+		{"engine/files", "engine/action", false},
+		{"engine", "engine/images", false},
 		{"decisionlog/replay", "policy", false},
 		{"engine", "policy", false},
 	} {
