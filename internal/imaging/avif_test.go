@@ -130,8 +130,8 @@ func sequence(n uint32) []byte {
 }
 
 // TestAVIFHeaderFields: the bit depth of the AV1 configuration (av1C)
-// when no pixi says it, the frames of a sequence's picture track, and
-// the same bounds as a HEIC's: a million empty boxes walked no further
+// when no pixi says it, the frames of a sequence's picture track (over
+// max_frames refused, as a GIF's), and the same bounds as a HEIC's: a million empty boxes walked no further
 // than 10,000, a primary image over max_pixels refused.
 func TestAVIFHeaderFields(t *testing.T) {
 	deep := avifHeaderOnly([][]byte{ispe(64, 48), box("av1C", []byte{0x81, 0, 0x4c, 0})})
@@ -141,6 +141,10 @@ func TestAVIFHeaderFields(t *testing.T) {
 	seq := avifHeaderOnly([][]byte{ispe(64, 48)}, sequence(24))
 	if in, err := imaging.Inspect(seq, lim); err != nil || in.Frames != 24 {
 		t.Errorf("a sequence of 24 samples: %+v, %v", in, err)
+	}
+	var frames *imaging.FramesError
+	if _, err := imaging.Inspect(avifHeaderOnly([][]byte{ispe(64, 48)}, sequence(1001)), lim); !errors.As(err, &frames) {
+		t.Errorf("a sequence of 1,001 samples over max_frames 1,000: %v", err)
 	}
 	var broken *imaging.CorruptError
 	many := avifHeaderOnly([][]byte{ispe(64, 48)}, bytes.Repeat(box("free"), 1_000_000))

@@ -85,11 +85,15 @@ const avifSpeed = 6
 // avifMeta reads what an AVIF's header says besides its size
 // (readHEIFHeader): its bit depth, alpha plane, EXIF item, the
 // orientation its irot and imir give, and the frames of an image
-// sequence (avis), of which the first is decoded.
-func avifMeta(b []byte, _ int) (meta, error) {
+// sequence (avis), of which the first is decoded; a sequence of more
+// frames than frameLimit is refused, as a GIF is.
+func avifMeta(b []byte, frameLimit int) (meta, error) {
 	h, err := readHEIFHeader(b)
 	if err != nil {
 		return meta{}, err
+	}
+	if frameLimit > 0 && h.frames > frameLimit {
+		return meta{}, &FramesError{Limit: frameLimit}
 	}
 	return meta{Frames: h.frames, BitDepth: h.bitDepth, HasAlpha: h.alpha, EXIF: h.exif, Orientation: h.orientation()}, nil
 }
