@@ -13,7 +13,8 @@ import (
 )
 
 // HEIC (an HEVC-coded HEIF, the iPhone's photo format) is read, never
-// written: its header by the walker below, in Go, and its pixels by
+// written: its header by the walker below, in Go (which reads AVIF's
+// header too: AVIF is an AV1-coded HEIF), and its pixels by
 // libheif with libde265 compiled to WebAssembly
 // (github.com/gen2brain/heic), like AVIF's and WebP's codecs (wasm.go).
 // libheif is never asked for the header: inspect_image reads headers in
@@ -43,7 +44,11 @@ var heifAlpha = [][]byte{[]byte("urn:mpeg:hevc:2015:auxid:1"), []byte("urn:mpeg:
 
 // heifHeader is what the walker reads of a HEIF's meta box.
 type heifHeader struct {
-	width, height int // the primary item's, as displayed (irot applied)
+	width, height int // the primary item's, as stored (ispe)
+	// turns is the primary item's irot angle, in quarter turns
+	// anticlockwise (0 to 3), and mirror its imir axis: -1 for none, 0
+	// top to bottom, 1 left to right.
+	turns, mirror int
 	bitDepth      int
 	grey          bool
 	alpha         bool
@@ -53,6 +58,7 @@ type heifHeader struct {
 	// colr property); 2 (unspecified) and full range without one.
 	matrix    int
 	fullRange bool
+	frames    int // the samples of an image sequence's picture track (moov); 1 without one
 }
 
 // maxHEIFBoxes bounds the boxes the walker visits, so a meta box of
@@ -131,7 +137,7 @@ func readHEIFHeader(b []byte) (heifHeader, error) {
 	if err != nil {
 		return heifHeader{}, err
 	}
-	h := heifHeader{bitDepth: 8, exif: heifHasExif(boxes), matrix: 2, fullRange: true}
+	h := heifHeader{mirror: -1, bitDepth: 8, exif: heifHasExif(boxes), matrix: 2, fullRange: true, frames: 1}
 	for _, a := range heifAlpha {
 		h.alpha = h.alpha || bytes.Contains(meta.data, a)
 	}
@@ -139,7 +145,10 @@ func readHEIFHeader(b []byte) (heifHeader, error) {
 		return heifHeader{}, err
 	}
 	h.largest = largestItem(props)
-	return h, nil
+	if moov, ok := child(top, "moov"); ok {
+		h.frames, err = sequenceFrames(moov.data, &budget)
+	}
+	return h, err
 }
 
 // heifPrimary reads the primary item's ID (pitm).
@@ -226,10 +235,10 @@ func readIPMA(d []byte, budget *int) (map[uint32][]int, error) {
 	return out, nil
 }
 
-// fromProperties reads the primary item's size (ispe), turn (irot) and
-// bit depth and channels (pixi).
+// fromProperties reads the primary item's size (ispe), turn (irot),
+// mirror (imir), bit depth and channels (pixi, else AV1's av1C).
 func (h *heifHeader) fromProperties(props []heifBox, indexes []int) error {
-	turned := false
+	pixi := false
 	for _, i := range indexes {
 		if i < 1 || i > len(props) {
 			continue // 0 is "no property"; an index past ipco is ignored as libheif does
@@ -239,21 +248,99 @@ func (h *heifHeader) fromProperties(props []heifBox, indexes []int) error {
 		case p.typ == "ispe" && len(p.data) >= 12:
 			h.width, h.height = int(binary.BigEndian.Uint32(p.data[4:])), int(binary.BigEndian.Uint32(p.data[8:]))
 		case p.typ == "irot" && len(p.data) >= 1:
-			turned = p.data[0]&1 == 1
+			h.turns = int(p.data[0] & 3)
+		case p.typ == "imir" && len(p.data) >= 1:
+			h.mirror = int(p.data[0] & 1)
 		case p.typ == "colr" && len(p.data) >= 11 && string(p.data[:4]) == "nclx":
 			h.matrix, h.fullRange = int(binary.BigEndian.Uint16(p.data[8:])), p.data[10]&0x80 != 0
 		case p.typ == "pixi" && len(p.data) >= 6:
 			h.grey = p.data[4] == 1
-			h.bitDepth = int(p.data[5])
+			h.bitDepth, pixi = int(p.data[5]), true
+		case p.typ == "av1C" && len(p.data) >= 3 && !pixi:
+			h.bitDepth, h.grey = av1Depth(p.data[2]), p.data[2]&0x10 != 0
 		}
 	}
 	if h.width <= 0 || h.height <= 0 {
 		return errors.New("the primary item has no size (ispe)")
 	}
-	if turned {
-		h.width, h.height = h.height, h.width
-	}
 	return nil
+}
+
+// av1Depth is the bit depth an AV1 codec configuration's third byte
+// gives (high_bitdepth, twelve_bit).
+func av1Depth(b byte) int {
+	switch {
+	case b&0x60 == 0x60:
+		return 12
+	case b&0x40 != 0:
+		return 10
+	}
+	return 8
+}
+
+// displayed returns h's size turned as irot turns it: what libheif
+// decodes.
+func (h heifHeader) displayed() (width, height int) {
+	if h.turns&1 == 1 {
+		return h.height, h.width
+	}
+	return h.width, h.height
+}
+
+// heifOrientations are the EXIF orientations of an item's irot (the
+// row, quarter turns anticlockwise) then imir (the column: none, top to
+// bottom, left to right), in that order as MIAF (ISO/IEC 23000-22,
+// 7.3.6.7) requires and as libavif writes an EXIF orientation.
+var heifOrientations = [4][3]int{{1, 4, 2}, {8, 5, 7}, {3, 2, 4}, {6, 7, 5}}
+
+// orientation is the EXIF orientation that turns h's stored pixels as
+// its irot and imir do.
+func (h heifHeader) orientation() int {
+	return heifOrientations[h.turns][h.mirror+1]
+}
+
+// sequenceFrames counts the samples (stsz) of an image sequence's first
+// picture track (handler "pict"), walking moov's boxes within budget.
+func sequenceFrames(moov []byte, budget *int) (int, error) {
+	traks, err := heifBoxes(moov, budget)
+	if err != nil {
+		return 0, err
+	}
+	for _, trak := range traks {
+		if trak.typ != "trak" {
+			continue
+		}
+		n, pict, err := trackSamples(trak.data, budget)
+		if err != nil || pict {
+			return max(1, n), err
+		}
+	}
+	return 1, nil
+}
+
+// trackSamples reads a track's handler and sample count
+// (trak/mdia/hdlr and trak/mdia/minf/stbl/stsz).
+func trackSamples(trak []byte, budget *int) (samples int, pict bool, err error) {
+	path := []string{"mdia", "minf", "stbl", "stsz"}
+	b := trak
+	for _, typ := range path {
+		boxes, err := heifBoxes(b, budget)
+		if err != nil {
+			return 0, false, err
+		}
+		if hdlr, ok := child(boxes, "hdlr"); ok && len(hdlr.data) >= 12 {
+			pict = string(hdlr.data[8:12]) == "pict"
+		}
+		x, ok := child(boxes, typ)
+		if !ok {
+			return 0, pict, nil
+		}
+		b = x.data
+	}
+	if len(b) < 12 {
+		return 0, pict, errTruncated
+	}
+	return int(min(binary.BigEndian.Uint32(b[8:]), 1<<30)), pict, nil
 }
 
 // largestItem is the most pixels any item's ispe gives: the coded
@@ -305,7 +392,8 @@ func decodeHEICConfig(r io.Reader) (image.Config, error) {
 	case h.grey:
 		cm = color.GrayModel
 	}
-	return image.Config{ColorModel: cm, Width: h.width, Height: h.height}, nil
+	w, ht := h.displayed()
+	return image.Config{ColorModel: cm, Width: w, Height: ht}, nil
 }
 
 // heicMeta is a HEIC's meta from its header: one frame (the primary
@@ -346,11 +434,12 @@ const heicMinWidth = 128
 // Go's image.YCbCr converts from).
 func heicGap(b []byte) error {
 	h, err := readHEIFHeader(b)
+	width, _ := h.displayed()
 	switch {
 	case err != nil:
 		return err
-	case h.width < heicMinWidth:
-		return &DecoderGapError{Format: HEIC, Reason: fmt.Sprintf("it is %d pixels wide, and the decoder shears images narrower than %d", h.width, heicMinWidth)}
+	case width < heicMinWidth:
+		return &DecoderGapError{Format: HEIC, Reason: fmt.Sprintf("it is %d pixels wide, and the decoder shears images narrower than %d", width, heicMinWidth)}
 	case h.alpha:
 		return &DecoderGapError{Format: HEIC, Reason: "it has an alpha plane, which the decoder drops"}
 	case !h.fullRange || h.matrix != 2 && h.matrix != 5 && h.matrix != 6:

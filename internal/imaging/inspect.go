@@ -117,7 +117,7 @@ func info(f Format, cfg image.Config, m meta) Info {
 	in := Info{Format: f, Width: cfg.Width, Height: cfg.Height, BitDepth: m.BitDepth, Frames: max(1, m.Frames), FramePixels: m.FramePixels,
 		Orientation: max(1, m.Orientation), EXIF: m.EXIF, GPS: m.GPS, ICC: m.ICC, Profile: m.Profile, EXIFBlock: m.EXIFBlock}
 	in.ColorModel, in.HasAlpha = model(cfg.ColorModel, m.HasAlpha, f)
-	if in.ColorModel == "gray16" || in.ColorModel == "rgb16" || in.ColorModel == "rgba16" {
+	if (in.ColorModel == "gray16" || in.ColorModel == "rgb16" || in.ColorModel == "rgba16") && in.BitDepth <= 8 {
 		in.BitDepth = 16
 	}
 	return in

@@ -1,9 +1,9 @@
 package imaging
 
 import (
-	"bytes"
 	"errors"
 	"image"
+	"image/color"
 	"io"
 
 	"github.com/gen2brain/avif"
@@ -31,14 +31,30 @@ func wasmOnly(f Format, loadErr error) error {
 	return nil
 }
 
-// decodeAVIFConfig and decodeAVIF are avif's, as WebAssembly only.
+// decodeAVIFConfig reads an AVIF's size, as stored, and its colour
+// model, as libavif's decoding gives it (RGBA, 16-bit over 8 bits),
+// from its header (readHEIFHeader, the HEIF walker HEIC's header is
+// read by), never running libavif: inspect_image reads headers in the
+// host, whose standard output is the native messaging channel.
 func decodeAVIFConfig(r io.Reader) (image.Config, error) {
-	if err := wasmOnly(AVIF, avif.Dynamic()); err != nil {
+	b, err := io.ReadAll(r)
+	if err != nil {
 		return image.Config{}, err
 	}
-	return avif.DecodeConfig(r)
+	h, err := readHEIFHeader(b)
+	if err != nil {
+		return image.Config{}, err
+	}
+	cm := color.Model(color.RGBAModel)
+	if h.bitDepth > 8 {
+		cm = color.RGBA64Model
+	}
+	return image.Config{ColorModel: cm, Width: h.width, Height: h.height}, nil
 }
 
+// decodeAVIF decodes an AVIF's primary image with libavif, as
+// WebAssembly only. libavif does not apply irot and imir: Info's
+// Orientation (avifMeta) turns the pixels upright.
 func decodeAVIF(r io.Reader) (image.Image, error) {
 	if err := wasmOnly(AVIF, avif.Dynamic()); err != nil {
 		return nil, err
@@ -66,14 +82,18 @@ func encodeWasm(w io.Writer, img image.Image, o Output) error {
 // libvips and sharp default to a middle speed (avifenc's own default).
 const avifSpeed = 6
 
-// avifAlpha is the auxiliary image type that marks an AVIF's alpha
-// plane (ISO/IEC 23000-22), found in its item properties.
-var avifAlpha = []byte("urn:mpeg:mpegB:cicp:systems:auxiliary:alpha")
-
-// avifMeta reads what an AVIF's header says besides its size: whether
-// an alpha plane is present (searched in the first 64 KiB, where the
-// meta box is). Its frames are not counted: the first is read.
-func avifMeta(b []byte, _ int) (meta, error) {
-	head := b[:min(len(b), 64<<10)]
-	return meta{Frames: 1, BitDepth: 8, HasAlpha: bytes.Contains(head, avifAlpha)}, nil
+// avifMeta reads what an AVIF's header says besides its size
+// (readHEIFHeader): its bit depth, alpha plane, EXIF item, the
+// orientation its irot and imir give, and the frames of an image
+// sequence (avis), of which the first is decoded; a sequence of more
+// frames than frameLimit is refused, as a GIF is.
+func avifMeta(b []byte, frameLimit int) (meta, error) {
+	h, err := readHEIFHeader(b)
+	if err != nil {
+		return meta{}, err
+	}
+	if frameLimit > 0 && h.frames > frameLimit {
+		return meta{}, &FramesError{Limit: frameLimit}
+	}
+	return meta{Frames: h.frames, BitDepth: h.bitDepth, HasAlpha: h.alpha, EXIF: h.exif, Orientation: h.orientation()}, nil
 }

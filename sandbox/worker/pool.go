@@ -82,7 +82,9 @@ func exchange(c *proc.Child, req request, input []byte, maxOutput int64) (respon
 	return res, out, err
 }
 
-// start starts a child, confined as the document converter is.
+// start starts a child, confined as the document converter is: the
+// trampoline confines itself and goes on as the worker
+// (proc.Spec.SelfChild) rather than start the executable a second time.
 func (p *Pool) start() (*proc.Child, error) {
 	if !ready {
 		return nil, &Failure{Msg: "no worker can start", Err: ErrUnavailable}
@@ -94,7 +96,7 @@ func (p *Pool) start() (*proc.Child, error) {
 	arg, _ := json.Marshal(p.opts)
 	c, err := proc.Start(proc.Spec{
 		Path: self, Argv: []string{"deskbridge-worker", marker, string(arg)},
-		Env: proc.SafeEnv(nil), Private: true, NoNetwork: true, ReadRoots: proc.SystemReadRoots(self),
+		Env: proc.SafeEnv(nil), Private: true, NoNetwork: true, ReadRoots: proc.SystemReadRoots(self), SelfChild: true,
 	})
 	if err != nil {
 		return nil, &Failure{Msg: "a worker could not be started", Err: err}
