@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 ws="$tmp/ws"
 mkdir -p "$ws"
 go build -trimpath -tags nodynamic -o "$tmp/deskbridge" ./cmd/deskbridge
-go run ./internal/testkit/imagetest/benchgen "$ws"
+go run ./scripts/imagebenchgen "$ws"
 origin="chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
 cat >"$tmp/config.json" <<JSON
 {"workspaces":[{"name":"ws","path":"$ws"}],"allowed_origins":["$origin"],

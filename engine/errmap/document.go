@@ -3,7 +3,7 @@ package errmap
 import (
 	"errors"
 
-	conv "github.com/deskbridge/deskbridge/internal/docconv"
+	conv "github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
 )

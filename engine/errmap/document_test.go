@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	conv "github.com/deskbridge/deskbridge/internal/docconv"
+	conv "github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/docconv"
 )

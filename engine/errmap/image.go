@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/worker"
 )

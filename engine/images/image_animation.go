@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/deskbridge/deskbridge/engine/errmap"
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/deskbridge/deskbridge/engine/envelope"
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // extractArg is resize_image's extract: a rectangle of the displayed

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/deskbridge/deskbridge/engine/errmap"
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
 )
 

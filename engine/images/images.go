@@ -13,7 +13,7 @@ import (
 	"github.com/deskbridge/deskbridge/engine/envelope"
 	"github.com/deskbridge/deskbridge/engine/errmap"
 	"github.com/deskbridge/deskbridge/engine/skills"
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox"
 )
@@ -62,13 +62,13 @@ func init() {
 var imageCodecs = []skills.ImageCodec{
 	{Format: "png", Read: true, Write: true, Library: "Go image/png"},
 	{Format: "jpeg", Read: true, Write: true, Library: "Go image/jpeg (baseline only: progressive: true is refused, no maintained Go encoder writes progressive JPEG)"},
-	{Format: "gif", Read: true, Write: true, Library: "Go image/gif, every frame; palettes by DeskBridge's median cut (internal/imaging)"},
-	{Format: "webp", Read: true, Write: true, Library: "read: golang.org/x/image/webp, an animation's frames by libwebp (github.com/gen2brain/webp, WebAssembly); write: libwebp (github.com/gen2brain/webp), lossy at quality or lossless, an animation's container by DeskBridge (internal/imaging)"},
+	{Format: "gif", Read: true, Write: true, Library: "Go image/gif, every frame; palettes by DeskBridge's median cut (media/imaging)"},
+	{Format: "webp", Read: true, Write: true, Library: "read: golang.org/x/image/webp, an animation's frames by libwebp (github.com/gen2brain/webp, WebAssembly); write: libwebp (github.com/gen2brain/webp), lossy at quality or lossless, an animation's container by DeskBridge (media/imaging)"},
 	{Format: "bmp", Read: true, Write: true, Library: "golang.org/x/image/bmp"},
 	{Format: "tiff", Read: true, Write: true, Library: "golang.org/x/image/tiff"},
 	{Format: "avif", Read: true, Write: true, Library: "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
-	{Format: "svg", Read: true, Write: false, Library: "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; internal/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
-	{Format: "heic", Read: true, Write: false, Library: "read: libheif with libde265 (github.com/gen2brain/heic, WebAssembly), the primary image, 128 pixels wide or more, without alpha; the header by DeskBridge's own walker (internal/imaging)"},
+	{Format: "svg", Read: true, Write: false, Library: "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; media/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
+	{Format: "heic", Read: true, Write: false, Library: "read: libheif with libde265 (github.com/gen2brain/heic, WebAssembly), the primary image, 128 pixels wide or more, without alpha; the header by DeskBridge's own walker (media/imaging)"},
 }
 
 func formatNames(fs []imaging.Format) []string {

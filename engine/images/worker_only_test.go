@@ -9,12 +9,12 @@ import (
 	"testing"
 )
 
-// pixelDecoders are the functions of internal/imaging that decode
+// pixelDecoders are the functions of media/imaging that decode
 // pixels: they run in the image worker only.
 var pixelDecoders = map[string]bool{"Decode": true, "DecodeAnimation": true, "DecodeWebPAnimation": true}
 
 // TestDecodersRunOnlyInTheWorker: no action's Run function reaches a
-// pixel decoder of internal/imaging (Decode, DecodeAnimation,
+// pixel decoder of media/imaging (Decode, DecodeAnimation,
 // DecodeWebPAnimation) in the host. The package's static references are
 // followed from every Run: a top-level function named anywhere in a
 // reachable body (called or passed as a value) is reachable. The pixel

@@ -23,15 +23,20 @@ var forbidden = map[string][]string{
 	// engine words them and encodes the wire.
 	"sandbox": {"engine", "policy", "decisionlog", "fleet", "install", "cmd", "protocol", "internal/jsonenc"},
 	// Deciding is pure: an input document in, a decision out.
-	"policy": {"engine", "sandbox", "decisionlog", "fleet", "install", "cmd"},
+	"policy": {"engine", "sandbox", "decisionlog", "fleet", "install", "cmd", "media"},
 	// The decision log records; it neither decides nor acts.
-	"decisionlog": {"engine", "sandbox", "fleet", "install", "cmd"},
+	"decisionlog": {"engine", "sandbox", "fleet", "install", "cmd", "media"},
 	// Shared vocabulary imports nothing above it.
-	"protocol": {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "config"},
-	"config":   {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd"},
+	"protocol": {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "config", "media"},
+	"config":   {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "media"},
+	// The media parsers (images, documents) read hostile bytes into
+	// pixels and text, and do nothing else: beside the executor, below
+	// engine, they know neither the protocol nor the OS's changes; they
+	// run in the confined children (the image worker, the converter).
+	"media": {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "config", "protocol"},
 	// Leaf helpers and test kits: they return their own typed errors,
 	// which engine/errmap maps to the protocol's codes.
-	"internal": {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "config", "protocol"},
+	"internal": {"engine", "policy", "sandbox", "decisionlog", "fleet", "install", "cmd", "config", "protocol", "media"},
 	"engine":   {"cmd", "install", "fleet"},
 }
 
@@ -235,6 +240,13 @@ func TestRulesCatchWrongArrows(t *testing.T) {
 		{"policy", "decisionlog", true},
 		{"policy", "sandbox/proc", true},
 		{"protocol", "config", true},
+		{"media/imaging", "protocol", true},
+		{"media/docconv", "sandbox/proc", true},
+		{"internal/kinderr", "media/docconv", true},
+		{"policy", "media/imaging", true},
+		{"engine/images", "media/imaging", false},
+		{"sandbox/docconv", "media/docconv", false},
+		{"media/docconv", "internal/kinderr", false},
 		{"internal/pathform", "engine", true},
 		{"internal/pathform", "protocol", true},
 		{"internal/testkit/corpus", "protocol", true},

@@ -13,9 +13,9 @@
 // reaches no network. Before it reads a byte, the child lowers
 // its own resource limits (address space, CPU seconds, file size, open
 // files; Unix) and sets the Go memory limit. The parsers themselves are in
-// internal/docconv.
+// media/docconv.
 //
-// Failures are typed: *docconv.Error (internal/docconv) for what the
+// Failures are typed: *docconv.Error (media/docconv) for what the
 // converter refused, *Failure for a child that died, timed out or could
 // not start.
 package docconv
@@ -32,7 +32,7 @@ import (
 	"strconv"
 	"time"
 
-	conv "github.com/deskbridge/deskbridge/internal/docconv"
+	conv "github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/sandbox"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )

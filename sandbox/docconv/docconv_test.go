@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	conv "github.com/deskbridge/deskbridge/internal/docconv"
+	conv "github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
 	"github.com/deskbridge/deskbridge/sandbox/proc"

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	conv "github.com/deskbridge/deskbridge/internal/docconv"
+	conv "github.com/deskbridge/deskbridge/media/docconv"
 )
 
 // Tools are the OCR programs found in the system folders ("" when

@@ -1,5 +1,5 @@
 // Command docfidelity measures how much of a document
-// convert_document_to_markdown's converter (internal/docconv) keeps, per
+// convert_document_to_markdown's converter (media/docconv) keeps, per
 // format, against pandoc or against the document's own text, on
 // documents it generates: text recall (the share of the reference's
 // words, with their counts, found in the converter's Markdown), its
@@ -25,7 +25,7 @@ import (
 
 	"golang.org/x/text/encoding/japanese"
 
-	"github.com/deskbridge/deskbridge/internal/docconv"
+	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 

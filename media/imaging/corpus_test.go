@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 
@@ -56,7 +56,7 @@ func TestCommittedCorpus(t *testing.T) {
 		}
 		got, err := os.ReadFile(p)
 		if err != nil || !bytes.Equal(got, c.b) {
-			t.Errorf("%s differs from the generator's (%v): go test ./internal/imaging -run TestCommittedCorpus -update", name, err)
+			t.Errorf("%s differs from the generator's (%v): go test ./media/imaging -run TestCommittedCorpus -update", name, err)
 			continue
 		}
 		_, _, err = imaging.Decode(got, lim)

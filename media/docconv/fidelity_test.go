@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/docconv"
+	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 )
 

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/unicode"
 
-	"github.com/deskbridge/deskbridge/internal/docconv"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 func encode(t *testing.T, enc encoding.Encoding, s string) []byte {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 

@@ -263,7 +263,7 @@ func ownFrame(stack []byte) bool {
 				if strings.HasPrefix(n, "\t") || strings.HasPrefix(n, "runtime.") {
 					continue
 				}
-				return strings.Contains(n, "deskbridge/internal/docconv.")
+				return strings.Contains(n, "deskbridge/media/docconv.")
 			}
 		}
 	}

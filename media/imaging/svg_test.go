@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // badge is an SVG of 120×80 user units drawn at 240×160 px: a white

@@ -3,7 +3,7 @@ package imaging_test
 import (
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 

@@ -1,7 +1,7 @@
-// Command benchgen writes the images scripts/bench-images.sh measures
+// Command imagebenchgen writes the images scripts/bench-images.sh measures
 // with: a 24-megapixel JPEG (photo-24mp.jpg), a 12-megapixel PNG
 // (photo-12mp.png) and a folder of 1,000 small images in every format
-// (many/). Usage: benchgen DIR
+// (many/). Usage: imagebenchgen DIR
 package main
 
 import (
@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/deskbridge/deskbridge/internal/imaging"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 )
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"image"
 
-	"github.com/deskbridge/deskbridge/internal/imaging/jpegscale"
+	"github.com/deskbridge/deskbridge/media/imaging/jpegscale"
 )
 
 // Shrink-on-load. libvips (vipsthumbnail) asks libjpeg to decode a large
@@ -12,7 +12,7 @@ import (
 // the inverse DCT of each block then makes 4×4, 2×2 or 1×1 samples
 // instead of 8×8, so the transform, the colour conversion and the decoded
 // image shrink with the square of the factor. Go's image/jpeg has no such
-// scaling; internal/imaging/jpegscale is its decoder with libjpeg's
+// scaling; media/imaging/jpegscale is its decoder with libjpeg's
 // reduced transforms added. A resize decodes a JPEG at the smallest of
 // those scales that still leaves the kernel at least the box's pixels
 // (a factor of 1 or more), so the result is never made from fewer pixels

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/internal/imaging/jpegscale"
+	"github.com/deskbridge/deskbridge/media/imaging/jpegscale"
 )
 
 // corpus is the Go toolchain's JPEG test images (every subsampling,
