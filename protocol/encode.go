@@ -18,11 +18,18 @@ func Marshal(resp *Response) ([]byte, error) {
 	scratch := marshalScratch.Get().(*[]byte)
 	defer marshalScratch.Put(scratch)
 	b, err := AppendResponse((*scratch)[:0], resp)
-	if cap(b) <= maxScratch {
-		*scratch = b[:0]
+	if len(b) > handOver || cap(b) > maxScratch {
+		*scratch = nil // b is the caller's: a big answer is not copied again
+		return b, err
 	}
+	*scratch = b[:0]
 	return bytes.Clone(b), err // on error too, what json.Marshal returns
 }
+
+// handOver is the length above which Marshal returns its buffer itself
+// rather than a copy (845 KB for the Markdown of a 300-page PDF), and
+// starts the next encoding in a new one.
+const handOver = 64 << 10
 
 // marshalScratch holds Marshal's encoding buffers, up to maxScratch bytes.
 var marshalScratch = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}

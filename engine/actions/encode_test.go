@@ -54,6 +54,14 @@ func TestDataAppendersMatchEncoder(t *testing.T) {
 	} {
 		checkAppender(t, d)
 	}
+	for _, d := range []convertDocumentData{
+		{}, {Markdown: "# T\n\n| a | b |\n", Format: "pdf", Title: "T \"q\"", Pages: 3, Warnings: []string{}, Bytes: 17},
+		{Markdown: "日本\x01<&>", Truncated: true, Warnings: []string{"w1", "w\n2"}, OCRPages: []int{1, 7}, Path: `C:\w\a.md`, Bytes: 1 << 40},
+		{Markdown: "bad \xff"}, {Title: "bad \xff"}, {Warnings: []string{"bad \xff"}}, {Path: "bad \xff"},
+		{OCRPages: []int{}, Warnings: nil, Pages: -1},
+	} {
+		checkAppender(t, d)
+	}
 }
 
 func FuzzDataAppenders(f *testing.F) {
@@ -62,5 +70,7 @@ func FuzzDataAppenders(f *testing.F) {
 		checkAppender(t, readFileData{Content: content, Size: n, Encoding: name, Offset: n, Truncated: b, NextOffset: -n})
 		e := sandbox.Entry{Name: name, Path: "/" + name, Type: content, Size: n, Modified: time.Unix(sec, n).UTC()}
 		checkAppender(t, listData{Entries: []sandbox.Entry{e, e}, Truncated: b})
+		checkAppender(t, convertDocumentData{Markdown: content, Format: name, Title: content, Pages: int(n), Truncated: b,
+			Warnings: []string{name, content}, OCRPages: []int{int(n)}, Path: name, Bytes: sec})
 	})
 }
