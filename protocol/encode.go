@@ -13,7 +13,8 @@ import (
 // with Data appended directly when it is a jsonenc.Appender (read_file's
 // pages and list_folder's entries). TestMarshalMatchesEncoder and
 // FuzzMarshal hold it to json.Marshal. Like json.Marshal it encodes into
-// a reused buffer and returns an exact-size copy.
+// a reused buffer and returns an exact-size copy; an answer over
+// handOver bytes is returned in the buffer it was encoded in, not copied.
 func Marshal(resp *Response) ([]byte, error) {
 	scratch := marshalScratch.Get().(*[]byte)
 	defer marshalScratch.Put(scratch)
