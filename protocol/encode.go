@@ -13,16 +13,24 @@ import (
 // with Data appended directly when it is a jsonenc.Appender (read_file's
 // pages and list_folder's entries). TestMarshalMatchesEncoder and
 // FuzzMarshal hold it to json.Marshal. Like json.Marshal it encodes into
-// a reused buffer and returns an exact-size copy.
+// a reused buffer and returns an exact-size copy; an answer over
+// handOver bytes is returned in the buffer it was encoded in, not copied.
 func Marshal(resp *Response) ([]byte, error) {
 	scratch := marshalScratch.Get().(*[]byte)
 	defer marshalScratch.Put(scratch)
 	b, err := AppendResponse((*scratch)[:0], resp)
-	if cap(b) <= maxScratch {
-		*scratch = b[:0]
+	if len(b) > handOver || cap(b) > maxScratch {
+		*scratch = nil // b is the caller's: a big answer is not copied again
+		return b, err
 	}
+	*scratch = b[:0]
 	return bytes.Clone(b), err // on error too, what json.Marshal returns
 }
+
+// handOver is the length above which Marshal returns its buffer itself
+// rather than a copy (845 KB for the Markdown of a 300-page PDF), and
+// starts the next encoding in a new one.
+const handOver = 64 << 10
 
 // marshalScratch holds Marshal's encoding buffers, up to maxScratch bytes.
 var marshalScratch = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
@@ -76,9 +84,9 @@ func appendData(dst []byte, data any) ([]byte, error) {
 	if a, ok := data.(jsonenc.Appender); ok {
 		dst, err = a.AppendJSON(dst)
 	} else {
-		var b []byte
-		b, err = json.Marshal(data)
-		dst = append(dst, b...)
+		w := appendWriter{dst}
+		err = json.MarshalWrite(&w, data)
+		dst = w.b
 	}
 	if err != nil {
 		return dst, err
@@ -107,4 +115,15 @@ func appendError(dst []byte, e *ErrorBody) ([]byte, error) {
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// appendWriter is an io.Writer that appends to b: json.MarshalWrite
+// encodes data straight onto the response, in one pass and without the
+// exact-size copy json.Marshal makes (845 KB for the Markdown of a
+// 300-page PDF).
+type appendWriter struct{ b []byte }
+
+func (w *appendWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
 }

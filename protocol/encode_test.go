@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,4 +68,28 @@ func FuzzMarshal(f *testing.F) {
 		checkMarshal(t, &Response{Version: Version, ID: id, Success: ok, Data: text})
 		checkMarshal(t, &Response{Version: Version, ID: id, Error: &ErrorBody{Code: Code(code), Message: msg, Rule: rule}})
 	})
+}
+
+// TestMarshalKeepsBigAnswers: Marshal hands a big answer's buffer to its
+// caller, so the next encoding must not write into it.
+func TestMarshalKeepsBigAnswers(t *testing.T) {
+	big := func(c string) *Response {
+		return Success("b", appenderData{Text: strings.Repeat(c, 2*handOver)})
+	}
+	first, err := Marshal(big("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Clone(first)
+	for _, c := range []string{"b", "c", "d"} {
+		if _, err := Marshal(big(c)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first, want) {
+			t.Fatalf("encoding %q overwrote the answer Marshal returned before", c)
+		}
+	}
+	if wantJSON, _ := json.Marshal(big("a")); !bytes.Equal(first, wantJSON) {
+		t.Fatal("Marshal of a big answer differs from json.Marshal")
+	}
 }

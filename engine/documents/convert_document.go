@@ -151,7 +151,10 @@ func convertDocument(ctx context.Context, env *action.Env, c *action.Call) (any,
 	if perr := env.Content(ctx, c, action.Outgoing{Source: "markdown", Text: text}); perr != nil {
 		return nil, perr
 	}
-	d.Markdown = string(text) // with what the policy masks overwritten
+	d.Markdown = md
+	if string(text) != md { // what the policy masks was overwritten
+		d.Markdown = string(text)
+	}
 	return d, nil
 }
 
@@ -181,8 +184,8 @@ func fitMarkdown(md string, maxChars int64, budget int) (string, bool) {
 		}
 		out = blockCut(out, i)
 	}
-	for int(jsonenc.QuotedLen([]byte(out))) > budget && out != "" {
-		q := int(jsonenc.QuotedLen([]byte(out)))
+	for int(jsonenc.QuotedLen(out)) > budget && out != "" {
+		q := int(jsonenc.QuotedLen(out))
 		out = blockCut(out, min(len(out)*max(budget, 0)/q, len(out)-1))
 	}
 	return out, len(out) < len(md)

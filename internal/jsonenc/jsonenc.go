@@ -13,6 +13,7 @@ package jsonenc
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -78,6 +79,9 @@ func PlainPrefix[S ~string | ~[]byte](s S, i int) int {
 
 // AppendQuote appends s as a quoted JSON string.
 func AppendQuote[S ~string | ~[]byte](dst []byte, s S) ([]byte, error) {
+	// Room for s quoted with a line break every 8 bytes: a long text (a
+	// document's Markdown) grows dst once, not by doubling from small.
+	dst = slices.Grow(dst, len(s)+len(s)/8+2)
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
