@@ -115,6 +115,21 @@ func TestPPTHostile(t *testing.T) {
 	wantKind(t, err, docconv.ErrCorrupt, "longer than its container")
 }
 
+// TestPPTSlidesCapped: a presentation of more slides than Limits.Pages
+// (after one with text, each an empty SlidePersistAtom of 8 bytes, so a
+// few MiB make a million "## Slide n" headings) is converted up to the cap, with a warning, as
+// a PPTX is.
+func TestPPTSlidesCapped(t *testing.T) {
+	slides := make([]docgen.PPTSlide, 5)
+	slides[0].Title = "only the first has text"
+	lim := docconv.DefaultLimits
+	lim.Pages = 2
+	r := mustConvert(t, docgen.PPT(docgen.PPTDocument(slides)), docconv.Options{Limits: lim})
+	if r.Pages != 2 || strings.Contains(r.Markdown, "Slide 3") || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "first 2 slides") {
+		t.Fatalf("pages %d warnings %q\n%s", r.Pages, r.Warnings, r.Markdown)
+	}
+}
+
 // TestCompoundRootDecides: a Word document holding an embedded workbook
 // (a Workbook stream below ObjectPool, which the sniffer sees first) is
 // read as the Word document its root streams make it.

@@ -303,6 +303,7 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 		}
 	}
 	edge := rightEdges(lines)
+	budget := alignedBudget
 	for i := 0; i < len(lines); i++ {
 		if n := gridRows(lines[i:]); n >= 2 {
 			end()
@@ -317,7 +318,7 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 			prev = nil
 			continue
 		}
-		if rows, n := alignedTable(lines[i:]); n > 0 {
+		if rows, n := alignedTable(lines[i:], &budget); n > 0 {
 			end()
 			d.add(table(rows))
 			i += n - 1

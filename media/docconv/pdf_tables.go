@@ -18,6 +18,15 @@ const (
 	minColumnHitRate = 2.0 / 3
 )
 
+// alignedBudget bounds the work of looking for borderless tables on one
+// page, in word-to-column comparisons: each line is tried as a table's
+// first row, and each try compares the rows after it, so a page of many
+// long, evenly spaced lines (rows that align all the way down, then fail
+// as justified prose) would cost lines² × words². An ordinary page needs
+// well under a million; past the budget the page's remaining lines are
+// read as text.
+const alignedBudget = 1 << 24
+
 // alignedColumn is a column start: its x, and how many rows have a word
 // starting there.
 type alignedColumn struct {
@@ -34,9 +43,10 @@ type alignedColumn struct {
 // cells and how many lines it takes, or 0 when the lines are no table: fewer
 // than three rows, a column started in fewer than two thirds of them or
 // with no row leaving a font size before it, or cells of more than three
-// words on average, as prose's chance alignments give.
-func alignedTable(lines []pdfLine) ([][]string, int) {
-	if len(lines) < minAlignedRows || !alignedRowCandidate(&lines[0]) {
+// words on average, as prose's chance alignments give. The comparisons
+// it makes are taken from *budget; once it is spent, it finds no table.
+func alignedTable(lines []pdfLine, budget *int) ([][]string, int) {
+	if len(lines) < minAlignedRows || !alignedRowCandidate(&lines[0]) || *budget <= 0 {
 		return nil, 0
 	}
 	first := &lines[0]
@@ -51,6 +61,9 @@ func alignedTable(lines []pdfLine) ([][]string, int) {
 		l := &lines[n]
 		if !alignedRowCandidate(l) || math.Abs(l.size-first.size) > 0.2*size || lines[n-1].y-l.y > maxRowSpacing*size {
 			break
+		}
+		if *budget -= 2*len(cols)*len(l.words) + 1; *budget <= 0 {
+			return nil, 0
 		}
 		if !takeRow(cols, l.words, tol) {
 			break

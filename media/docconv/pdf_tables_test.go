@@ -31,7 +31,7 @@ func TestAlignedTable(t *testing.T) {
 		placedLine(664, 0.0, "Rocket", 63.0, "Office", 100.0, "104"),
 		placedLine(640, 0.0, "After", 30.0, "the", 50.0, "table", 80.0, "comes", 115.0, "prose"),
 	}
-	rows, n := alignedTable(table)
+	rows, n := alignedTable(table, fullBudget())
 	if n != 4 {
 		t.Fatalf("table of %d rows, want 4: %q", n, rows)
 	}
@@ -43,7 +43,7 @@ func TestAlignedTable(t *testing.T) {
 		placedLine(688, 0.0, "meadow", 42.5, "kernel", 85.0, "signal", 127.5, "rocket", 170.0, "garden"),
 		placedLine(676, 0.0, "anchor", 35.0, "final", 60.0, "final", 85.0, "jacket", 120.0, "hollow"),
 	}
-	if rows, n := alignedTable(justified); n != 0 {
+	if rows, n := alignedTable(justified, fullBudget()); n != 0 {
 		t.Errorf("justified prose read as a table: %q", rows)
 	}
 	list := []pdfLine{
@@ -51,7 +51,52 @@ func TestAlignedTable(t *testing.T) {
 		placedLine(688, 0.0, "2.", 20.0, "second", 60.0, "item"),
 		placedLine(676, 0.0, "3.", 20.0, "third", 50.0, "item"),
 	}
-	if rows, n := alignedTable(list); n != 0 {
+	if rows, n := alignedTable(list, fullBudget()); n != 0 {
 		t.Errorf("a numbered list read as a table: %q", rows)
+	}
+}
+
+// fullBudget is a page's whole budget for looking for borderless tables.
+func fullBudget() *int {
+	b := alignedBudget
+	return &b
+}
+
+// TestAlignedTableBounded: a page of 800 evenly spaced lines of 60 words
+// aligns all the way down from every line, then fails as justified prose;
+// trying each line as a table's first row would cost 800² × 60²
+// comparisons. The page's budget runs out after a few tries, and no table
+// is looked for on the rest of the page (a real one after it is text).
+func TestAlignedTableBounded(t *testing.T) {
+	words := make([]any, 0, 120)
+	for j := range 60 {
+		words = append(words, float64(j*10), "ab")
+	}
+	var page []pdfLine
+	for i := range 800 {
+		page = append(page, placedLine(float64(10_000-10*i), words...))
+	}
+	page = append(page,
+		placedLine(1000, 0.0, "Branch", 63.0, "Region", 100.0, "Staff"),
+		placedLine(988, 0.0, "Pepper", 63.0, "Coffee", 100.0, "97"),
+		placedLine(976, 0.0, "Rocket", 63.0, "Office", 100.0, "104"))
+	budget, tries := fullBudget(), 0
+	for i := range 800 {
+		if *budget <= 0 {
+			break
+		}
+		tries++
+		if _, n := alignedTable(page[i:], budget); n > 0 {
+			t.Fatalf("the even lines read as a table at line %d", i)
+		}
+	}
+	if tries > 10 {
+		t.Errorf("%d lines tried as a table's first row before the budget ran out", tries)
+	}
+	if _, n := alignedTable(page[800:], budget); n != 0 {
+		t.Errorf("a table looked for past the spent budget")
+	}
+	if _, n := alignedTable(page[800:], fullBudget()); n != 3 {
+		t.Errorf("the table after the page's lines: %d rows, want 3", n)
 	}
 }

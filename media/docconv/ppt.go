@@ -73,6 +73,10 @@ func (c *conv) ppt(f *cfbFile) (*doc, error) {
 		if !c.sel.has(i + 1) {
 			continue
 		}
+		if d.pages >= c.o.Limits.Pages {
+			d.warn("only the first %d slides were converted", c.o.Limits.Pages)
+			break
+		}
 		d.pages++
 		title := "Slide " + strconv.Itoa(i+1)
 		if sl.title != "" {

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"math"
 
 	"github.com/gen2brain/heic"
 )
@@ -350,17 +351,27 @@ func largestItem(props []heifBox) int64 {
 	var most int64
 	for _, p := range props {
 		if p.typ == "ispe" && len(p.data) >= 12 {
-			most = max(most, int64(binary.BigEndian.Uint32(p.data[4:]))*int64(binary.BigEndian.Uint32(p.data[8:])))
+			most = max(most, heifPixels(binary.BigEndian.Uint32(p.data[4:]), binary.BigEndian.Uint32(p.data[8:])))
 		}
 	}
 	return most
+}
+
+// maxHEIFPixels is the most pixels heicCost counts: their cost still
+// fits an int64 (two 32-bit sides would not, and a wrapped, negative
+// cost would pass any memory limit).
+const maxHEIFPixels = math.MaxInt64 / heicBytesPerPixel
+
+// heifPixels is w×h, at most maxHEIFPixels.
+func heifPixels(w, h uint32) int64 {
+	return int64(min(uint64(w)*uint64(h), maxHEIFPixels))
 }
 
 // heicCost is what decoding the HEIC b holds: heicBytesPerPixel for
 // each pixel of the primary image or of its largest item, whichever is
 // more.
 func heicCost(b []byte, in Info) int64 {
-	px := int64(in.Width) * int64(in.Height)
+	px := heifPixels(uint32(min(max(in.Width, 0), math.MaxUint32)), uint32(min(max(in.Height, 0), math.MaxUint32)))
 	if h, err := readHEIFHeader(b); err == nil {
 		px = max(px, h.largest)
 	}

@@ -146,6 +146,12 @@ func TestHEICBoundedBeforeDecoding(t *testing.T) {
 	if _, _, err := imaging.Decode(decoy, small); !errors.As(err, &memory) || memory.Need != 6*30_000*30_000 {
 		t.Errorf("an item of 30,000² beside a primary image of 100²: %v", err)
 	}
+	for _, side := range []uint32{0xffff_ffff, 0x8000_0000} { // 2^64-ish pixels, or 6×2^62 bytes: each wraps an int64
+		wrapped := heifHeaderOnly(ispe(100, 100), ispe(side, side))
+		if _, _, err := imaging.Decode(wrapped, small); !errors.As(err, &memory) || memory.Need <= 0 {
+			t.Errorf("an item of %d² beside a primary image of 100²: %v", side, err)
+		}
+	}
 	many := heifHeaderOnly(bytes.Repeat(box("free"), 1_000_000))
 	var broken *imaging.CorruptError
 	if _, err := imaging.Inspect(many, lim); !errors.As(err, &broken) || !strings.Contains(err.Error(), "too many boxes") {

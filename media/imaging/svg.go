@@ -184,9 +184,8 @@ func (e *SVGError) Error() string { return "imaging: svg: " + e.Reason }
 type svgWalk struct {
 	elements, depth int
 	defsDepth       int            // the depth of the open <defs>, 0 outside
-	defSize         map[string]int // the elements under each id'd element of <defs>
-	open            []string       // the ids of the open id'd elements of <defs>
-	openAt          []int          // and the depth each opened at
+	def             string         // the id of the definition the elements of <defs> go to
+	defSize         map[string]int // the elements each definition of <defs> repeats where used
 }
 
 // checkSVG refuses an SVG before oksvg parses it (see the top of this
@@ -238,9 +237,6 @@ var svgUndrawn = map[string]bool{"text": true, "image": true, "foreignObject": t
 func (w *svgWalk) start(se xml.StartElement) error {
 	w.depth++
 	w.elements++
-	for _, id := range w.open {
-		w.defSize[id]++
-	}
 	if w.depth > maxSVGDepth {
 		return &SVGError{Reason: fmt.Sprintf("elements nested deeper than %d", maxSVGDepth)}
 	}
@@ -251,17 +247,18 @@ func (w *svgWalk) start(se xml.StartElement) error {
 		return err
 	}
 	switch {
-	case se.Name.Local == "defs":
-		w.defsDepth = w.depth
 	case se.Name.Local == "use" && w.defsDepth > 0:
 		return &SVGError{Reason: "a <use> inside <defs> (a reference to references, which grows exponentially)"}
 	case se.Name.Local == "use":
-		w.elements += w.defSize[strings.TrimPrefix(hrefOf(se.Attr), "#")]
+		w.elements += w.useSize(se.Attr)
 	case w.defsDepth > 0:
-		if id := attr(se.Attr, "id"); id != "" {
-			w.open, w.openAt = append(w.open, id), append(w.openAt, w.depth)
-			w.defSize[id]++
+		w.define(se)
+	}
+	if se.Name.Local == "defs" {
+		if w.defsDepth == 0 {
+			w.def = ""
 		}
+		w.defsDepth = w.depth
 	}
 	if w.elements > maxSVGElements {
 		return &SVGError{Reason: fmt.Sprintf("more than %d elements, counting what each <use> repeats", maxSVGElements)}
@@ -269,11 +266,34 @@ func (w *svgWalk) start(se xml.StartElement) error {
 	return nil
 }
 
-// end closes an element.
-func (w *svgWalk) end() {
-	if n := len(w.openAt); n > 0 && w.openAt[n-1] == w.depth {
-		w.open, w.openAt = w.open[:n-1], w.openAt[:n-1]
+// define counts an element of <defs> as oksvg stores it: an element
+// with an id starts a new definition, and every element after it in
+// <defs>, nested in it or not (its siblings too), belongs to it until
+// the next element with an id; the elements before the first id form
+// the definition "" (which href="#" uses). The id is the last id
+// attribute, as oksvg reads it.
+func (w *svgWalk) define(se xml.StartElement) {
+	if id := lastAttr(se.Attr, "id"); id != "" {
+		w.def = id
 	}
+	w.defSize[w.def]++
+}
+
+// useSize is what a <use> repeats: the largest definition any of its
+// href attributes names (oksvg takes the last, xlink's or SVG 2's).
+func (w *svgWalk) useSize(attrs []xml.Attr) int {
+	most := 0
+	for _, a := range attrs {
+		if a.Name.Local == "href" {
+			most = max(most, w.defSize[strings.TrimPrefix(a.Value, "#")])
+		}
+	}
+	return most
+}
+
+// end closes an element; the end of the <defs> oksvg is in ends its
+// definitions, as it does for oksvg.
+func (w *svgWalk) end() {
 	if w.depth == w.defsDepth {
 		w.defsDepth = 0
 	}
@@ -289,7 +309,7 @@ func localReferences(attrs []xml.Attr) error {
 			return &SVGError{Reason: fmt.Sprintf("the reference %q outside the document", a.Value)}
 		}
 		for rest := a.Value; ; {
-			i := strings.Index(strings.ToLower(rest), "url(")
+			i := indexFoldASCII(rest, "url(")
 			if i < 0 {
 				break
 			}
@@ -305,17 +325,40 @@ func localReferences(attrs []xml.Attr) error {
 	return nil
 }
 
-// hrefOf is an element's href (xlink's or SVG 2's).
-func hrefOf(attrs []xml.Attr) string { return attr(attrs, "href") }
-
-// attr is the value of the attribute named local, or "".
-func attr(attrs []xml.Attr, local string) string {
-	for _, a := range attrs {
-		if a.Name.Local == local {
-			return a.Value
+// indexFoldASCII is the index in s of the ASCII word sub (lower case),
+// its letters matched in either case, or -1. Unlike an index in
+// strings.ToLower(s) it is an index in s itself: lowering a character
+// such as U+0130 changes its length and would shift the index.
+func indexFoldASCII(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) && isASCII(s[i:i+len(sub)]) {
+			return i
 		}
 	}
-	return ""
+	return -1
+}
+
+// isASCII reports whether s is ASCII only (EqualFold matches the
+// Kelvin sign to k, the long s to s).
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// lastAttr is the value of the last attribute named local, or "": the
+// one oksvg reads when an element repeats it (xlink:href and href).
+func lastAttr(attrs []xml.Attr, local string) string {
+	v := ""
+	for _, a := range attrs {
+		if a.Name.Local == local {
+			v = a.Value
+		}
+	}
+	return v
 }
 
 // decodeSVG checks an SVG (checkSVG), parses it with oksvg and

@@ -76,6 +76,9 @@ var svgAttacks = []struct {
 	{"external DTD", `<!DOCTYPE svg SYSTEM "http://attacker.example/svg.dtd"><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>`, "DOCTYPE"},
 	{"use of uses", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><rect id="a" width="1" height="1"/><g id="b"><use href="#a"/><use href="#a"/></g></defs><use href="#b"/></svg>`, "inside <defs>"},
 	{"many uses", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><g id="g">` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</g></defs>` + strings.Repeat(`<use href="#g"/>`, 100) + `</svg>`, "elements"},
+	{"siblings of a definition", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><g id="g"/>` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</defs>` + strings.Repeat(`<use href="#g"/>`, 100) + `</svg>`, "elements"},
+	{"xlink:href and href", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><defs><rect id="a" width="1" height="1"/><g id="b">` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</g></defs>` + strings.Repeat(`<use xlink:href="#a" href="#b"/>`, 100) + `</svg>`, "elements"},
+	{"url( after characters longer in lower case", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" fill="` + strings.Repeat("\u023a", len("http://attacker.example/p.svg")) + `url(http://attacker.example/p.svg#g)"/></svg>`, "url(...) outside"},
 	{"deep nesting", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">` + strings.Repeat("<g>", 300) + strings.Repeat("</g>", 300) + `</svg>`, "nested"},
 }
 
@@ -97,6 +100,11 @@ func TestSVGAttacksRefused(t *testing.T) {
 		if _, _, err := imaging.Decode([]byte(svg), lim); !errors.As(err, &pixels) {
 			t.Errorf("%s: Decode = %v, want a PixelsError", root, err)
 		}
+	}
+	shifted := `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" fill="` + strings.Repeat("\u023a", 8) + `url(#a)"/></svg>`
+	var refused *imaging.SVGError
+	if _, _, err := imaging.Decode([]byte(shifted), lim); errors.As(err, &refused) {
+		t.Errorf("a local url( after characters longer in lower case: %v", err)
 	}
 	var gap *imaging.DecoderGapError
 	text := `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="5">hello</text></svg>`

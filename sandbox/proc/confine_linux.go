@@ -5,11 +5,8 @@ package proc
 import (
 	"fmt"
 	"runtime"
-	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
-	"golang.org/x/net/bpf"
-	"golang.org/x/sys/unix"
 )
 
 // ConfineSelf confines the calling process, every thread of it, for the
@@ -24,28 +21,13 @@ func ConfineSelf(writable ...string) error {
 	if err := cfg.Restrict(landlock.PathAccess(writeRights|readRights, writable...).IgnoreIfMissing()); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	insts, ok := seccompProgram(true)
-	if !ok {
-		return nil
-	}
-	prog, err := bpf.Assemble(insts)
-	if err != nil {
-		return err
-	}
-	filter := make([]unix.SockFilter, len(prog))
-	for i, in := range prog {
-		filter[i] = unix.SockFilter{Code: in.Op, Jt: in.Jt, Jf: in.Jf, K: in.K}
-	}
-	fprog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	// no_new_privs on this thread, then the filter on every thread
-	// (TSYNC, which carries no_new_privs to them too).
+	// The filter on every thread (installSeccomp: a thread that could not
+	// take it fails the call), no_new_privs with it; the calling thread
+	// locked only while it is installed.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return err
-	}
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
-		return fmt.Errorf("seccomp: %w", errno)
+	if err := installSeccomp(true); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
 	}
 	return nil
 }

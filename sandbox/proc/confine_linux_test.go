@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,6 +23,9 @@ const confineProbeEnv = "DESKBRIDGE_TEST_CONFINE_SELF"
 // threads must all be confined, not the caller's alone), then reports
 // what it could still do, one "name=ok|refused" line each.
 func confineProbe(dir string) int {
+	if d, ok := strings.CutPrefix(dir, divergedPrefix); ok {
+		return divergedProbe(d)
+	}
 	done := make(chan error)
 	go func() { done <- ConfineSelf(dir) }()
 	if err := <-done; err != nil {
@@ -75,4 +80,69 @@ func TestConfineSelf(t *testing.T) {
 		}
 	}
 	os.Remove(filepath.Join(os.TempDir(), "deskbridge-confine-probe"))
+}
+
+// divergedPrefix, before the folder in confineProbeEnv, has the probe
+// put a thread under a filter of its own before it confines itself.
+const divergedPrefix = "diverged:"
+
+// divergedProbe locks a goroutine to a thread and installs on that
+// thread alone a seccomp filter of its own (one that allows everything),
+// which the process's filter cannot synchronise to: seccomp with TSYNC
+// then answers that thread's ID, a positive return and no error number,
+// and installs the filter on no thread. ConfineSelf must fail; the probe
+// says what it answered and whether a socket may still be opened.
+func divergedProbe(dir string) int {
+	ready := make(chan error)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread keeps its own filter
+		allow := []unix.SockFilter{{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW}}
+		prog := unix.SockFprog{Len: 1, Filter: &allow[0]}
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			ready <- err
+			return
+		}
+		_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog)))
+		if errno != 0 {
+			ready <- errno
+			return
+		}
+		ready <- nil
+		select {}
+	}()
+	if err := <-ready; err != nil {
+		fmt.Println("setup=" + err.Error())
+		return 1
+	}
+	if err := ConfineSelf(dir); err != nil {
+		fmt.Println("confine=refused")
+	} else {
+		fmt.Println("confine=ok")
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err == nil {
+		unix.Close(fd)
+		fmt.Println("socket=ok")
+	}
+	return 0
+}
+
+// TestConfineSelfRefusesAThreadItCannotFilter: when one thread of the
+// process is under a seccomp filter of its own, the filter cannot be
+// installed on every thread, and the kernel installs it on none, telling
+// so by a positive return (the thread's ID) rather than an error number.
+// ConfineSelf fails then; it does not report the process confined.
+func TestConfineSelfRefusesAThreadItCannotFilter(t *testing.T) {
+	if auditArch == 0 {
+		t.Skip("no seccomp filter on this architecture")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), confineProbeEnv+"="+divergedPrefix+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("probe: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "confine=refused") {
+		t.Errorf("ConfineSelf reported a process confined whose filter was installed on no thread:\n%s", out)
+	}
 }

@@ -69,10 +69,12 @@ func landlockStatus() (bool, string) {
 // seccomp) and execs the program, never returning; a child of this same
 // executable (Spec.SelfChild) it does not start again: it returns with
 // os.Args set to the child's, confined, and main goes on into the child's
-// MaybeRun function. Otherwise it records that the trampoline is available
-// and returns.
+// MaybeRun function. Otherwise it marks the descriptors the process
+// inherited close-on-exec (markInheritedCloseOnExec), records that the
+// trampoline is available and returns.
 func MaybeRunTrampoline() {
 	if len(os.Args) < 2 || !strings.HasPrefix(os.Args[1], trampolineMarker) {
+		markInheritedCloseOnExec()
 		trampolineReady = true
 		return
 	}

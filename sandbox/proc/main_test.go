@@ -9,6 +9,7 @@ func TestMain(m *testing.M) {
 	MaybeRunTrampoline()
 	maybeRunSelfLimitProbe()
 	maybeSelfChildProbe()
+	maybeInheritedHostProbe()
 	if dir := os.Getenv(confineProbeEnv); dir != "" {
 		os.Exit(confineProbe(dir))
 	}

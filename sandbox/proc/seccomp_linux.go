@@ -85,6 +85,15 @@ func seccompProgram(noNet ...bool) (insts []bpf.Instruction, ok bool) {
 // its own executable with the filter on all its threads. Where this
 // architecture has no filter it does nothing.
 func loadSeccomp(noNet bool) error {
+	runtime.LockOSThread()
+	return installSeccomp(noNet)
+}
+
+// installSeccomp sets no_new_privs on the calling thread and installs the
+// filter on every thread of the process (TSYNC, which carries
+// no_new_privs to them too). The caller keeps its goroutine locked to its
+// thread. Where this architecture has no filter it does nothing.
+func installSeccomp(noNet bool) error {
 	insts, ok := seccompProgram(noNet)
 	if !ok {
 		return nil
@@ -93,7 +102,6 @@ func loadSeccomp(noNet bool) error {
 	if err != nil {
 		return err
 	}
-	runtime.LockOSThread()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err
 	}
@@ -105,7 +113,9 @@ func loadSeccomp(noNet bool) error {
 	// TSYNC: on every thread of the process, not only this one, for a
 	// trampoline that goes on as the child (Spec.SelfChild) rather than
 	// exec it, whose runtime's other threads would otherwise be free. A
-	// thread that cannot take it is named by a positive return.
+	// thread that cannot take it (one under a filter of its own) is named
+	// by a positive return, and then no thread has the filter: that must
+	// fail, never pass for confined.
 	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
 	if errno != 0 {
 		return errno

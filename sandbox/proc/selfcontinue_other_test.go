@@ -3,3 +3,5 @@
 package proc
 
 func maybeSelfChildProbe() {}
+
+func maybeInheritedHostProbe() {}
