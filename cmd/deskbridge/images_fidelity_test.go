@@ -16,8 +16,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // fidelityCase is one case of testdata/images/fidelity.json.

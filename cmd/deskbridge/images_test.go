@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // imageReply is a response of an image action, as `deskbridge call`

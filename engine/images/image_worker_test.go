@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/internal/testkit/wine"
+	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/protocol"
 	"github.com/deskbridge/deskbridge/sandbox/worker"
 )

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 func convert(t *testing.T, b []byte, o docconv.Options) (*docconv.Result, error) {

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 // words is a generated phrase of n words, its first capitalised.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 // FuzzConvert feeds any bytes to the converter: it must answer within

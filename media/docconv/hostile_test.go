@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 // hostileDir is the corpus of text attacks; the binary ones are made here.

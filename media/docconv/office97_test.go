@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 // docText is a Word document's main text: paragraphs (CR), a field whose

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/internal/testkit/wine"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // threeFrames is an animation of 40×30 canvases: red, green, and blue

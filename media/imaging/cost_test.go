@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // budget is the limits of the image actions by default: 100 million

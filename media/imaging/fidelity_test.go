@@ -13,9 +13,9 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/internal/testkit/wine"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // goCorpus lists the PNG and GIF files of the Go toolchain's image test

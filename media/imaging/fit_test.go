@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // TestPlanFitGravityExtract: outside covers the box with one side equal

@@ -3,8 +3,8 @@ package imaging_test
 import (
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // seeds are real images of every format, with metadata, and the hostile

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/internal/testkit/wine"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // phoneHEIC is testdata/images/phone-160x120.heic: imagetest.Photo(160,

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/image/bmp"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 // displayP3 is Apple's Display P3 profile as the colour engine's module

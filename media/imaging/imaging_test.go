@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deskbridge/deskbridge/media/imaging"
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/internal/testkit/wine"
+	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
 var lim = imaging.Limits{MaxPixels: 100_000_000, MaxFrames: 1000}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	conv "github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
 	"github.com/deskbridge/deskbridge/internal/testkit/proctest"
+	conv "github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/sandbox/proc"
 )
 

@@ -25,8 +25,8 @@ import (
 
 	"golang.org/x/text/encoding/japanese"
 
-	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 func words(r *rand.Rand, n int) string { return docgen.Phrase(r, n) }

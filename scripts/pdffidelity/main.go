@@ -20,8 +20,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/deskbridge/deskbridge/media/docconv"
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 // sample is one measured PDF: its kind, its file and its source text.
