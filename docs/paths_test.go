@@ -161,7 +161,7 @@ func TestReadmeForNewcomers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"sudo bash .ci/run", "It needs root", "export PATH=/usr/local/go/bin",
-		"`make build` was seen to\ntake about 10 minutes", "policy that decided is stored beside it", "deskbridge log query", "`policy data`"} {
+		"`make test` ends each step with a line `== make STEP: N s`", "| `make test-unit` |", "policy that decided is stored beside it", "deskbridge log query", "`policy data`"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("README.md does not say %q", want)
 		}
