@@ -15,7 +15,7 @@ const maxCodeLength = 16
 const maxNCodes = 256
 
 // lutSize is the log-2 size of the Huffman decoder's look-up table.
-const lutSize = 8
+const lutSize = 10
 
 // huffman is a Huffman decoder, specified in section C.
 type huffman struct {
@@ -43,29 +43,64 @@ type huffman struct {
 var errShortHuffmanData = FormatError("short Huffman data")
 
 // ensureNBits reads bytes from the byte buffer to ensure that d.bits.n is at
-// least n. For best performance (avoiding function calls inside hot loops),
+// least n (n <= 57). Like libjpeg-turbo's jpeg_fill_bit_buffer it takes as
+// many whole bytes as the 64-bit accumulator holds, straight from the
+// buffer, undoing 0xff00 stuffing as it goes; it stops before a marker
+// (0xff and anything but 0x00) and never reads past the buffered input.
+// Only at the buffer's end does it fall back to one byte at a time, through
+// readByteStuffedByte, which refills the buffer. On an error the byte it
+// took for a marker or a cut stuffing is given back, so the marker is read
+// next. For best performance (avoiding function calls inside hot loops),
 // the caller is the one responsible for first checking that d.bits.n < n.
 func (d *decoder) ensureNBits(n int32) error {
 	for {
+		d.fillBitsFromBuffer()
+		if d.bits.n >= n {
+			return nil
+		}
 		c, err := d.readByteStuffedByte()
 		if err != nil {
+			d.bytes.i -= d.bytes.nUnreadable
+			d.bytes.nUnreadable = 0
 			if err == io.ErrUnexpectedEOF {
 				return errShortHuffmanData
 			}
 			return err
 		}
-		d.bits.a = d.bits.a<<8 | uint32(c)
+		d.bits.a = d.bits.a<<8 | uint64(c)
 		d.bits.n += 8
-		if d.bits.m == 0 {
-			d.bits.m = 1 << 7
-		} else {
-			d.bits.m <<= 8
-		}
+		d.bytes.nUnreadable = 0
 		if d.bits.n >= n {
-			break
+			return nil
 		}
 	}
-	return nil
+}
+
+// fillBitsFromBuffer moves whole bytes of entropy-coded data from the
+// buffered input into the bit accumulator until it holds more than 56 bits,
+// the buffer runs out, or a marker (or an 0xff whose next byte is not yet
+// buffered) comes next. It never reads input: the buffer's bounds bound it.
+func (d *decoder) fillBitsFromBuffer() {
+	a, n, i := d.bits.a, d.bits.n, d.bytes.i
+	buf := d.bytes.buf[:d.bytes.j]
+	for n <= 56 && i < len(buf) {
+		c := buf[i]
+		if c == 0xff {
+			if i+1 >= len(buf) || buf[i+1] != 0x00 {
+				break
+			}
+			i++
+		}
+		i++
+		a = a<<8 | uint64(c)
+		n += 8
+	}
+	if i != d.bytes.i {
+		// The bits are taken for good: nothing is given back to a later
+		// readFull, as libjpeg does not put back non-marker data either.
+		d.bytes.nUnreadable = 0
+	}
+	d.bits.a, d.bits.n, d.bytes.i = a, n, i
 }
 
 // receiveExtend is the composition of RECEIVE and EXTEND, specified in section
@@ -77,7 +112,6 @@ func (d *decoder) receiveExtend(t uint8) (int32, error) {
 		}
 	}
 	d.bits.n -= int32(t)
-	d.bits.m >>= t
 	s := int32(1) << t
 	x := int32(d.bits.a>>uint8(d.bits.n)) & (s - 1)
 	if x < s>>1 {
@@ -130,20 +164,24 @@ func (d *decoder) processDHT(n int) error {
 			return err
 		}
 
+		if !fitsItsLengths(&nCodes) {
+			return FormatError("Huffman table has more codes than its lengths hold")
+		}
+
 		// Derive the look-up table.
 		clear(h.lut[:])
 		var x, code uint32
 		for i := uint32(0); i < lutSize; i++ {
 			code <<= 1
 			for j := int32(0); j < nCodes[i]; j++ {
-				// The codeLength is 1+i, so shift code by 8-(1+i) to
-				// calculate the high bits for every 8-bit sequence
-				// whose codeLength's high bits matches code.
+				// The codeLength is 1+i, so shift code by lutSize-(1+i)
+				// to calculate the high bits for every lutSize-bit
+				// sequence whose codeLength's high bits matches code.
 				// The high 8 bits of lutValue are the encoded value.
 				// The low 8 bits are 1 plus the codeLength.
-				base := uint8(code << (7 - i))
+				base := uint16(code << (lutSize - 1 - i))
 				lutValue := uint16(h.vals[x])<<8 | uint16(2+i)
-				for k := uint8(0); k < 1<<(7-i); k++ {
+				for k := uint16(0); k < 1<<(lutSize-1-i); k++ {
 					h.lut[base|k] = lutValue
 				}
 				code++
@@ -171,6 +209,22 @@ func (d *decoder) processDHT(n int) error {
 	return nil
 }
 
+// fitsItsLengths reports whether the canonical codes that nCodes counts
+// per length fit those lengths (section C, as libjpeg's jdhuff.c checks):
+// an over-subscribed table has codes longer than their length, which
+// would index past the look-up table.
+func fitsItsLengths(nCodes *[maxCodeLength]int32) bool {
+	code := int32(0)
+	for i, n := range nCodes {
+		code += n
+		if code > 1<<(i+1) {
+			return false
+		}
+		code <<= 1
+	}
+	return true
+}
+
 // decodeHuffman returns the next Huffman-coded value from the bit-stream,
 // decoded according to h.
 func (d *decoder) decodeHuffman(h *huffman) (uint8, error) {
@@ -178,24 +232,20 @@ func (d *decoder) decodeHuffman(h *huffman) (uint8, error) {
 		return 0, FormatError("uninitialized Huffman table")
 	}
 
-	if d.bits.n < 8 {
-		if err := d.ensureNBits(8); err != nil {
+	if d.bits.n < lutSize {
+		if err := d.ensureNBits(lutSize); err != nil {
 			if err != errMissingFF00 && err != errShortHuffmanData {
 				return 0, err
 			}
 			// There are no more bytes of data in this segment, but we may still
-			// be able to read the next symbol out of the previously read bits.
-			// First, undo the readByte that the ensureNBits call made.
-			if d.bytes.nUnreadable != 0 {
-				d.unreadByteStuffedByte()
-			}
+			// be able to read the next symbol out of the previously read bits
+			// (ensureNBits gave back the marker's byte).
 			goto slowPath
 		}
 	}
-	if v := h.lut[(d.bits.a>>uint32(d.bits.n-lutSize))&0xff]; v != 0 {
+	if v := h.lut[(d.bits.a>>uint32(d.bits.n-lutSize))&(1<<lutSize-1)]; v != 0 {
 		n := (v & 0xff) - 1
 		d.bits.n -= int32(n)
-		d.bits.m >>= n
 		return uint8(v >> 8), nil
 	}
 
@@ -206,11 +256,8 @@ slowPath:
 				return 0, err
 			}
 		}
-		if d.bits.a&d.bits.m != 0 {
-			code |= 1
-		}
 		d.bits.n--
-		d.bits.m >>= 1
+		code |= int32(d.bits.a>>uint32(d.bits.n)) & 1
 		if code <= h.maxCodes[i] {
 			return h.vals[h.valsIndices[i]+code-h.minCodes[i]], nil
 		}
@@ -225,10 +272,8 @@ func (d *decoder) decodeBit() (bool, error) {
 			return false, err
 		}
 	}
-	ret := d.bits.a&d.bits.m != 0
 	d.bits.n--
-	d.bits.m >>= 1
-	return ret, nil
+	return d.bits.a>>uint32(d.bits.n)&1 != 0, nil
 }
 
 func (d *decoder) decodeBits(n int32) (uint32, error) {
@@ -237,9 +282,6 @@ func (d *decoder) decodeBits(n int32) (uint32, error) {
 			return 0, err
 		}
 	}
-	ret := d.bits.a >> uint32(d.bits.n-n)
-	ret &= (1 << uint32(n)) - 1
 	d.bits.n -= n
-	d.bits.m >>= uint32(n)
-	return ret, nil
+	return uint32(d.bits.a>>uint32(d.bits.n)) & (1<<uint32(n) - 1), nil
 }

@@ -106,8 +106,7 @@ type Reader interface {
 // The n least significant bits of a form the unread bits, to be read in MSB to
 // LSB order.
 type bits struct {
-	a uint32 // accumulator.
-	m uint32 // mask. m==1<<(n-1) when n>0, with m==0 when n==0.
+	a uint64 // accumulator; the bits above the n unread ones are stale.
 	n int32  // the number of unread bits in a.
 }
 
@@ -200,7 +199,6 @@ func (d *decoder) unreadByteStuffedByte() {
 	if d.bits.n >= 8 {
 		d.bits.a >>= 8
 		d.bits.n -= 8
-		d.bits.m >>= 8
 	}
 }
 
