@@ -26,6 +26,12 @@ type huffman struct {
 	// are 1 plus the code length, or 0 if the value is too large to fit in
 	// lutSize bits.
 	lut [1 << lutSize]uint16
+	// acLut is, for an AC table, the look-up of a whole coefficient in
+	// the next lutSize bits: a code of run r and size s whose code length
+	// l plus its s extra bits fit those bits (libjpeg-turbo's "fast AC"
+	// look-up), packed by packAC; 0 for the rest (end of band, runs of
+	// 16 zeros, longer codes), which decodeHuffman and receiveExtend take.
+	acLut [1 << lutSize]int32
 	// vals are the decoded values, sorted by their encoding.
 	vals [maxNCodes]uint8
 	// minCodes[i] is the minimum code of length i, or -1 if there are no
@@ -189,6 +195,12 @@ func (d *decoder) processDHT(n int) error {
 			}
 		}
 
+		if tc == acTable {
+			h.deriveACLut(&nCodes)
+		} else {
+			clear(h.acLut[:])
+		}
+
 		// Derive minCodes, maxCodes, and valsIndices.
 		var c, index int32
 		for i, n := range nCodes {
@@ -207,6 +219,42 @@ func (d *decoder) processDHT(n int) error {
 		}
 	}
 	return nil
+}
+
+// packAC packs a whole coefficient for acLut: its extended value, the
+// run of zeros before it and the bits (code and extra bits) it takes.
+func packAC(value, run, total int32) int32 {
+	return value<<16 | run<<8 | total
+}
+
+// deriveACLut fills h.acLut from the codes of at most lutSize bits,
+// counted per length by nCodes (which fitsItsLengths has checked).
+func (h *huffman) deriveACLut(nCodes *[maxCodeLength]int32) {
+	clear(h.acLut[:])
+	var x, code int32
+	for l := int32(1); l <= lutSize; l++ {
+		for j := int32(0); j < nCodes[l-1]; j++ {
+			v := h.vals[x]
+			run, size := int32(v>>4), int32(v&0x0f)
+			if size != 0 && l+size <= lutSize {
+				free := lutSize - l - size // bits after the extra bits
+				for extra := int32(0); extra < 1<<size; extra++ {
+					value := extra
+					if value < 1<<(size-1) {
+						value += ((-1) << size) + 1
+					}
+					e := packAC(value, run, l+size)
+					base := (code<<size | extra) << free
+					for k := int32(0); k < 1<<free; k++ {
+						h.acLut[base|k] = e
+					}
+				}
+			}
+			code++
+			x++
+		}
+		code <<= 1
+	}
 }
 
 // fitsItsLengths reports whether the canonical codes that nCodes counts

@@ -256,6 +256,21 @@ func (d *decoder) processSOS(n int) error {
 							// Decode the AC coefficients, as specified in section F.2.2.2.
 							huff := &d.huff[acTable][scan[i].ta]
 							for ; zig <= zigEnd; zig++ {
+								// The whole coefficient from one look-up, when it fits.
+								if d.bits.n < lutSize {
+									// From the buffered input only: reading more, and
+									// any error, are the general path's below.
+									d.fillBitsFromBuffer()
+								}
+								if d.bits.n >= lutSize {
+									e := huff.acLut[(d.bits.a>>uint32(d.bits.n-lutSize))&(1<<lutSize-1)]
+									if e != 0 && zig+(e>>8)&0x0f <= zigEnd {
+										d.bits.n -= e & 0xff
+										zig += (e >> 8) & 0x0f
+										b[unzig[zig]] = (e >> 16) << al
+										continue
+									}
+								}
 								value, err := d.decodeHuffman(huff)
 								if err != nil {
 									return err
