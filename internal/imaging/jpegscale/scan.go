@@ -484,14 +484,18 @@ func (d *decoder) reconstructProgressiveImage() error {
 // reconstructBlock dequantizes, performs the inverse DCT and stores the block
 // to the image.
 func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
-	qt := &d.quant[d.comp[compIndex].tq]
-	for zig := 0; zig < blockSize; zig++ {
-		b[unzig[zig]] *= qt[zig]
-	}
 	if compIndex >= d.nComp || compIndex > 3 {
 		return UnsupportedError("too many components")
 	}
 	nx, ny := d.nx[compIndex], d.ny[compIndex]
+	qt := &d.quant[d.comp[compIndex].tq]
+	if nx == 1 && ny == 1 {
+		b[0] *= qt[0] // a 1×1 block is its DC coefficient's alone
+	} else {
+		for zig := 0; zig < blockSize; zig++ {
+			b[unzig[zig]] *= qt[zig]
+		}
+	}
 	dst, stride := []byte(nil), 0
 	if d.nComp == 1 {
 		dst, stride = d.img1.Pix, d.img1.Stride
