@@ -9,9 +9,14 @@
 // colour conversion and the memory of a full one.
 //
 // It is Go 1.26's image/jpeg decoder (BSD licence, LICENSE in this folder),
-// changed only where the blocks are reconstructed (scan.go, scaled.go) and
-// the image is allocated; the encoder is left out. At denom 1 it decodes
-// exactly as image/jpeg does. JPEG is defined in ITU-T T.81:
+// changed where the blocks are reconstructed (scan.go, scaled.go) and the
+// image is allocated, and in its Huffman decoding (huffman.go), made as
+// libjpeg-turbo's: a 64-bit bit buffer filled several bytes at a time
+// from the input buffer, a 10-bit look-up that, for most AC codes, yields
+// the whole coefficient (run, code and extra bits) at once, and Huffman
+// tables whose codes overflow their lengths refused (as libjpeg does; image/jpeg
+// accepts them); the encoder is left out. At denom 1 it decodes exactly as
+// image/jpeg does. JPEG is defined in ITU-T T.81:
 // https://www.w3.org/Graphics/JPEG/itu-t81.pdf.
 package jpegscale
 
@@ -106,8 +111,7 @@ type Reader interface {
 // The n least significant bits of a form the unread bits, to be read in MSB to
 // LSB order.
 type bits struct {
-	a uint32 // accumulator.
-	m uint32 // mask. m==1<<(n-1) when n>0, with m==0 when n==0.
+	a uint64 // accumulator; the bits above the n unread ones are stale.
 	n int32  // the number of unread bits in a.
 }
 
@@ -190,17 +194,17 @@ func (d *decoder) fill() error {
 }
 
 // unreadByteStuffedByte undoes the most recent readByteStuffedByte call,
-// giving a byte of data back from d.bits to d.bytes. The Huffman look-up table
-// requires at least 8 bits for look-up, which means that Huffman decoding can
-// sometimes overshoot and read one or two too many bytes. Two-byte overshoot
-// can happen when expecting to read a 0xff 0x00 byte-stuffed byte.
+// giving a byte of data back from d.bits to d.bytes. ensureNBits keeps the
+// bytes it takes (clearing nUnreadable) and gives a marker's 0xff back
+// itself, so after a scan readFull and ignore find nothing to undo: bytes
+// taken past a scan's end are never a marker, and are dropped, as libjpeg
+// drops them (the marker loop would skip them as extraneous data anyway).
 func (d *decoder) unreadByteStuffedByte() {
 	d.bytes.i -= d.bytes.nUnreadable
 	d.bytes.nUnreadable = 0
 	if d.bits.n >= 8 {
 		d.bits.a >>= 8
 		d.bits.n -= 8
-		d.bits.m >>= 8
 	}
 }
 

@@ -256,6 +256,21 @@ func (d *decoder) processSOS(n int) error {
 							// Decode the AC coefficients, as specified in section F.2.2.2.
 							huff := &d.huff[acTable][scan[i].ta]
 							for ; zig <= zigEnd; zig++ {
+								// The whole coefficient from one look-up, when it fits.
+								if d.bits.n < lutSize {
+									// From the buffered input only: reading more, and
+									// any error, are the general path's below.
+									d.fillBitsFromBuffer()
+								}
+								if d.bits.n >= lutSize {
+									e := huff.acLut[(d.bits.a>>uint32(d.bits.n-lutSize))&(1<<lutSize-1)]
+									if e != 0 && zig+(e>>8)&0x0f <= zigEnd {
+										d.bits.n -= e & 0xff
+										zig += (e >> 8) & 0x0f
+										b[unzig[zig]] = (e >> 16) << al
+										continue
+									}
+								}
 								value, err := d.decodeHuffman(huff)
 								if err != nil {
 									return err
@@ -469,14 +484,18 @@ func (d *decoder) reconstructProgressiveImage() error {
 // reconstructBlock dequantizes, performs the inverse DCT and stores the block
 // to the image.
 func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
-	qt := &d.quant[d.comp[compIndex].tq]
-	for zig := 0; zig < blockSize; zig++ {
-		b[unzig[zig]] *= qt[zig]
-	}
 	if compIndex >= d.nComp || compIndex > 3 {
 		return UnsupportedError("too many components")
 	}
 	nx, ny := d.nx[compIndex], d.ny[compIndex]
+	qt := &d.quant[d.comp[compIndex].tq]
+	if nx == 1 && ny == 1 {
+		b[0] *= qt[0] // a 1×1 block is its DC coefficient's alone
+	} else {
+		for zig := 0; zig < blockSize; zig++ {
+			b[unzig[zig]] *= qt[zig]
+		}
+	}
 	dst, stride := []byte(nil), 0
 	if d.nComp == 1 {
 		dst, stride = d.img1.Pix, d.img1.Stride
