@@ -33,14 +33,10 @@ func threeFrames() *imaging.Animation {
 	return a
 }
 
-// vipsHeader is one field of vipsheader's report on file, or a skip
-// where libvips is not installed.
+// vipsHeader is one field of vipsheader's report on file.
 func vipsHeader(t *testing.T, file, field string) string {
 	t.Helper()
-	if _, err := exec.LookPath("vipsheader"); err != nil {
-		t.Skip("libvips' vipsheader is not installed (Debian package libvips-tools)")
-	}
-	out, err := exec.Command("vipsheader", "-f", field, file).Output()
+	out, err := exec.Command(imagetest.Oracle(t, "vipsheader"), "-f", field, file).Output()
 	if err != nil {
 		t.Fatalf("vipsheader -f %s: %v", field, err)
 	}
@@ -99,12 +95,10 @@ func TestAnimatedWebPRoundTrip(t *testing.T) {
 // resized, every frame is kept and written lossy at the quality asked.
 func TestAnimatedWebPOfImageMagick(t *testing.T) {
 	wine.Skip(t, wine.WasmStdio)
-	if _, err := os.Stat("/usr/bin/convert"); err != nil {
-		t.Skip("ImageMagick's /usr/bin/convert is not installed (Debian package imagemagick)")
-	}
+	convert := imagetest.Oracle(t, "/usr/bin/convert") // ImageMagick's, not another convert on PATH
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "anim.gif"), imagetest.AnimatedGIF(40, 30, 3), 0o644)
-	cmd := exec.Command("/usr/bin/convert", "anim.gif", "-define", "webp:lossless=true", "anim.webp")
+	cmd := exec.Command(convert, "anim.gif", "-define", "webp:lossless=true", "anim.webp")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("convert: %v\n%s", err, out)

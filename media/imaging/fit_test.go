@@ -53,7 +53,7 @@ func TestPlanFitGravityExtract(t *testing.T) {
 // size, ≥ 30 dB: the kernels differ, a crop from the wrong place is far
 // below); extract alone is libvips's crop, bit for bit.
 func TestFitAgainstImageMagick(t *testing.T) {
-	convert, vips := peer(t, "/usr/bin/convert"), peer(t, "vips")
+	convert, vips := imagetest.Oracle(t, "/usr/bin/convert"), imagetest.Oracle(t, "vips")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.png")
 	photo := imagetest.Photo(300, 200)
@@ -79,17 +79,6 @@ func TestFitAgainstImageMagick(t *testing.T) {
 		t.Fatalf("vips crop: %v %s", err, o)
 	}
 	compare(t, "extract", ours, rgba(decodePNGFile(t, out)), 1000)
-}
-
-// peer returns the path of an oracle program, failing when it is missing
-// (CI installs libvips-tools and imagemagick, .ci/run).
-func peer(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Fatalf("%s is this test's oracle: install libvips-tools and imagemagick (%v)", name, err)
-	}
-	return p
 }
 
 // resizeOf plans and carries out box on img, stored upright.

@@ -27,14 +27,10 @@ func phoneHEIC(t *testing.T) []byte {
 	return b
 }
 
-// vips runs libvips' command (Debian's libvips-tools) with args in dir,
-// or skips the test where it is not installed.
+// vips runs libvips' command (Debian's libvips-tools) with args in dir.
 func vips(t *testing.T, dir string, args ...string) {
 	t.Helper()
-	if _, err := exec.LookPath("vips"); err != nil {
-		t.Skip("libvips' vips is not installed (Debian package libvips-tools)")
-	}
-	cmd := exec.Command("vips", args...)
+	cmd := exec.Command(imagetest.Oracle(t, "vips"), args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("vips %v: %v\n%s", args, err, out)

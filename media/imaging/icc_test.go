@@ -19,7 +19,7 @@ import (
 // ships it for its own tests.
 func displayP3(t *testing.T) []byte {
 	t.Helper()
-	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/kovidgoyal/imaging").Output()
+	dir, err := exec.Command(imagetest.Oracle(t, "go"), "list", "-m", "-f", "{{.Dir}}", "github.com/kovidgoyal/imaging").Output()
 	if err != nil {
 		t.Fatalf("go list the colour engine's module: %v", err)
 	}
@@ -34,7 +34,7 @@ func displayP3(t *testing.T) []byte {
 // libvips's icc_transform (lcms2, relative colorimetric) at ≥ 40 dB and
 // differs from the unconverted pixels.
 func TestToSRGBAgainstVips(t *testing.T) {
-	vips := peer(t, "vips")
+	vips := imagetest.Oracle(t, "vips")
 	p3 := displayP3(t)
 	dir := t.TempDir()
 	photo := imagetest.Photo(96, 64)

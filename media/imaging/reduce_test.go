@@ -62,10 +62,7 @@ func TestResampleMatchesBiLinear(t *testing.T) {
 // (decoded at 1/4, then the kernel) and compares it with vipsthumbnail's
 // result, which decodes at reduced size too: the same size, ≥ 35 dB.
 func TestShrinkOnLoadAgainstVipsthumbnail(t *testing.T) {
-	vips, err := exec.LookPath("vipsthumbnail")
-	if err != nil {
-		t.Fatalf("vipsthumbnail is this test's oracle: install libvips-tools (%v)", err)
-	}
+	vips := imagetest.Oracle(t, "vipsthumbnail")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "photo.jpg")
 	if err := os.WriteFile(src, imagetest.JPEG(imagetest.Photo(1600, 1200)), 0o600); err != nil {

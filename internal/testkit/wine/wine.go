@@ -33,6 +33,10 @@ const (
 	// (QueryInformationJobObject reads zeros) nor enforces them: a process
 	// in the job commits past its memory limit.
 	NoJobLimits = "Wine 8 neither keeps nor enforces a job object's extended limits (memory, CPU time)"
+	// NoLinuxPrograms: a Windows program under Wine cannot start the
+	// Linux programs a test compares with (libvips, ImageMagick, the go
+	// command).
+	NoLinuxPrograms = "a Windows test under Wine cannot start the Linux programs it compares with (libvips, ImageMagick, go)"
 	// WasmStdio: the WebP and AVIF codecs run as WebAssembly (wazero),
 	// which stats the process's standard output when a module starts.
 	WasmStdio = "the WebAssembly codecs fail under Wine 8 to stat standard output (GetFileInformationByHandle: invalid handle); open on Windows until run there (docs/windows.md)"

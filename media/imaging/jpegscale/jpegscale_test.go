@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
 	"github.com/deskbridge/deskbridge/media/imaging/jpegscale"
 )
 
@@ -61,7 +62,7 @@ var scaledCases = []string{"video-001.q50.420.jpeg", "video-001.q50.420.progress
 // row or column, so the rest is compared), and at least 50 dB PSNR: the
 // same samples but for rounding.
 func TestScaledAgainstLibjpeg(t *testing.T) {
-	vips := oracle(t, "vips")
+	vips := imagetest.Oracle(t, "vips")
 	dir := t.TempDir()
 	for _, name := range scaledCases {
 		f := filepath.Join(runtime.GOROOT(), "src", "image", "testdata", name)
@@ -154,17 +155,6 @@ func TestRefusesOtherScales(t *testing.T) {
 			t.Errorf("scale 1/%d decoded", d)
 		}
 	}
-}
-
-// oracle returns the path of a peer tool the test compares with; CI
-// installs it (.ci/run), so a missing one fails the test.
-func oracle(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Fatalf("%s is the oracle of this test: install libvips-tools (%v)", name, err)
-	}
-	return p
 }
 
 func readPNG(t *testing.T, path string) image.Image {
