@@ -1,8 +1,9 @@
 // Package docconv turns a document into Markdown: it sniffs the format from
 // the content (never the name), and maps HTML (its main content, by
 // readability), OOXML (DOCX, PPTX, XLSX), ODF (ODT, ODS, ODP), EPUB, PDF,
-// RTF, RSS and Atom feeds and other XML, CSV/TSV, Jupyter notebooks, ZIP
-// archives and text formats (in any encoding x/text reads) onto Markdown
+// RTF, Office 97–2003 files (DOC, XLS, PPT) and Outlook messages, RSS and
+// Atom feeds and other XML, CSV/TSV, Jupyter notebooks, ZIP archives and
+// text formats (in any encoding x/text reads) onto Markdown
 // blocks.
 //
 // It is pure: it reads the bytes it is given and runs no program itself

@@ -143,7 +143,11 @@ var escaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "
 // esc escapes inline text; a line starting with a block marker is escaped
 // too.
 func esc(s string) string {
-	s = escaper.Replace(s)
+	return escStart(escaper.Replace(s))
+}
+
+// escStart escapes a line of Markdown that would start a block.
+func escStart(s string) string {
 	if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "+ ") {
 		s = `\` + t
 	}

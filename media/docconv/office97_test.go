@@ -9,7 +9,7 @@ import (
 )
 
 // docText is a Word document's main text: paragraphs (CR), a field whose
-// code is dropped and result kept (0x13 code 0x14 result 0x15), table
+// code is dropped and result kept (a HYPERLINK field: as a link) (0x13 code 0x14 result 0x15), table
 // cells (0x07), a line break (0x0B), a picture anchor (0x01), and
 // characters beyond Latin-1.
 const docText = "Harvest notes\rPlain text with caf\u00e9s.\r" +
@@ -20,7 +20,7 @@ const docText = "Harvest notes\rPlain text with caf\u00e9s.\r" +
 // piece table, whether its pieces are UTF-16 or 8-bit, one or several,
 // stored out of order.
 func TestDOC(t *testing.T) {
-	want := "Harvest notes\n\nPlain text with cafés.\n\nSee the site today.\n\nCell one\n\nCell two\n\nFirst line  \nsecond line\n\n日本語\n"
+	want := "Harvest notes\n\nPlain text with cafés.\n\nSee [the site](https://example.com/) today.\n\nCell one\n\nCell two\n\nFirst line  \nsecond line\n\n日本語\n"
 	for _, pieces := range []int{1, 3, 7} {
 		r := mustConvert(t, docgen.DOC(docText, docgen.DOCOptions{Pieces: pieces}), docconv.Options{})
 		if r.Format != "doc" || r.Markdown != want {
@@ -87,6 +87,36 @@ func TestPPT(t *testing.T) {
 	r = mustConvert(t, docgen.PPT(docgen.PPTDocument(slides)), docconv.Options{Pages: "2"})
 	if !strings.HasPrefix(r.Markdown, "## Slide 2:") || strings.Contains(r.Markdown, "Slide 1") {
 		t.Fatalf("pages 2: %q", r.Markdown)
+	}
+}
+
+// TestPPTNotes: each slide's notes (the Notes text of the notes slide
+// naming its id) under "### Notes", as the PPTX converter writes them; a
+// notes slide's other placeholders are left out.
+func TestPPTNotes(t *testing.T) {
+	slides := []docgen.PPTSlide{
+		{Title: "First", Body: []string{"body one"}, Notes: "Say hello.\rThen go on."},
+		{Title: "Second", Body: []string{"body two"}},
+		{Title: "Third", Notes: "Close."},
+	}
+	want := "## Slide 1: First\n\nbody one\n\n### Notes\n\nSay hello.\n\nThen go on.\n\n## Slide 2: Second\n\nbody two\n\n## Slide 3: Third\n\n### Notes\n\nClose.\n"
+	r := mustConvert(t, docgen.PPT(docgen.PPTDocument(slides)), docconv.Options{})
+	if r.Markdown != want {
+		t.Fatalf("got\n%q\nwant\n%q", r.Markdown, want)
+	}
+}
+
+// TestPPTNotesOnce: a slide list naming one slide id 2,000 times, whose
+// notes are 100 KB, gives the notes once, not 2,000 times (200 MB).
+func TestPPTNotesOnce(t *testing.T) {
+	slides := make([]docgen.PPTSlide, 2000)
+	for i := range slides {
+		slides[i] = docgen.PPTSlide{Title: "s", ID: 300}
+	}
+	slides[0].Notes = strings.Repeat("note ", 20_000)
+	r := mustConvert(t, docgen.PPT(docgen.PPTDocument(slides)), docconv.Options{})
+	if n := strings.Count(r.Markdown, "### Notes"); n != 1 || len(r.Markdown) > 200_000 {
+		t.Fatalf("the notes were given %d times (%d bytes)", n, len(r.Markdown))
 	}
 }
 

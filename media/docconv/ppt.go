@@ -18,17 +18,22 @@ import (
 // UTF-16) or TextBytesAtom (0x0FA8, 8-bit). Files that keep the text in
 // the slides' drawings instead (an OfficeArtClientTextbox in each
 // SlideContainer, 0x03EE) are read from there. Master slides
-// (MainMasterContainer 0x03F8) and notes (NotesContainer 0x03F0) are left
-// out. Records are read by their lengths, each inside its container and
+// (MainMasterContainer 0x03F8) are left out. A slide's notes are the
+// Notes texts (TextHeaderAtom type 2) of the NotesContainer (0x03F0) whose
+// NotesAtom (0x03F1) names the slide's id (its SlidePersistAtom's slideId
+// in the slide list; the slides' drawings, read in the stream's order,
+// take the listed ids in order). Records are read by their lengths, each inside its container and
 // at most pptMaxDepth deep: there are no offsets to follow and no cycle.
 const (
 	pptSlide         = 0x03EE
 	pptNotes         = 0x03F0
+	pptNotesAtom     = 0x03F1
 	pptSlidePersist  = 0x03F3
 	pptMainMaster    = 0x03F8
 	pptTextHeader    = 0x0F9F
 	pptTextChars     = 0x0FA0
 	pptTextBytes     = 0x0FA8
+	pptTypeNotes     = 2
 	pptSlideListText = 0x0FF0
 	pptMaxDepth      = 32
 	pptMaxRecords    = 1 << 22
@@ -41,13 +46,26 @@ type pptSlideText struct {
 	body  []string
 }
 
-// pptWalker collects the slides' texts from the record tree.
+// pptPlace is where in the record tree a text is: in a slide's drawing,
+// in a notes slide, elsewhere.
+type pptPlace int
+
+const (
+	pptElsewhere pptPlace = iota
+	pptInSlide
+	pptInNotes
+)
+
+// pptWalker collects the slides' texts and notes from the record tree.
 type pptWalker struct {
-	listed  []pptSlideText // from SlideListWithTextContainer
-	drawn   []pptSlideText // from the SlideContainers
-	inList  bool
-	typ     uint32 // the last TextHeaderAtom's text type
-	records int
+	listed   []pptSlideText // from SlideListWithTextContainer
+	drawn    []pptSlideText // from the SlideContainers
+	slideIDs []uint32       // the listed slides' ids, in order
+	notes    map[uint32][]string
+	noteOf   uint32 // the slide whose notes are being read
+	inList   bool
+	typ      uint32 // the last TextHeaderAtom's text type
+	records  int
 }
 
 // ppt converts a PowerPoint 97–2003 presentation's slides: a heading per
@@ -60,8 +78,8 @@ func (c *conv) ppt(f *cfbFile) (*doc, error) {
 	if _, enc := f.streams["EncryptedSummary"]; enc {
 		return nil, fail(ErrEncrypted, "the presentation is an encrypted (password-protected) PowerPoint file; save it without a password and convert that")
 	}
-	w := &pptWalker{}
-	if err := w.walk(s, 0, false); err != nil {
+	w := &pptWalker{notes: map[uint32][]string{}}
+	if err := w.walk(s, 0, pptElsewhere); err != nil {
 		return nil, err
 	}
 	slides := w.listed
@@ -83,15 +101,41 @@ func (c *conv) ppt(f *cfbFile) (*doc, error) {
 			title += ": " + oneLine(sl.title, 300)
 		}
 		d.add(heading(2, esc(title)))
-		for _, t := range sl.body {
-			for _, p := range strings.Split(t, "\n") {
-				if p = strings.TrimSpace(p); p != "" {
-					d.add(esc(p))
-				}
-			}
+		for _, p := range pptParagraphs(sl.body) {
+			d.add(p)
+		}
+		if notes := w.slideNotes(i); len(notes) > 0 {
+			d.add(heading(3, "Notes"))
+			d.add(strings.Join(notes, "\n\n"))
 		}
 	}
 	return d, nil
+}
+
+// pptParagraphs are texts' paragraphs, escaped, empty ones left out.
+func pptParagraphs(texts []string) []string {
+	var out []string
+	for _, t := range texts {
+		for _, p := range strings.Split(t, "\n") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, esc(p))
+			}
+		}
+	}
+	return out
+}
+
+// slideNotes is the i-th slide's notes, as paragraphs. A slide id's notes
+// are given once: a list naming one id for many slides (a hostile file)
+// does not repeat them.
+func (w *pptWalker) slideNotes(i int) []string {
+	if i >= len(w.slideIDs) {
+		return nil
+	}
+	id := w.slideIDs[i]
+	notes := w.notes[id]
+	delete(w.notes, id)
+	return pptParagraphs(notes)
 }
 
 func pptEmpty(slides []pptSlideText) bool {
@@ -104,7 +148,7 @@ func pptEmpty(slides []pptSlideText) bool {
 }
 
 // walk reads the records of b, a container's data at depth.
-func (w *pptWalker) walk(b []byte, depth int, inSlide bool) error {
+func (w *pptWalker) walk(b []byte, depth int, in pptPlace) error {
 	if depth > pptMaxDepth {
 		return pptCorrupt("its records nest deeper than %d", pptMaxDepth)
 	}
@@ -121,54 +165,74 @@ func (w *pptWalker) walk(b []byte, depth int, inSlide bool) error {
 		data := b[8 : 8+n]
 		b = b[8+n:]
 		if verInst&0x000F == 0x000F {
-			if err := w.container(typ, verInst>>4, data, depth, inSlide); err != nil {
+			if err := w.container(typ, verInst>>4, data, depth, in); err != nil {
 				return err
 			}
 			continue
 		}
-		w.atom(typ, data, inSlide)
+		w.atom(typ, data, in)
 	}
 	return nil
 }
 
-// container walks a container's records, starting a slide where one
-// begins and skipping masters and notes.
-func (w *pptWalker) container(typ, inst uint16, data []byte, depth int, inSlide bool) error {
+// container walks a container's records, starting a slide or a notes
+// slide where one begins and skipping masters.
+func (w *pptWalker) container(typ, inst uint16, data []byte, depth int, in pptPlace) error {
 	switch typ {
-	case pptMainMaster, pptNotes:
+	case pptMainMaster:
 		return nil
+	case pptNotes:
+		w.noteOf = 0
+		return w.walk(data, depth+1, pptInNotes)
 	case pptSlide:
 		w.drawn = append(w.drawn, pptSlideText{})
-		return w.walk(data, depth+1, true)
+		return w.walk(data, depth+1, pptInSlide)
 	case pptSlideListText:
 		if inst != 0 { // 1: masters, 2: notes
 			return nil
 		}
 		w.inList = true
-		err := w.walk(data, depth+1, false)
+		err := w.walk(data, depth+1, pptElsewhere)
 		w.inList = false
 		return err
 	}
-	return w.walk(data, depth+1, inSlide)
+	return w.walk(data, depth+1, in)
 }
 
-// atom takes a text header, a slide's start in the list, or a text.
-func (w *pptWalker) atom(typ uint16, data []byte, inSlide bool) {
+// atom takes a text header, a slide's start in the list, a notes slide's
+// slide, or a text.
+func (w *pptWalker) atom(typ uint16, data []byte, in pptPlace) {
 	switch typ {
 	case pptSlidePersist:
 		if w.inList {
 			w.listed = append(w.listed, pptSlideText{})
+			id := uint32(0)
+			if len(data) >= 16 {
+				id = binary.LittleEndian.Uint32(data[12:])
+			}
+			w.slideIDs = append(w.slideIDs, id)
+		}
+	case pptNotesAtom:
+		if in == pptInNotes && len(data) >= 4 {
+			w.noteOf = binary.LittleEndian.Uint32(data)
 		}
 	case pptTextHeader:
 		if len(data) >= 4 {
 			w.typ = binary.LittleEndian.Uint32(data)
 		}
 	case pptTextChars, pptTextBytes:
+		if in == pptInNotes {
+			if w.typ == pptTypeNotes && w.noteOf != 0 {
+				w.notes[w.noteOf] = append(w.notes[w.noteOf], pptText(typ, data))
+			}
+			w.typ = 4
+			return
+		}
 		var dst *[]pptSlideText
 		switch {
 		case w.inList:
 			dst = &w.listed
-		case inSlide:
+		case in == pptInSlide:
 			dst = &w.drawn
 		default:
 			return

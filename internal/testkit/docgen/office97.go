@@ -92,17 +92,23 @@ func DOC(text string, o DOCOptions) []byte {
 	return CFB(append([]Stream{{"WordDocument", wd}, {"1Table", tbl}}, o.Extra...)...)
 }
 
-// PPTSlide is one slide of a generated presentation: its title and its
-// body texts (paragraphs apart by "\r").
+// PPTSlide is one slide of a generated presentation: its title, its
+// body texts (paragraphs apart by "\r") and its notes.
 type PPTSlide struct {
 	Title string
 	Body  []string
+	Notes string
+	// ID, when not 0, replaces the slide's id (256 + its index), as a
+	// hostile file may repeat one.
+	ID uint32
 }
 
 // PPT records ([MS-PPT] 2.3.1 RecordHeader and the record types).
 const (
 	pptDocument      = 0x03E8
 	pptSlide         = 0x03EE
+	pptNotes         = 0x03F0
+	pptNotesAtom     = 0x03F1
 	pptSlidePersist  = 0x03F3
 	pptMainMaster    = 0x03F8
 	pptTextHeader    = 0x0F9F
@@ -145,15 +151,29 @@ func (r PPTRecord) Bytes() []byte {
 
 // PPTDocument is the DocumentContainer of a presentation whose slides'
 // text is in its SlideListWithTextContainer ([MS-PPT] 2.4.14.3): for each
-// slide a SlidePersistAtom, then a TextHeaderAtom (0 title, 1 body) and a
-// TextCharsAtom (UTF-16) or, for text of Latin-1 characters, a
-// TextBytesAtom; a main master whose placeholder text is not the
-// slides'; and an empty SlideContainer per slide.
+// slide a SlidePersistAtom (its slideId), then a TextHeaderAtom (0 title,
+// 1 body) and a TextCharsAtom (UTF-16) or, for text of Latin-1
+// characters, a TextBytesAtom; a main master whose placeholder text is
+// not the slides'; and for each slide with notes a NotesContainer: a
+// NotesAtom naming the slide's id, a notes-master-like placeholder
+// (TextHeaderAtom 4, "*") and the notes (TextHeaderAtom 2).
 func PPTDocument(slides []PPTSlide) PPTRecord {
 	list := PPTRecord{Type: pptSlideListText, Children: []PPTRecord{}}
+	var notes []PPTRecord
 	for i, s := range slides {
-		list.Children = append(list.Children, PPTRecord{Type: pptSlidePersist, Data: make([]byte, 20)})
-		list.Children[len(list.Children)-1].Data[0] = byte(i + 1)
+		id := s.ID
+		if id == 0 {
+			id = 256 + uint32(i)
+		}
+		persist := make([]byte, 20)
+		persist[0] = byte(i + 1)
+		binary.LittleEndian.PutUint32(persist[12:], id)
+		list.Children = append(list.Children, PPTRecord{Type: pptSlidePersist, Data: persist})
+		if s.Notes != "" {
+			atom := PPTRecord{Type: pptNotesAtom, Data: binary.LittleEndian.AppendUint32(nil, id)}
+			kids := append([]PPTRecord{atom}, pptText(4, "*")...)
+			notes = append(notes, PPTRecord{Type: pptNotes, Children: append(kids, pptText(2, s.Notes)...)})
+		}
 		list.Children = append(list.Children, pptText(0, s.Title)...)
 		for _, b := range s.Body {
 			list.Children = append(list.Children, pptText(1, b)...)
@@ -161,7 +181,7 @@ func PPTDocument(slides []PPTSlide) PPTRecord {
 	}
 	master := PPTRecord{Type: pptMainMaster, Children: pptText(0, "Click to edit Master title style")}
 	doc := PPTRecord{Type: pptDocument, Children: []PPTRecord{list}}
-	return PPTRecord{Type: 0, Children: []PPTRecord{doc, master}}
+	return PPTRecord{Type: 0, Children: append([]PPTRecord{doc, master}, notes...)}
 }
 
 func pptText(typ uint32, s string) []PPTRecord {
