@@ -8,7 +8,8 @@ import (
 // Borderless tables whose cells are about a space apart cannot be told
 // from a line's gaps: their columns are found, as pdfplumber's text
 // strategy and pdftotext -layout find them, from word starts aligned down
-// the rows. Distances are in font sizes.
+// the rows, or from word ends (right-aligned amounts). Distances are in
+// font sizes.
 const (
 	alignTolerance   = 0.15 // a word starts at a column within this
 	minAlignedRows   = 3    // rows a table needs
@@ -27,13 +28,22 @@ const (
 // read as text.
 const alignedBudget = 1 << 24
 
-// alignedColumn is a column start: its x, and how many rows have a word
-// starting there.
+// alignedColumn is a column of the first row: its word's start x and end,
+// and, for each, how many rows have a word starting (ending) there.
 type alignedColumn struct {
 	x    float64
 	hits int
 	gap  float64 // the widest space a row leaves before it
 	dead bool    // a row's word ran across it before it was established
+	ends alignedEdge
+}
+
+// alignedEdge is a column's right edge: right-aligned cells end there.
+type alignedEdge struct {
+	x    float64
+	hits int
+	gap  float64
+	dead bool
 }
 
 // alignedTable reads a borderless table at the start of lines: rows of
@@ -57,6 +67,7 @@ func alignedTable(lines []pdfLine, budget *int) ([][]string, int) {
 		cols = append(cols, alignedColumn{x: w.x0, hits: 1, gap: w.x0 - first.words[i].x1})
 	}
 	n := 1
+	alignedEnds(cols, first.words)
 	for ; n < len(lines); n++ {
 		l := &lines[n]
 		if !alignedRowCandidate(l) || math.Abs(l.size-first.size) > 0.2*size || lines[n-1].y-l.y > maxRowSpacing*size {
@@ -69,12 +80,7 @@ func alignedTable(lines []pdfLine, budget *int) ([][]string, int) {
 			break
 		}
 	}
-	var xs []float64
-	for _, c := range cols {
-		if !c.dead && c.hits >= 2 && float64(c.hits) >= minColumnHitRate*float64(n) && c.gap >= minWideGap*size {
-			xs = append(xs, c.x)
-		}
-	}
+	xs := alignedStarts(cols, lines[:n], size, tol)
 	if n < minAlignedRows || len(xs) == 0 {
 		return nil, 0
 	}
@@ -138,18 +144,24 @@ func takeRow(cols []alignedColumn, ws []pdfWord, tol float64) bool {
 	hit := false
 	for i := range cols {
 		c := &cols[i]
-		if c.dead {
-			continue
-		}
-		if runsAcross(ws, c.x, tol) {
-			if c.hits >= 2 {
+		if !c.dead && runsAcross(ws, c.x, tol) {
+			if c.hits >= 2 && !c.ends.established() {
 				return false
 			}
 			c.dead = true
 		}
+		if !c.ends.dead && runsAcross(ws, c.ends.x, tol) {
+			if c.ends.hits >= 2 && (c.dead || c.hits < 2) {
+				return false
+			}
+			c.ends.dead = true
+		}
 	}
 	for i := range cols {
 		c := &cols[i]
+		if takeEnd(&c.ends, ws, tol) {
+			hit = true
+		}
 		if c.dead {
 			continue
 		}

@@ -13,6 +13,11 @@ type Line struct {
 	// Cells, when set, are written in columns 150 points apart instead
 	// of Text: a row of a table.
 	Cells []string
+	// Stops, when set, place the Cells instead, in Courier (each glyph
+	// 0.6 em wide, so a cell's width is known): a stop x ≥ 0 is where its
+	// cell starts, a stop -x where its cell ends (right-aligned, as
+	// amounts are).
+	Stops []float64
 }
 
 // PDFOptions vary the PDF written.
@@ -49,6 +54,14 @@ func PDF(pages [][]Line, o PDFOptions) []byte {
 	pagesObj := add("")
 	font := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
 	bold := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+	mono := 0
+	for _, lines := range pages {
+		for _, l := range lines {
+			if l.Stops != nil && mono == 0 {
+				mono = add("<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>")
+			}
+		}
+	}
 	img := 0
 	if o.Image != nil {
 		data := Deflated(o.Image.Pix)
@@ -60,6 +73,9 @@ func PDF(pages [][]Line, o PDFOptions) []byte {
 		content := pageContent(lines, o) + o.Append
 		c := add(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content))
 		res := fmt.Sprintf("/Font << /F1 %d 0 R /F2 %d 0 R >>", font, bold)
+		if mono != 0 {
+			res = fmt.Sprintf("/Font << /F1 %d 0 R /F2 %d 0 R /F3 %d 0 R >>", font, bold, mono)
+		}
 		if img != 0 {
 			res += fmt.Sprintf(" /XObject << /Im1 %d 0 R >>", img)
 		}
@@ -116,7 +132,15 @@ func pageContent(lines []Line, o PDFOptions) string {
 		if l.Size >= 14 {
 			f = "F2"
 		}
-		if l.Cells != nil {
+		if l.Stops != nil {
+			for i, c := range l.Cells {
+				x := l.Stops[i]
+				if x < 0 {
+					x = -x - 0.6*l.Size*float64(len([]rune(c)))
+				}
+				fmt.Fprintf(&b, "BT /F3 %.1f Tf %.2f %.1f Td (%s) Tj ET\n", l.Size, x, y, pdfString(c))
+			}
+		} else if l.Cells != nil {
 			for i, c := range l.Cells {
 				fmt.Fprintf(&b, "BT /%s %.1f Tf %d %.1f Td (%s) Tj ET\n", f, l.Size, 56+150*i, y, pdfString(c))
 			}
