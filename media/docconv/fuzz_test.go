@@ -53,6 +53,7 @@ func FuzzRTF(f *testing.F) {
 	f.Add([]byte(`{\rtf1{\field{\*\fldinst{HYPERLINK "https://e.com/"}}{\fldrslt{\ul x}}}\par}`))
 	f.Add([]byte(`{\rtf1{\trowd\cellx1{\pard\intbl a\cell}\row}\bin3 abc\par}`))
 	f.Add([]byte(`{\rtf1{\pard\li720\fi-360\bullet\tab i\par}{\*\x{\*\y z}}\'`))
+	f.Add([]byte(`{\rtf1{\stylesheet{\s1\sbasedon0 Heading 1;}{\s2 heading 9;}}\pard\s1 T\par{\listtext\pard\plain \u8226\'95\tab}\ilvl1\ls1 i\par}`))
 	fuzzConvert(f)
 }
 

@@ -107,3 +107,16 @@ func TestXLSWrittenByLibreOffice(t *testing.T) {
 		t.Fatalf("format %s, got\n%s\nwant\n%s", r.Format, r.Markdown, want)
 	}
 }
+
+// TestRTFWrittenByLibreOffice: the same document as RTF, as LibreOffice
+// writes it: headings by their style sheet's "Heading N" styles (\sN, no
+// \outlinelevel), list items from their \listtext markers nested by
+// \ilvl, the table, the HYPERLINK field. (The RTF keeps pandoc's one
+// numbered list, so its items are 1, 2, 3.)
+func TestRTFWrittenByLibreOffice(t *testing.T) {
+	want := strings.Replace(orchardDOC, "1. Pears in August\n1. Dessert apples in September\n2. Cooking", "1. Pears in August\n2. Dessert apples in September\n3. Cooking", 1)
+	r := mustConvert(t, sample(t, "libreoffice-orchard.rtf"), docconv.Options{})
+	if r.Format != "rtf" || r.Markdown != want {
+		t.Fatalf("format %s, got\n%s\nwant\n%s", r.Format, r.Markdown, want)
+	}
+}

@@ -1,6 +1,7 @@
 package docconv
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -54,6 +55,9 @@ type rtfConv struct {
 	// (a Builder: a paragraph of any length costs linear time).
 	pending    strings.Builder
 	pendingRun run
+	// headingStyles are the style sheet's heading styles: style number
+	// to level (1–9).
+	headingStyles map[int]int
 }
 
 // rtfPara is what \pard resets: the paragraph's properties.
@@ -61,6 +65,7 @@ type rtfPara struct {
 	outline int // heading level from \outlinelevel, -1 for none
 	intbl   bool
 	li      int
+	ilvl    int // the list level (\ilvl), -1 for none
 }
 
 // rtfSkipped are destinations whose text is not the document's.
@@ -69,7 +74,7 @@ var rtfSkipped = map[string]bool{
 	"header": true, "headerl": true, "headerr": true, "headerf": true, "footer": true, "footerl": true,
 	"footerr": true, "footerf": true, "listtable": true, "listoverridetable": true, "revtbl": true,
 	"rsidtbl": true, "generator": true, "xmlnstbl": true, "themedata": true, "colorschememapping": true,
-	"datastore": true, "latentstyles": true, "listtext": true, "pntext": true, "pntxta": true, "pntxtb": true,
+	"datastore": true, "latentstyles": true, "pntext": true, "pntxta": true, "pntxtb": true,
 	"fldinst": true, "bkmkstart": true, "bkmkend": true, "filetbl": true, "mmathPr": true, "footnote": true,
 	"annotation": true, "atnid": true, "atnauthor": true, "shpinst": true, "nonshppict": true,
 }
@@ -80,14 +85,16 @@ var rtfSymbols = map[string]string{
 	"ldblquote": "“", "rdblquote": "”", "emspace": " ", "enspace": " ", "qmspace": " ",
 }
 
-// rtf converts an RTF document: paragraphs, headings (\outlinelevel),
+// rtf converts an RTF document: paragraphs, headings (\outlinelevel, or
+// a style the style sheet names "heading N"),
 // bold and italic, list items (a paragraph starting with a bullet or a
 // number and a tab), tables (\cell, \row), hyperlinks (HYPERLINK fields)
 // and the \info title. Text in the document's code page (\ansicpg, \'hh)
 // and Unicode (\u) is decoded; pictures, objects, headers and footers are
 // left out.
 func (c *conv) rtf(b []byte) (*doc, error) {
-	x := &rtfConv{c: c, d: &doc{}, enc: charmap.Windows1252, g: rtfGroup{uc: 1}, para: rtfPara{outline: -1}}
+	x := &rtfConv{c: c, d: &doc{}, enc: charmap.Windows1252, g: rtfGroup{uc: 1}, para: rtfPara{outline: -1, ilvl: -1},
+		headingStyles: rtfHeadingStyles(b)}
 	if err := x.read(b); err != nil {
 		return nil, err
 	}
@@ -266,13 +273,19 @@ func (x *rtfConv) word(name string, param int, hasParam bool) {
 	case "plain":
 		x.g.bold, x.g.italic = false, false
 	case "pard":
-		x.para = rtfPara{outline: -1}
+		x.para = rtfPara{outline: -1, ilvl: -1}
 	case "outlinelevel":
 		x.para.outline = min(max(param, 0), 8)
+	case "s":
+		if lvl, ok := x.headingStyles[param]; ok && x.para.outline < 0 {
+			x.para.outline = lvl - 1
+		}
 	case "intbl":
 		x.para.intbl = true
 	case "li":
 		x.para.li = param
+	case "ilvl":
+		x.para.ilvl = min(max(param, 0), 8)
 	case "par", "sect", "page":
 		x.endPara()
 	case "cell":
@@ -429,6 +442,9 @@ func (x *rtfConv) endPara() {
 			n, _ = strconv.Atoi(plain[m[4]:m[5]])
 		}
 		level := min(max(x.para.li/360-1, 0), 8)
+		if x.para.ilvl >= 0 {
+			level = x.para.ilvl
+		}
 		x.d.item(level, n, strings.TrimSpace(trimMarker(text)))
 		return
 	}
@@ -498,4 +514,41 @@ func codePage(n int) encoding.Encoding {
 		}
 	}
 	return charmap.Windows1252
+}
+
+// rtfHeadingStyle is a style sheet entry named "heading N" (Word) or
+// "Heading N" (LibreOffice): its number and level.
+var rtfHeadingStyle = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{(?:\\\*)?\\s(\d{1,5})[^{};]*?\b[Hh]eading ([1-9]);\}`)
+})
+
+// rtfHeadingStyles reads the heading styles of the document's style
+// sheet (its first {\stylesheet group): style number to level. The group
+// is found by counting braces, once over the bytes, and matched by a
+// linear-time expression.
+func rtfHeadingStyles(b []byte) map[int]int {
+	start := bytes.Index(b, []byte(`{\stylesheet`))
+	if start < 0 {
+		return nil
+	}
+	depth, end := 0, len(b)
+	for i := start; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++ // an escaped brace or backslash
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				end = i + 1
+				i = len(b)
+			}
+		}
+	}
+	out := map[int]int{}
+	for _, m := range rtfHeadingStyle().FindAllSubmatch(b[start:end], -1) {
+		n, _ := strconv.Atoi(string(m[1]))
+		out[n] = int(m[2][0] - '0')
+	}
+	return out
 }
