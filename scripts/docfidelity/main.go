@@ -143,6 +143,7 @@ func main() {
 		ro.got, ro.err = convert(b)
 		rows = append(rows, ro)
 	}
+	rows = append(rows, officeRows(dir, srcGFM)...)
 	rows = append(rows, csvRows(r, dir)...)
 	rows = append(rows, feedRow(r), pageRow(r))
 	fmt.Println("| format | made by | reference | text recall | precision | headings | list items | tables | links |")
