@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"image"
 	"image/draw"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 
 	"github.com/deskbridge/deskbridge/internal/testkit/docgen"
+	"github.com/deskbridge/deskbridge/media/docconv"
 )
 
 // docData is convert_document_to_markdown's data as a client reads it.
@@ -328,4 +331,56 @@ func TestOCRThroughBinary(t *testing.T) {
 	if r.code() != "DOCUMENT_OCR_REQUIRED" || !strings.Contains(r.Error.Message, "documents.ocr") {
 		t.Fatalf("OCR off in the configuration: %s %+v", r.code(), r.Error)
 	}
+}
+
+// TestOfficeSamplesThroughBinary: the files LibreOffice wrote (Word,
+// PowerPoint and Excel 97–2003, RTF) convert through the real host and its
+// confined converter child to exactly what the converter makes of the same
+// bytes in process: the pipeline (policy, descriptor hand-over, the child,
+// the answer) loses and adds nothing.
+func TestOfficeSamplesThroughBinary(t *testing.T) {
+	cfg, ws := writeConfig(t, "")
+	samples := filepath.Join("..", "..", "testdata", "documents", "samples")
+	p := start(t, []string{"--config", cfg, origin})
+	for _, c := range []struct{ file, format, says string }{
+		{"libreoffice-orchard.doc", "doc", "# Orchard Report"},
+		{"libreoffice-orchard.rtf", "rtf", "# Orchard Report"},
+		{"libreoffice-slides.ppt.gz", "ppt", "### Notes"},
+		{"libreoffice-yields.xls", "xls", "|"},
+	} {
+		data, err := os.ReadFile(filepath.Join(samples, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := c.file
+		if strings.HasSuffix(name, ".gz") {
+			data, name = gunzip(t, data), strings.TrimSuffix(name, ".gz")
+		}
+		want, err := docconv.Convert(t.Context(), bytes.NewReader(data), int64(len(data)), docconv.Options{})
+		if err != nil {
+			t.Fatalf("%s in process: %v", name, err)
+		}
+		path := filepath.Join(ws, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := decodeDoc(t, p.request(name, "convert_document_to_markdown", convertArgs(path, "")))
+		if got.Format != c.format || got.Markdown != want.Markdown || !strings.Contains(got.Markdown, c.says) {
+			t.Errorf("%s: format %q, Markdown through the host:\n%s\nin process:\n%s", name, got.Format, got.Markdown, want.Markdown)
+		}
+	}
+}
+
+// gunzip returns the gzip stream b unpacked.
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	z, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
