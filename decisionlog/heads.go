@@ -257,7 +257,7 @@ func writeHead(path, keyPath string) error {
 		return err
 	}
 	before := t.size
-	if err := growTree(path, t); err != nil {
+	if err := growTree(path, t, true); err != nil {
 		if t.size == 0 {
 			return nil // rotation deleted the log's first lines before any head was signed: no tree to continue
 		}

@@ -191,7 +191,7 @@ func treeOfLog(path string, heads []Head, frontiers [][]string, rep *HeadReport)
 		}
 		t = best
 	}
-	if err := growTree(path, t); err != nil {
+	if err := growTree(path, t, false); err != nil {
 		rep.Notes = append(rep.Notes, err.Error())
 	}
 	return t, nil
@@ -314,7 +314,7 @@ func ProveDecision(path, decisionID string, v PublicKeys) (InclusionProof, error
 	var line []byte
 	var seq int64
 	want := []byte(`"decision_id":"` + decisionID + `"`)
-	err := scanLines(path, 0, func(l rawLine) error {
+	err := scanLines(path, 0, false, func(l rawLine) error {
 		if bytes.Contains(l.text, want) && bytes.Contains(l.text, []byte(`"phase":"decision"`)) {
 			line, seq = append([]byte(nil), l.text...), l.seq
 		}

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
+	"strings"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -177,8 +179,12 @@ func chainOf(line []byte) (seq int64, hash string, ok bool) {
 
 // scanLines calls fn for each line of the log at path (its rotated files
 // first) whose seq is above after, in the order written, reading only the
-// files that can hold them.
-func scanLines(path string, after int64, fn func(rawLine) error) error {
+// files that can hold them. With fromTail, the lines of the first file
+// read (when it is plain, not compressed) are found from its end
+// (tailOffset), so that a head signed over a few new lines of a large file
+// reads those lines and not the whole file; without it every line of that
+// file is read, so that a line out of its place is met (VerifyHeads).
+func scanLines(path string, after int64, fromTail bool, fn func(rawLine) error) error {
 	files, _, err := Files(path)
 	if err != nil {
 		return err
@@ -190,8 +196,8 @@ func scanLines(path string, after int64, fn func(rawLine) error) error {
 			break
 		}
 	}
-	for _, name := range files[start:] {
-		if err := scanFile(name, after, fn); err != nil {
+	for i, name := range files[start:] {
+		if err := scanFile(name, after, fromTail && i == 0, fn); err != nil {
 			return err
 		}
 	}
@@ -211,14 +217,80 @@ func firstSeq(name string) (int64, error) {
 	return seq, err
 }
 
-func scanFile(name string, after int64, fn func(rawLine) error) error {
-	return eachLine(name, func(line []byte) error {
+// scanFile calls fn for each line of one file of the log whose seq is
+// above after; with fromTail, a plain file is read from tailOffset on.
+func scanFile(name string, after int64, fromTail bool, fn func(rawLine) error) error {
+	visit := func(line []byte) error {
 		seq, hash, ok := chainOf(line)
 		if !ok || seq <= after {
 			return nil
 		}
 		return fn(rawLine{seq: seq, hash: hash, text: line})
-	})
+	}
+	if !fromTail || after == 0 || strings.HasSuffix(name, gzSuffix) {
+		return eachLine(name, visit)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	off, err := tailOffset(f, st.Size(), after)
+	if err != nil {
+		return err
+	}
+	return eachLineIn(io.NewSectionReader(f, off, st.Size()-off), visit)
+}
+
+// tailOffset is where, in the first size bytes of a plain file of the
+// log, the lines whose seq is above after begin: the start of the last
+// complete line whose seq is at most after, found by reading back from
+// the end in pieces (0 when no line is: the whole file is then read).
+// Lines follow one another in seq order within a file (each is appended
+// under the file lock, after the one it chains from), so no line before
+// that one is above after; lines that do not end as a log line does (a
+// torn line) are passed over, as scanFile passes over them. What is held
+// in memory is one piece and one line.
+func tailOffset(r io.ReaderAt, size, after int64) (int64, error) {
+	const piece = 64 << 10
+	var rest []byte // the bytes from off on not yet looked at
+	ended := false  // rest ends with a line's '\n' (the file's last bytes may not)
+	for off := size; off > 0; {
+		n := min(piece, off)
+		off -= n
+		b := make([]byte, int(n)+len(rest))
+		if _, err := r.ReadAt(b[:n], off); err != nil {
+			return 0, fmt.Errorf("decisionlog: read back: %w", err)
+		}
+		copy(b[n:], rest)
+		end := len(b) - 1
+		if !ended {
+			if end = bytes.LastIndexByte(b, '\n'); end < 0 {
+				rest = b
+				continue
+			}
+			ended = true
+		}
+		for {
+			start := bytes.LastIndexByte(b[:end], '\n') + 1
+			if start == 0 && off > 0 {
+				rest = b[:end+1] // the line may begin in the piece before
+				break
+			}
+			if seq, _, ok := chainOf(b[start:end]); ok && seq <= after {
+				return off + int64(start), nil
+			}
+			if start == 0 {
+				return 0, nil
+			}
+			end = start - 1
+		}
+	}
+	return 0, nil
 }
 
 // eachLine calls fn with each complete line of one file of the log
@@ -229,7 +301,13 @@ func eachLine(name string, fn func([]byte) error) error {
 		return err
 	}
 	defer rc.Close()
-	r := bufio.NewReaderSize(rc, 64<<10)
+	return eachLineIn(rc, fn)
+}
+
+// eachLineIn calls fn with each complete line read from rd, without its
+// '\n'.
+func eachLineIn(rd io.Reader, fn func([]byte) error) error {
+	r := bufio.NewReaderSize(rd, 64<<10)
 	for {
 		line, err := r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -253,9 +331,9 @@ func eachLine(name string, fn func([]byte) error) error {
 }
 
 // growTree adds to t every line of the log after its size, which must
-// follow on without a gap.
-func growTree(path string, t *merkleTree) error {
-	return scanLines(path, t.size, func(l rawLine) error {
+// follow on without a gap; fromTail as for scanLines.
+func growTree(path string, t *merkleTree, fromTail bool) error {
+	return scanLines(path, t.size, fromTail, func(l rawLine) error {
 		if l.seq != t.size+1 {
 			return fmt.Errorf("decisionlog: the tree ends at seq %d but the next line read is seq %d (lines missing, or in files deleted by rotation)", t.size, l.seq)
 		}
