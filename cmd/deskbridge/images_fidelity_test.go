@@ -77,6 +77,8 @@ func fidelitySources() map[string][]byte {
 		"external.svg":           []byte(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><use xlink:href="file:///etc/passwd#x"/></svg>`),
 		"laughs.svg":             []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
 		"huge-viewbox.svg":       []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
+		"used-path.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><path id="p" d="M0 0` + strings.Repeat(" L1 1", 40_000) +
+			`"/></defs>` + strings.Repeat(`<use href="#p"/>`, 50) + `</svg>`),
 	}
 }
 

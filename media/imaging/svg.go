@@ -26,7 +26,10 @@ import (
 // instruction other than the XML declaration (xml-stylesheet), a
 // reference that is not to the document itself (href, url(...) to a
 // file or a URL), more than maxSVGElements elements counted with what
-// each <use> repeats, a <use> inside <defs> (references of references
+// each <use> repeats, more than maxSVGBytes bytes of attributes drawn
+// counted the same way (a <use> makes oksvg parse and keep its
+// definition's path data again: 50 uses of a 200 KB path are 10 MB of
+// path parsed and held), a <use> inside <defs> (references of references
 // grow exponentially), nesting deeper than maxSVGDepth. The raster's
 // size comes from the root's width and height (or its viewBox) and is
 // checked against max_pixels as any other header is. Elements oksvg
@@ -183,9 +186,19 @@ func (e *SVGError) Error() string { return "imaging: svg: " + e.Reason }
 // svgWalk is checkSVG's state.
 type svgWalk struct {
 	elements, depth int
-	defsDepth       int            // the depth of the open <defs>, 0 outside
-	def             string         // the id of the definition the elements of <defs> go to
-	defSize         map[string]int // the elements each definition of <defs> repeats where used
+	// drawn is the bytes of attributes (path data, points…) oksvg parses
+	// to draw: the elements' outside <defs>, and their definition's again
+	// for each <use>.
+	drawn     int
+	defsDepth int                 // the depth of the open <defs>, 0 outside
+	def       string              // the id of the definition the elements of <defs> go to
+	defSize   map[string]svgDrawn // what each definition of <defs> repeats where used
+}
+
+// svgDrawn is what drawing a definition repeats: its elements and the
+// bytes of their attributes.
+type svgDrawn struct {
+	elements, bytes int
 }
 
 // checkSVG refuses an SVG before oksvg parses it (see the top of this
@@ -195,7 +208,7 @@ func checkSVG(b []byte) error {
 		return &SVGError{Reason: fmt.Sprintf("%d bytes, over the %d an SVG is read with", len(b), maxSVGBytes)}
 	}
 	d := xml.NewDecoder(bytes.NewReader(b))
-	w := svgWalk{defSize: map[string]int{}}
+	w := svgWalk{defSize: map[string]svgDrawn{}}
 	for {
 		t, err := d.Token()
 		if err == io.EOF {
@@ -250,9 +263,13 @@ func (w *svgWalk) start(se xml.StartElement) error {
 	case se.Name.Local == "use" && w.defsDepth > 0:
 		return &SVGError{Reason: "a <use> inside <defs> (a reference to references, which grows exponentially)"}
 	case se.Name.Local == "use":
-		w.elements += w.useSize(se.Attr)
+		used := w.useSize(se.Attr)
+		w.elements += used.elements
+		w.drawn += used.bytes + attrBytes(se.Attr)
 	case w.defsDepth > 0:
 		w.define(se)
+	default:
+		w.drawn += attrBytes(se.Attr)
 	}
 	if se.Name.Local == "defs" {
 		if w.defsDepth == 0 {
@@ -263,7 +280,20 @@ func (w *svgWalk) start(se xml.StartElement) error {
 	if w.elements > maxSVGElements {
 		return &SVGError{Reason: fmt.Sprintf("more than %d elements, counting what each <use> repeats", maxSVGElements)}
 	}
+	if w.drawn > maxSVGBytes {
+		return &SVGError{Reason: fmt.Sprintf("more than %d bytes of attributes to draw, counting what each <use> repeats", maxSVGBytes)}
+	}
 	return nil
+}
+
+// attrBytes is the size of the attributes' values: what oksvg parses
+// of an element (its path data, points, transforms, styles).
+func attrBytes(attrs []xml.Attr) int {
+	n := 0
+	for _, a := range attrs {
+		n += len(a.Value)
+	}
+	return n
 }
 
 // define counts an element of <defs> as oksvg stores it: an element
@@ -276,16 +306,21 @@ func (w *svgWalk) define(se xml.StartElement) {
 	if id := lastAttr(se.Attr, "id"); id != "" {
 		w.def = id
 	}
-	w.defSize[w.def]++
+	d := w.defSize[w.def]
+	d.elements++
+	d.bytes += attrBytes(se.Attr)
+	w.defSize[w.def] = d
 }
 
-// useSize is what a <use> repeats: the largest definition any of its
-// href attributes names (oksvg takes the last, xlink's or SVG 2's).
-func (w *svgWalk) useSize(attrs []xml.Attr) int {
-	most := 0
+// useSize is what a <use> repeats: the most elements and bytes of the
+// definitions any of its href attributes names (oksvg takes the last,
+// xlink's or SVG 2's).
+func (w *svgWalk) useSize(attrs []xml.Attr) svgDrawn {
+	var most svgDrawn
 	for _, a := range attrs {
 		if a.Name.Local == "href" {
-			most = max(most, w.defSize[strings.TrimPrefix(a.Value, "#")])
+			d := w.defSize[strings.TrimPrefix(a.Value, "#")]
+			most.elements, most.bytes = max(most.elements, d.elements), max(most.bytes, d.bytes)
 		}
 	}
 	return most

@@ -79,6 +79,7 @@ var svgAttacks = []struct {
 	{"siblings of a definition", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><g id="g"/>` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</defs>` + strings.Repeat(`<use href="#g"/>`, 100) + `</svg>`, "elements"},
 	{"xlink:href and href", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><defs><rect id="a" width="1" height="1"/><g id="b">` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</g></defs>` + strings.Repeat(`<use xlink:href="#a" href="#b"/>`, 100) + `</svg>`, "elements"},
 	{"url( after characters longer in lower case", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" fill="` + strings.Repeat("\u023a", len("http://attacker.example/p.svg")) + `url(http://attacker.example/p.svg#g)"/></svg>`, "url(...) outside"},
+	{"path data repeated by <use>", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><path id="p" d="M0 0` + strings.Repeat(" L1 1", 40_000) + `"/></defs>` + strings.Repeat(`<use href="#p"/>`, 50) + `</svg>`, "bytes of attributes to draw"},
 	{"deep nesting", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">` + strings.Repeat("<g>", 300) + strings.Repeat("</g>", 300) + `</svg>`, "nested"},
 }
 
