@@ -58,6 +58,9 @@ type heifHeader struct {
 	// codedSmaller is set when an HEVC picture is shown smaller than its
 	// item's ispe (hevcCost).
 	codedSmaller bool
+	// av1Mismatch is set when an AV1 item's largest frame is not its
+	// ispe (av1Mismatch).
+	av1Mismatch bool
 	// matrix and fullRange are the primary item's colour coding (an nclx
 	// colr property); 2 (unspecified) and full range without one.
 	matrix    int
@@ -149,11 +152,18 @@ func readHEIFHeader(b []byte) (heifHeader, error) {
 	if err := h.fromProperties(props, assoc[primary]); err != nil {
 		return heifHeader{}, err
 	}
-	coded, smaller, err := hevcCost(b, boxes, props, assoc, &budget)
+	items, err := readHEIFItems(b, boxes, &budget)
+	if err != nil {
+		return heifHeader{}, err
+	}
+	coded, smaller, err := hevcCost(items, props, assoc)
 	if err != nil {
 		return heifHeader{}, err
 	}
 	h.largest, h.codedSmaller = max(largestItem(props), coded), smaller
+	if h.av1Mismatch, err = av1Mismatch(items, props, assoc); err != nil {
+		return heifHeader{}, err
+	}
 	if moov, ok := child(top, "moov"); ok {
 		h.frames, err = sequenceFrames(moov.data, &budget)
 	}

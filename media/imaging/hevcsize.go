@@ -32,26 +32,35 @@ type hevcPicture struct {
 	codedW, codedH, shownW, shownH uint64
 }
 
-// hevcCost returns the most pixels any SPS of the HEVC items (hvc1) of
-// the meta box's boxes codes, and whether one of them shows a picture
-// smaller than its item's ispe. file is the whole file (iloc's offsets
-// are in it).
-func hevcCost(file []byte, boxes, props []heifBox, assoc map[uint32][]int, budget *int) (most int64, smaller bool, err error) {
+// heifItems are a HEIF's items: each one's type (iinf) and data
+// (iloc's extents).
+type heifItems struct {
+	types map[uint32]string
+	data  map[uint32][][]byte
+}
+
+// readHEIFItems reads the items of the meta box's boxes; file is the
+// whole file (iloc's offsets are in it).
+func readHEIFItems(file []byte, boxes []heifBox, budget *int) (heifItems, error) {
 	types, err := heifItemTypes(boxes, budget)
 	if err != nil {
-		return 0, false, err
+		return heifItems{}, err
 	}
 	data, err := heifItemData(file, boxes, budget)
-	if err != nil {
-		return 0, false, err
-	}
+	return heifItems{types: types, data: data}, err
+}
+
+// hevcCost returns the most pixels any SPS of the HEVC items (hvc1)
+// codes, and whether one of them shows a picture smaller than its
+// item's ispe.
+func hevcCost(items heifItems, props []heifBox, assoc map[uint32][]int) (most int64, smaller bool, err error) {
 	nals := maxHEVCNALs
-	for id, typ := range types {
+	for id, typ := range items.types {
 		if typ != "hvc1" {
 			continue
 		}
 		hvcC, w, h := hevcItemProperties(props, assoc[id])
-		pics, err := hevcPictures(hvcC, data[id], &nals)
+		pics, err := hevcPictures(hvcC, items.data[id], &nals)
 		if err != nil {
 			return 0, false, err
 		}
