@@ -191,14 +191,20 @@ type svgWalk struct {
 	// for each <use>.
 	drawn     int
 	defsDepth int                 // the depth of the open <defs>, 0 outside
+	inGrad    bool                // oksvg's flag: set by a gradient's start, cleared by any gradient's end
 	def       string              // the id of the definition the elements of <defs> go to
 	defSize   map[string]svgDrawn // what each definition of <defs> repeats where used
 }
 
 // svgDrawn is what drawing a definition repeats: its elements and the
-// bytes of their attributes.
+// bytes of their attributes; and the groups it opens less those it
+// ends, which oksvg stores as pushes and pops of its style stack: a
+// definition that ends more than it opens pops, at each use, a style it
+// never pushed (a few uses empty the stack, and oksvg panics).
 type svgDrawn struct {
 	elements, bytes int
+	groups          int
+	unbalanced      bool
 }
 
 // checkSVG refuses an SVG before oksvg parses it (see the top of this
@@ -237,7 +243,7 @@ func (w *svgWalk) token(t xml.Token) error {
 	case xml.CharData: // a <style> sheet's text
 		return localReferences([]xml.Attr{{Name: xml.Name{Local: "style"}, Value: string(t)}})
 	case xml.EndElement:
-		w.end()
+		w.end(t)
 	}
 	return nil
 }
@@ -259,11 +265,17 @@ func (w *svgWalk) start(se xml.StartElement) error {
 	if err := localReferences(se.Attr); err != nil {
 		return err
 	}
+	if se.Name.Local == "linearGradient" || se.Name.Local == "radialGradient" {
+		w.inGrad = true
+	}
 	switch {
 	case se.Name.Local == "use" && w.defsDepth > 0:
 		return &SVGError{Reason: "a <use> inside <defs> (a reference to references, which grows exponentially)"}
 	case se.Name.Local == "use":
 		used := w.useSize(se.Attr)
+		if used.unbalanced {
+			return &DecoderGapError{Format: SVG, Reason: "a <use> of a definition that ends a group it did not open, which the renderer cannot draw"}
+		}
 		w.elements += used.elements
 		w.drawn += used.bytes + attrBytes(se.Attr)
 	case w.defsDepth > 0:
@@ -301,14 +313,22 @@ func attrBytes(attrs []xml.Attr) int {
 // <defs>, nested in it or not (its siblings too), belongs to it until
 // the next element with an id; the elements before the first id form
 // the definition "" (which href="#" uses). The id is the last id
-// attribute, as oksvg reads it.
+// attribute, as oksvg reads it. A gradient and what follows it until a
+// gradient ends are not stored (oksvg draws them at once), so their ids
+// start nothing; they are counted in the open definition all the same.
 func (w *svgWalk) define(se xml.StartElement) {
-	if id := lastAttr(se.Attr, "id"); id != "" {
+	local := se.Name.Local
+	gradient := local == "linearGradient" || local == "radialGradient"
+	stored := !gradient && !w.inGrad // oksvg stores neither a gradient nor what is in one
+	if id := lastAttr(se.Attr, "id"); id != "" && stored {
 		w.def = id
 	}
 	d := w.defSize[w.def]
 	d.elements++
 	d.bytes += attrBytes(se.Attr)
+	if stored && local == "g" {
+		d.groups++
+	}
 	w.defSize[w.def] = d
 }
 
@@ -321,6 +341,7 @@ func (w *svgWalk) useSize(attrs []xml.Attr) svgDrawn {
 		if a.Name.Local == "href" {
 			d := w.defSize[strings.TrimPrefix(a.Value, "#")]
 			most.elements, most.bytes = max(most.elements, d.elements), max(most.bytes, d.bytes)
+			most.unbalanced = most.unbalanced || d.unbalanced
 		}
 	}
 	return most
@@ -328,7 +349,18 @@ func (w *svgWalk) useSize(attrs []xml.Attr) svgDrawn {
 
 // end closes an element; the end of the <defs> oksvg is in ends its
 // definitions, as it does for oksvg.
-func (w *svgWalk) end() {
+func (w *svgWalk) end(e xml.EndElement) {
+	switch local := e.Name.Local; {
+	case local == "linearGradient" || local == "radialGradient":
+		w.inGrad = false
+	case w.defsDepth > 0 && w.depth > w.defsDepth && local == "g":
+		// oksvg stores the end of a group in <defs> (a gradient's too)
+		// with the definition open now, whichever one the group began in.
+		d := w.defSize[w.def]
+		d.groups--
+		d.unbalanced = d.unbalanced || d.groups < 0
+		w.defSize[w.def] = d
+	}
 	if w.depth == w.defsDepth {
 		w.defsDepth = 0
 	}
