@@ -96,6 +96,7 @@ func TestHostileDocumentsThroughBinary(t *testing.T) {
 		{"ole-directory-cycle.msg", read("ole-directory-cycle.msg"), "DOCUMENT_CONVERSION_FAILED", "Compound File"},
 		{"ole-deep-storages.msg", read("ole-deep-storages.msg"), "DOCUMENT_CONVERSION_FAILED", "Compound File"},
 		{"ole-cross-linked.xls", read("ole-cross-linked.xls"), "DOCUMENT_CONVERSION_FAILED", "Compound File"},
+		{"ole-v4-negative-size.doc", read("ole-v4-negative-size.doc"), "DOCUMENT_CONVERSION_FAILED", "Compound File"},
 		{"program.pdf", append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 4096)...), "UNSUPPORTED_DOCUMENT_FORMAT", "binary"},
 		{"outside.docx", docgen.DOCX(`<w:p><w:r><w:drawing><wp:docPr id="1" name="p" descr="pic"/><a:blip r:embed="rId2"/></w:drawing></w:r></w:p>`,
 			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../../../../../../etc/passwd"/>`), "ok", "![pic]()"},

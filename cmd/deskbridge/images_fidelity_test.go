@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"image"
 	"image/color"
@@ -53,6 +54,19 @@ type colourAt struct {
 	RGBA [4]uint8
 }
 
+// heicWithIspe is testdata/images/phone-160x120.heic (a 160×120 HEVC
+// picture) whose ispe claims w×h; nil when the file is missing.
+func heicWithIspe(w, h uint32) []byte {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "images", "phone-160x120.heic"))
+	if err != nil {
+		return nil
+	}
+	at := bytes.Index(b, []byte("ispe")) + 8
+	binary.BigEndian.PutUint32(b[at:], w)
+	binary.BigEndian.PutUint32(b[at+4:], h)
+	return b
+}
+
 // fidelitySources makes the gen: sources of the cases.
 func fidelitySources() map[string][]byte {
 	jpegAt := func(img image.Image, q int) []byte {
@@ -73,10 +87,13 @@ func fidelitySources() map[string][]byte {
 		"icon-32x32.png":         imagetest.PNG(imagetest.Marked(32, 32)),
 		"anim-40x30x3.gif":       imagetest.AnimatedGIF(40, 30, 3),
 		"phone.heic":             imagetest.HEICHeader,
+		"ispe-320x240.heic":      heicWithIspe(320, 240),
 		"badge.svg":              []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160" viewBox="0 0 120 80"><rect width="120" height="80" fill="#fff"/><rect x="10" y="10" width="40" height="40" fill="#f00"/></svg>`),
 		"external.svg":           []byte(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><use xlink:href="file:///etc/passwd#x"/></svg>`),
 		"laughs.svg":             []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
 		"huge-viewbox.svg":       []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
+		"used-path.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><path id="p" d="M0 0` + strings.Repeat(" L1 1", 40_000) +
+			`"/></defs>` + strings.Repeat(`<use href="#p"/>`, 50) + `</svg>`),
 	}
 }
 

@@ -26,7 +26,8 @@ type cfbFile struct {
 // visited, so a FAT, DIFAT, mini FAT or directory cycle is refused after
 // at most one pass over the file; the directory tree is walked once per
 // entry, at most cfbMaxDepth storages deep; streams together may not hold
-// more bytes than the file. The work and memory are thus linear in the
+// more bytes than the file (a version 4 size is 64 bits: one that is
+// negative as an int64 is refused, not subtracted from that budget). The work and memory are thus linear in the
 // file's size whatever its header and tables claim.
 type cfbReader struct {
 	b       []byte
@@ -266,7 +267,7 @@ func (x *cfbReader) walk(c *conv) (*cfbFile, error) {
 			}
 			stack = append(stack, item{e.child, it.path + e.name + "/", it.depth + 1})
 		case 2:
-			if e.size > left {
+			if e.size < 0 || e.size > left { // a negative size would add to what is left
 				return nil, cfbCorrupt("its streams claim more bytes than the file holds")
 			}
 			left -= e.size

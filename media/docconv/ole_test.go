@@ -182,7 +182,7 @@ func hostileCFB(t *testing.T) map[string][]byte {
 // testdata/documents/hostile too).
 func TestHostileCompoundFiles(t *testing.T) {
 	cases := hostileCFB(t)
-	for _, name := range []string{"ole-directory-cycle.msg", "ole-deep-storages.msg", "ole-cross-linked.xls"} {
+	for _, name := range []string{"ole-directory-cycle.msg", "ole-deep-storages.msg", "ole-cross-linked.xls", "ole-v4-negative-size.doc"} {
 		cases[name] = corpus(t, name)
 	}
 	for name, b := range cases {

@@ -156,3 +156,26 @@ func TestAVIFHeaderFields(t *testing.T) {
 		t.Errorf("a primary image of 100,000²: %v", err)
 	}
 }
+
+// TestAVIFCodedSizeIsTheDecoders: dav1d decodes at the size of the
+// sequence header in the item's data, and the package hands the pixels
+// out at ispe's size: an AVIF of a 512×512 picture whose ispe claims
+// 128×128 or 1024×1024 came out sheared (all but 1 of 361 sampled
+// pixels wrong) or with rows of the decoder's memory, and said success;
+// both are refused before decoding.
+func TestAVIFCodedSizeIsTheDecoders(t *testing.T) {
+	src, _ := vipsAVIF(t, imagetest.PNG(imagetest.Photo(512, 512)))
+	if _, _, err := imaging.Decode(src, lim); err != nil {
+		t.Fatalf("the picture as made: %v", err)
+	}
+	for _, side := range []uint32{128, 1024} {
+		b := append([]byte{}, src...)
+		at := bytes.Index(b, []byte("ispe")) + 8
+		binary.BigEndian.PutUint32(b[at:], side)
+		binary.BigEndian.PutUint32(b[at+4:], side)
+		var gap *imaging.DecoderGapError
+		if _, _, err := imaging.Decode(b, lim); !errors.As(err, &gap) || !strings.Contains(gap.Reason, "coded at a size other") {
+			t.Errorf("a 512×512 picture under an ispe of %d²: %v", side, err)
+		}
+	}
+}

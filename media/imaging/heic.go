@@ -54,7 +54,13 @@ type heifHeader struct {
 	grey          bool
 	alpha         bool
 	exif          bool
-	largest       int64 // the pixels of the largest item (largestItem)
+	largest       int64 // the pixels of the largest item (largestItem) or HEVC picture (hevcCost)
+	// codedSmaller is set when an HEVC picture is shown smaller than its
+	// item's ispe (hevcCost).
+	codedSmaller bool
+	// av1Mismatch is set when an AV1 item's largest frame is not its
+	// ispe (av1Mismatch).
+	av1Mismatch bool
 	// matrix and fullRange are the primary item's colour coding (an nclx
 	// colr property); 2 (unspecified) and full range without one.
 	matrix    int
@@ -115,7 +121,8 @@ func child(boxes []heifBox, typ string) (heifBox, bool) {
 // readHEIFHeader walks the top-level boxes to the meta box and reads the
 // primary item (pitm), its properties (ipma → ipco: ispe, irot, pixi),
 // whether an alpha plane and an EXIF item are present, and the largest
-// item's size, which the decode's cost counts (heicCost).
+// item's size, which the decode's cost counts (heicCost): the largest of
+// the items' ispe and of their HEVC pictures' coded sizes (hevcCost).
 func readHEIFHeader(b []byte) (heifHeader, error) {
 	budget := maxHEIFBoxes
 	top, err := heifBoxes(b, &budget)
@@ -145,7 +152,18 @@ func readHEIFHeader(b []byte) (heifHeader, error) {
 	if err := h.fromProperties(props, assoc[primary]); err != nil {
 		return heifHeader{}, err
 	}
-	h.largest = largestItem(props)
+	items, err := readHEIFItems(b, boxes, &budget)
+	if err != nil {
+		return heifHeader{}, err
+	}
+	coded, smaller, err := hevcCost(items, props, assoc)
+	if err != nil {
+		return heifHeader{}, err
+	}
+	h.largest, h.codedSmaller = max(largestItem(props), coded), smaller
+	if h.av1Mismatch, err = av1Mismatch(items, props, assoc); err != nil {
+		return heifHeader{}, err
+	}
 	if moov, ok := child(top, "moov"); ok {
 		h.frames, err = sequenceFrames(moov.data, &budget)
 	}
@@ -439,7 +457,7 @@ func (e *DecoderGapError) Error() string {
 const heicMinWidth = 128
 
 // heicGap returns why the decoder would answer the HEIC b wrongly, or
-// nil: narrower than heicMinWidth, with an alpha plane, which the
+// nil: a picture coded smaller than its item's ispe, narrower than heicMinWidth, with an alpha plane, which the
 // decoder drops (it decodes to the image's preferred YCbCr), or coded
 // in colours other than full-range BT.601 (libheif's default, and what
 // Go's image.YCbCr converts from).
@@ -449,6 +467,8 @@ func heicGap(b []byte) error {
 	switch {
 	case err != nil:
 		return err
+	case h.codedSmaller:
+		return &DecoderGapError{Format: HEIC, Reason: "an HEVC picture is coded smaller than its item's size (ispe), and the decoder would hand out the rest of that size from its own memory"}
 	case width < heicMinWidth:
 		return &DecoderGapError{Format: HEIC, Reason: fmt.Sprintf("it is %d pixels wide, and the decoder shears images narrower than %d", width, heicMinWidth)}
 	case h.alpha:

@@ -154,3 +154,98 @@ func TestHEICBoundedBeforeDecoding(t *testing.T) {
 		t.Errorf("a million boxes: %v", err)
 	}
 }
+
+// hevcSPSNAL is an HEVC sequence parameter set NAL unit of a w×h 4:2:0
+// picture (no conformance window), cut after the size: what the header
+// walker reads of one.
+func hevcSPSNAL(w, h uint32) []byte {
+	var bits []byte
+	put := func(v uint64, n int) {
+		for i := n - 1; i >= 0; i-- {
+			bits = append(bits, byte(v>>i)&1)
+		}
+	}
+	ue := func(v uint32) {
+		n := 0
+		for x := uint64(v) + 1; x > 1; x >>= 1 {
+			n++
+		}
+		put(0, n)
+		put(uint64(v)+1, n+1)
+	}
+	put(0, 4)                  // sps_video_parameter_set_id
+	put(0, 3)                  // sps_max_sub_layers_minus1
+	put(1, 1)                  // sps_temporal_id_nesting_flag
+	put(0x01_6000_0000, 40)    // profile Main, its compatibility flags
+	put(0x90_0000_0000_00, 48) // progressive, frame only
+	put(0x1e, 8)               // level 1
+	ue(0)                      // sps_seq_parameter_set_id
+	ue(1)                      // chroma_format_idc 4:2:0
+	ue(w)
+	ue(h)
+	put(0, 1) // no conformance window
+	put(1, 1) // the stop bit
+	for len(bits)%8 != 0 {
+		bits = append(bits, 0)
+	}
+	nal := []byte{0x42, 0x01}
+	zeros := 0
+	for i := 0; i < len(bits); i += 8 {
+		var c byte
+		for _, bit := range bits[i : i+8] {
+			c = c<<1 | bit
+		}
+		if zeros >= 2 && c <= 3 { // emulation prevention
+			nal, zeros = append(nal, 3), 0
+		}
+		nal = append(nal, c)
+		if c == 0 {
+			zeros++
+		} else {
+			zeros = 0
+		}
+	}
+	return nal
+}
+
+// TestHEICCodedSizeIsTheDecoders: libde265 decodes at the size of the
+// sequence parameter sets it is given (the item's hvcC, then its data),
+// whatever ispe says, so the walker reads them before decoding: a
+// picture coded larger than its ispe is charged to the decode's memory
+// at its coded size (it decoded for seconds at 16 times max_pixels
+// before), from hvcC and from an SPS in the item's data; one coded
+// smaller than its ispe is refused (the decoder handed out an
+// ispe-sized image whose rows past the picture were its own memory).
+func TestHEICCodedSizeIsTheDecoders(t *testing.T) {
+	withIspe := func(w, h uint32) []byte {
+		b := phoneHEIC(t)
+		at := bytes.Index(b, []byte("ispe")) + 8
+		binary.BigEndian.PutUint32(b[at:], w)
+		binary.BigEndian.PutUint32(b[at+4:], h)
+		return b
+	}
+	small := imaging.Limits{MaxPixels: 128 * 96, MaxMemory: 6 * 128 * 96}
+	var memory *imaging.MemoryError
+	if _, _, err := imaging.Decode(withIspe(128, 96), small); !errors.As(err, &memory) || memory.Need != 6*160*120 {
+		t.Errorf("a 160×120 picture under an ispe of 128×96: %v", err)
+	}
+	var gap *imaging.DecoderGapError
+	if _, _, err := imaging.Decode(withIspe(320, 240), lim); !errors.As(err, &gap) || !strings.Contains(gap.Reason, "coded smaller") {
+		t.Errorf("a 160×120 picture under an ispe of 320×240: %v", err)
+	}
+	// The primary item's data moved to an mdat box at the file's end,
+	// behind an SPS of 4096×4096 (iloc version 0, 4-byte fields: its first item's base
+	// offset and extent length at 12 and 22 bytes into the box's payload).
+	b := phoneHEIC(t)
+	iloc := bytes.Index(b, []byte("iloc")) + 4
+	base, length := binary.BigEndian.Uint32(b[iloc+12:]), binary.BigEndian.Uint32(b[iloc+22:])
+	sps := hevcSPSNAL(4096, 4096)
+	moved := binary.BigEndian.AppendUint32(nil, uint32(len(sps)))
+	moved = append(append(moved, sps...), b[base:base+length]...)
+	binary.BigEndian.PutUint32(b[iloc+12:], uint32(len(b)+8))
+	binary.BigEndian.PutUint32(b[iloc+22:], uint32(len(moved)))
+	b = append(b, box("mdat", moved)...)
+	if _, _, err := imaging.Decode(b, imaging.Limits{MaxPixels: 1_000_000, MaxMemory: 6_000_000}); !errors.As(err, &memory) || memory.Need != 6*4096*4096 {
+		t.Errorf("an SPS of 4096×4096 in the item's data: %v", err)
+	}
+}

@@ -26,7 +26,10 @@ import (
 // instruction other than the XML declaration (xml-stylesheet), a
 // reference that is not to the document itself (href, url(...) to a
 // file or a URL), more than maxSVGElements elements counted with what
-// each <use> repeats, a <use> inside <defs> (references of references
+// each <use> repeats, more than maxSVGBytes bytes of attributes drawn
+// counted the same way (a <use> makes oksvg parse and keep its
+// definition's path data again: 50 uses of a 200 KB path are 10 MB of
+// path parsed and held), a <use> inside <defs> (references of references
 // grow exponentially), nesting deeper than maxSVGDepth. The raster's
 // size comes from the root's width and height (or its viewBox) and is
 // checked against max_pixels as any other header is. Elements oksvg
@@ -183,9 +186,25 @@ func (e *SVGError) Error() string { return "imaging: svg: " + e.Reason }
 // svgWalk is checkSVG's state.
 type svgWalk struct {
 	elements, depth int
-	defsDepth       int            // the depth of the open <defs>, 0 outside
-	def             string         // the id of the definition the elements of <defs> go to
-	defSize         map[string]int // the elements each definition of <defs> repeats where used
+	// drawn is the bytes of attributes (path data, points…) oksvg parses
+	// to draw: the elements' outside <defs>, and their definition's again
+	// for each <use>.
+	drawn     int
+	defsDepth int                 // the depth of the open <defs>, 0 outside
+	inGrad    bool                // oksvg's flag: set by a gradient's start, cleared by any gradient's end
+	def       string              // the id of the definition the elements of <defs> go to
+	defSize   map[string]svgDrawn // what each definition of <defs> repeats where used
+}
+
+// svgDrawn is what drawing a definition repeats: its elements and the
+// bytes of their attributes; and the groups it opens less those it
+// ends, which oksvg stores as pushes and pops of its style stack: a
+// definition that ends more than it opens pops, at each use, a style it
+// never pushed (a few uses empty the stack, and oksvg panics).
+type svgDrawn struct {
+	elements, bytes int
+	groups          int
+	unbalanced      bool
 }
 
 // checkSVG refuses an SVG before oksvg parses it (see the top of this
@@ -195,7 +214,7 @@ func checkSVG(b []byte) error {
 		return &SVGError{Reason: fmt.Sprintf("%d bytes, over the %d an SVG is read with", len(b), maxSVGBytes)}
 	}
 	d := xml.NewDecoder(bytes.NewReader(b))
-	w := svgWalk{defSize: map[string]int{}}
+	w := svgWalk{defSize: map[string]svgDrawn{}}
 	for {
 		t, err := d.Token()
 		if err == io.EOF {
@@ -224,7 +243,7 @@ func (w *svgWalk) token(t xml.Token) error {
 	case xml.CharData: // a <style> sheet's text
 		return localReferences([]xml.Attr{{Name: xml.Name{Local: "style"}, Value: string(t)}})
 	case xml.EndElement:
-		w.end()
+		w.end(t)
 	}
 	return nil
 }
@@ -246,13 +265,23 @@ func (w *svgWalk) start(se xml.StartElement) error {
 	if err := localReferences(se.Attr); err != nil {
 		return err
 	}
+	if se.Name.Local == "linearGradient" || se.Name.Local == "radialGradient" {
+		w.inGrad = true
+	}
 	switch {
 	case se.Name.Local == "use" && w.defsDepth > 0:
 		return &SVGError{Reason: "a <use> inside <defs> (a reference to references, which grows exponentially)"}
 	case se.Name.Local == "use":
-		w.elements += w.useSize(se.Attr)
+		used := w.useSize(se.Attr)
+		if used.unbalanced {
+			return &DecoderGapError{Format: SVG, Reason: "a <use> of a definition that ends a group it did not open, which the renderer cannot draw"}
+		}
+		w.elements += used.elements
+		w.drawn += used.bytes + attrBytes(se.Attr)
 	case w.defsDepth > 0:
 		w.define(se)
+	default:
+		w.drawn += attrBytes(se.Attr)
 	}
 	if se.Name.Local == "defs" {
 		if w.defsDepth == 0 {
@@ -263,7 +292,20 @@ func (w *svgWalk) start(se xml.StartElement) error {
 	if w.elements > maxSVGElements {
 		return &SVGError{Reason: fmt.Sprintf("more than %d elements, counting what each <use> repeats", maxSVGElements)}
 	}
+	if w.drawn > maxSVGBytes {
+		return &SVGError{Reason: fmt.Sprintf("more than %d bytes of attributes to draw, counting what each <use> repeats", maxSVGBytes)}
+	}
 	return nil
+}
+
+// attrBytes is the size of the attributes' values: what oksvg parses
+// of an element (its path data, points, transforms, styles).
+func attrBytes(attrs []xml.Attr) int {
+	n := 0
+	for _, a := range attrs {
+		n += len(a.Value)
+	}
+	return n
 }
 
 // define counts an element of <defs> as oksvg stores it: an element
@@ -271,21 +313,35 @@ func (w *svgWalk) start(se xml.StartElement) error {
 // <defs>, nested in it or not (its siblings too), belongs to it until
 // the next element with an id; the elements before the first id form
 // the definition "" (which href="#" uses). The id is the last id
-// attribute, as oksvg reads it.
+// attribute, as oksvg reads it. A gradient and what follows it until a
+// gradient ends are not stored (oksvg draws them at once), so their ids
+// start nothing; they are counted in the open definition all the same.
 func (w *svgWalk) define(se xml.StartElement) {
-	if id := lastAttr(se.Attr, "id"); id != "" {
+	local := se.Name.Local
+	gradient := local == "linearGradient" || local == "radialGradient"
+	stored := !gradient && !w.inGrad // oksvg stores neither a gradient nor what is in one
+	if id := lastAttr(se.Attr, "id"); id != "" && stored {
 		w.def = id
 	}
-	w.defSize[w.def]++
+	d := w.defSize[w.def]
+	d.elements++
+	d.bytes += attrBytes(se.Attr)
+	if stored && local == "g" {
+		d.groups++
+	}
+	w.defSize[w.def] = d
 }
 
-// useSize is what a <use> repeats: the largest definition any of its
-// href attributes names (oksvg takes the last, xlink's or SVG 2's).
-func (w *svgWalk) useSize(attrs []xml.Attr) int {
-	most := 0
+// useSize is what a <use> repeats: the most elements and bytes of the
+// definitions any of its href attributes names (oksvg takes the last,
+// xlink's or SVG 2's).
+func (w *svgWalk) useSize(attrs []xml.Attr) svgDrawn {
+	var most svgDrawn
 	for _, a := range attrs {
 		if a.Name.Local == "href" {
-			most = max(most, w.defSize[strings.TrimPrefix(a.Value, "#")])
+			d := w.defSize[strings.TrimPrefix(a.Value, "#")]
+			most.elements, most.bytes = max(most.elements, d.elements), max(most.bytes, d.bytes)
+			most.unbalanced = most.unbalanced || d.unbalanced
 		}
 	}
 	return most
@@ -293,7 +349,18 @@ func (w *svgWalk) useSize(attrs []xml.Attr) int {
 
 // end closes an element; the end of the <defs> oksvg is in ends its
 // definitions, as it does for oksvg.
-func (w *svgWalk) end() {
+func (w *svgWalk) end(e xml.EndElement) {
+	switch local := e.Name.Local; {
+	case local == "linearGradient" || local == "radialGradient":
+		w.inGrad = false
+	case w.defsDepth > 0 && w.depth > w.defsDepth && local == "g":
+		// oksvg stores the end of a group in <defs> (a gradient's too)
+		// with the definition open now, whichever one the group began in.
+		d := w.defSize[w.def]
+		d.groups--
+		d.unbalanced = d.unbalanced || d.groups < 0
+		w.defSize[w.def] = d
+	}
 	if w.depth == w.defsDepth {
 		w.defsDepth = 0
 	}

@@ -79,6 +79,8 @@ var svgAttacks = []struct {
 	{"siblings of a definition", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><g id="g"/>` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</defs>` + strings.Repeat(`<use href="#g"/>`, 100) + `</svg>`, "elements"},
 	{"xlink:href and href", `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><defs><rect id="a" width="1" height="1"/><g id="b">` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</g></defs>` + strings.Repeat(`<use xlink:href="#a" href="#b"/>`, 100) + `</svg>`, "elements"},
 	{"url( after characters longer in lower case", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5" fill="` + strings.Repeat("\u023a", len("http://attacker.example/p.svg")) + `url(http://attacker.example/p.svg#g)"/></svg>`, "url(...) outside"},
+	{"path data repeated by <use>", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><path id="p" d="M0 0` + strings.Repeat(" L1 1", 40_000) + `"/></defs>` + strings.Repeat(`<use href="#p"/>`, 50) + `</svg>`, "bytes of attributes to draw"},
+	{"an id inside a gradient", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><g id="g"><linearGradient><stop id="s"/></linearGradient>` + strings.Repeat(`<rect width="1" height="1"/>`, 1000) + `</g></defs>` + strings.Repeat(`<use href="#g"/>`, 100) + `</svg>`, "elements"},
 	{"deep nesting", `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">` + strings.Repeat("<g>", 300) + strings.Repeat("</g>", 300) + `</svg>`, "nested"},
 }
 
@@ -110,5 +112,17 @@ func TestSVGAttacksRefused(t *testing.T) {
 	text := `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="5">hello</text></svg>`
 	if _, _, err := imaging.Decode([]byte(text), lim); !errors.As(err, &gap) {
 		t.Errorf("text, which oksvg does not draw: %v", err)
+	}
+	// oksvg stores the end of every group in <defs> with the definition
+	// open at that point: a definition that starts inside a group takes
+	// that group's end, and each use of it pops a style it never pushed
+	// (three uses: index out of range, a panic).
+	unbalanced := `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><g><circle id="a" r="1"/></g></defs><use href="#a"/><use href="#a"/><use href="#a"/></svg>`
+	if _, _, err := imaging.Decode([]byte(unbalanced), lim); !errors.As(err, &gap) || !strings.Contains(gap.Reason, "group it did not open") {
+		t.Errorf("uses of a definition that ends a group it did not open: %v", err)
+	}
+	balanced := `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><g id="a"><circle r="1"/></g></defs><use href="#a"/><use href="#a"/><use href="#a"/></svg>`
+	if _, _, err := imaging.Decode([]byte(balanced), lim); err != nil {
+		t.Errorf("uses of a group defined whole: %v", err)
 	}
 }

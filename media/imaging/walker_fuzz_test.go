@@ -3,6 +3,7 @@ package imaging
 import (
 	"encoding/binary"
 	"math"
+	"os"
 	"testing"
 )
 
@@ -41,6 +42,9 @@ func FuzzHEIFHeader(f *testing.F) {
 	f.Add(append(append([]byte{}, ftyp...), meta...))
 	f.Add(append(append([]byte{}, ftyp...), 0, 0, 0, 1, 'm', 'e', 't', 'a', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))
 	f.Add(append(append([]byte{}, ftyp...), 0, 0, 0, 0, 'm', 'e', 't', 'a'))
+	if phone, err := os.ReadFile("../../testdata/images/phone-160x120.heic"); err == nil {
+		f.Add(phone) // a whole HEIC: iinf, iloc, hvcC and its parameter sets for hevcCost
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, err := readHEIFHeader(b)
 		if err != nil {

@@ -1,6 +1,7 @@
 package imaging
 
 import (
+	"bytes"
 	"errors"
 	"image"
 	"image/color"
@@ -53,13 +54,24 @@ func decodeAVIFConfig(r io.Reader) (image.Config, error) {
 }
 
 // decodeAVIF decodes an AVIF's primary image with libavif, as
-// WebAssembly only. libavif does not apply irot and imir: Info's
+// WebAssembly only, unless an AV1 picture is coded at a size other than
+// its ispe (av1size.go). libavif does not apply irot and imir: Info's
 // Orientation (avifMeta) turns the pixels upright.
 func decodeAVIF(r io.Reader) (image.Image, error) {
 	if err := wasmOnly(AVIF, avif.Dynamic()); err != nil {
 		return nil, err
 	}
-	return avif.Decode(r)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	switch h, err := readHEIFHeader(b); {
+	case err != nil:
+		return nil, err
+	case h.av1Mismatch:
+		return nil, &DecoderGapError{Format: AVIF, Reason: "an AV1 picture is coded at a size other than its item's (ispe), and the decoder would hand it out sheared or with its own memory as pixels"}
+	}
+	return avif.Decode(bytes.NewReader(b))
 }
 
 // encodeWasm writes img as a WebP or an AVIF.
