@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/version"
@@ -35,8 +36,10 @@ import (
 // not decode to exactly the set's modules is ignored and the modules are
 // parsed: a cache never stands in for text it was not made from. It is
 // written on the first marked start, after the modules it holds were
-// read back and found equal to the parsed ones. A signed bundle is never
-// cached: its signature, checked at every start, is what vouches for it.
+// read back and found equal to the parsed ones, and removes the caches
+// in the folder no start wrote for a day (older builds', changed
+// policies'). A signed bundle is never cached: its signature, checked at
+// every start, is what vouches for it.
 
 const astCacheMagic = "deskbridge-parsed-policy\n"
 
@@ -145,7 +148,32 @@ func saveParsed(file string, src *Source, mods map[string]*ast.Module) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.Write(file, b)
+	if err := atomicfile.Write(file, b); err != nil {
+		return err
+	}
+	pruneParsed(filepath.Dir(file), file, time.Now().Add(-staleParsed))
+	return nil
+}
+
+// staleParsed is how long a parse cache no start wrote is kept once
+// another is written: an older build's or policy's (a cache in use is
+// written again only when it fails to read, so two builds in use side
+// by side each write theirs again once a day at most).
+const staleParsed = 24 * time.Hour
+
+// pruneParsed removes the parse caches in dir but keep last written
+// before cutoff.
+func pruneParsed(dir, keep string, cutoff time.Time) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if filepath.Ext(e.Name()) != ".ast" || path == keep || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			os.Remove(path)
+		}
+	}
 }
 
 // sameModules checks that payload decodes to mods: equal by OPA's

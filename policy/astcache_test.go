@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -169,5 +170,29 @@ func TestParseCacheRefusesWhatItWasNotMadeFor(t *testing.T) {
 				t.Fatalf("a read outside every workspace allowed (%v)", err)
 			}
 		})
+	}
+}
+
+// TestSavingAParseCacheRemovesStaleOnes: writing a cache removes the
+// caches of the folder last written over a day ago, and nothing else.
+func TestSavingAParseCacheRemovesStaleOnes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, age time.Duration) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		when := time.Now().Add(-age)
+		if err := os.Chtimes(path, when, when); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	stale, fresh, mark := write("old.ast", 48*time.Hour), write("other.ast", time.Hour), write("0123abcd", 48*time.Hour)
+	file := saveCache(t, dir, Embedded())
+	for path, want := range map[string]bool{stale: false, fresh: true, mark: true, file: true} {
+		if _, err := os.Stat(path); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(path), err == nil, want)
+		}
 	}
 }
