@@ -35,7 +35,7 @@ type compiled struct {
 // inlined for the rule index (inline.go); mode can leave out stages.
 func compile(ctx context.Context, src *Source, data map[string]any, out io.Writer, mode compileMode) (*compiled, error) {
 	caps := Capabilities()
-	mods, err := parseModules(src, mode.parserOptions(caps))
+	mods, cached, err := mode.modules(src, caps)
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +58,9 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 	if c.Compile(mods); c.Failed() {
 		return nil, c.Errors
 	}
+	if mode.useParseCache() && !cached {
+		_ = saveParsed(mode.parseCache, src, mods) // the compiler copied mods
+	}
 	return &compiled{compiler: c, store: store, print: topdown.NewPrintHook(out), modules: mods}, nil
 }
 
@@ -65,6 +68,23 @@ func compile(ctx context.Context, src *Source, data map[string]any, out io.Write
 type compileMode struct {
 	skipChecks bool // the check-only stages (checked.go)
 	keepRefs   bool // inlineConstants: tests compare the set without it
+	// parseCache is the file of the set's parse cache (astcache.go; "":
+	// none), read and written only with skipChecks.
+	parseCache string
+}
+
+func (mode compileMode) useParseCache() bool { return mode.skipChecks && mode.parseCache != "" }
+
+// modules returns src's modules as mode parses them, from its parse cache
+// when that holds them (cached true).
+func (mode compileMode) modules(src *Source, caps *ast.Capabilities) (mods map[string]*ast.Module, cached bool, err error) {
+	if mode.useParseCache() {
+		if mods, err := loadParsed(mode.parseCache, src); err == nil {
+			return mods, true, nil
+		}
+	}
+	mods, err = parseModules(src, mode.parserOptions(caps))
+	return mods, false, err
 }
 
 // parserOptions are the options a compile in mode parses with: a marked

@@ -61,7 +61,8 @@ type Options struct {
 	Print io.Writer
 	// CheckedDir, when set, keeps a mark per policy set that compiled with
 	// every compiler stage, so that its next compile skips the stages that
-	// only report errors (checked.go).
+	// only report errors (checked.go), and the parse cache of a marked
+	// set, so that its next start does not parse its text (astcache.go).
 	CheckedDir string
 	// Serve says the set will decide requests: it is refused unless it
 	// keeps to what DeskBridge reads (contract.go) and its own tests pass
@@ -78,7 +79,7 @@ func New(ctx context.Context, src *Source, opts Options) (*Engine, error) {
 	}
 	checked := wasChecked(opts.CheckedDir, src, opts.Serve)
 	var warnings []Problem
-	c, err := compile(ctx, src, opts.Data, out, compileMode{skipChecks: checked})
+	c, err := compile(ctx, src, opts.Data, out, compileMode{skipChecks: checked, parseCache: astCacheFile(opts.CheckedDir, src)})
 	if err != nil {
 		return nil, fmt.Errorf("compiling policy %s: %w", src.Name, err)
 	}
