@@ -488,14 +488,6 @@ func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
 		return UnsupportedError("too many components")
 	}
 	nx, ny := d.nx[compIndex], d.ny[compIndex]
-	qt := &d.quant[d.comp[compIndex].tq]
-	if nx == 1 && ny == 1 {
-		b[0] *= qt[0] // a 1×1 block is its DC coefficient's alone
-	} else {
-		for zig := 0; zig < blockSize; zig++ {
-			b[unzig[zig]] *= qt[zig]
-		}
-	}
 	dst, stride := []byte(nil), 0
 	if d.nComp == 1 {
 		dst, stride = d.img1.Pix, d.img1.Stride
@@ -512,9 +504,14 @@ func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
 		}
 	}
 	dst = dst[ny*by*stride+nx*bx:]
+	tq := d.comp[compIndex].tq
 	if nx < 8 || ny < 8 {
-		idctScaled(b, nx, ny, dst, stride)
+		idctScaled(b, &d.quantNat[tq], nx, ny, dst, stride)
 		return nil
+	}
+	qt := &d.quant[tq]
+	for zig := 0; zig < blockSize; zig++ {
+		b[unzig[zig]] *= qt[zig]
 	}
 	idct(b)
 	// Level shift by +128, clip to [0, 255], and write to dst.
