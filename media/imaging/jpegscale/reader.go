@@ -165,7 +165,7 @@ type decoder struct {
 	progCoeffs [maxComponents][]block // Saved state between progressive-mode scans.
 	huff       [maxTc + 1][maxTh + 1]huffman
 	quant      [maxTq + 1]block // Quantization tables, in zig-zag order.
-	quantNat   [maxTq + 1]block // The same in natural order, for idctScaled.
+	quantNat   [maxTq + 1]block // The same in natural order.
 	tmp        [2 * blockSize]byte
 }
 

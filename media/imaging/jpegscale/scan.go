@@ -509,25 +509,16 @@ func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
 		idctScaled(b, &d.quantNat[tq], nx, ny, dst, stride)
 		return nil
 	}
-	qt := &d.quant[tq]
-	for zig := 0; zig < blockSize; zig++ {
-		b[unzig[zig]] *= qt[zig]
+	q := &d.quantNat[tq]
+	for i := range b {
+		b[i] *= q[i]
 	}
 	idct(b)
 	// Level shift by +128, clip to [0, 255], and write to dst.
 	for y := 0; y < 8; y++ {
-		y8 := y * 8
-		yStride := y * stride
-		for x := 0; x < 8; x++ {
-			c := b[y8+x]
-			if c < -128 {
-				c = 0
-			} else if c > 127 {
-				c = 255
-			} else {
-				c += 128
-			}
-			dst[yStride+x] = uint8(c)
+		row := dst[y*stride : y*stride+8 : y*stride+8]
+		for x, c := range b[y*8 : y*8+8] {
+			row[x] = clip(c + 128)
 		}
 	}
 	return nil
