@@ -52,7 +52,7 @@ func BenchmarkResize24MP(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Encode(Resize(img, 1, p.Shrunk(denom, img.Bounds())), Output{Format: JPEG}); err != nil {
+		if _, err := Encode(ResizeYCbCr(img, 1, p.Shrunk(denom, img.Bounds())), Output{Format: JPEG}); err != nil {
 			b.Fatal(err)
 		}
 	}
