@@ -3,6 +3,7 @@ package images
 import (
 	"context"
 	"fmt"
+	"image"
 
 	"github.com/deskbridge/deskbridge/engine/action"
 	"github.com/deskbridge/deskbridge/engine/envelope"
@@ -109,7 +110,7 @@ func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) 
 	if s.animation != nil {
 		res, perr = encodeAnimation(imaging.ResizeAnimation(s.animation, plan))
 	} else {
-		out := imaging.Resize(s.img, in.Orientation, plan)
+		out := resized(s.img, in.Orientation, plan, f)
 		if ctx.Err() != nil {
 			return encoded{}, imageTimedOut()
 		}
@@ -117,6 +118,15 @@ func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) 
 	}
 	res.NotEnlarged = plan.NotEnlarged
 	return res, perr
+}
+
+// resized is img resized by plan for a result in format f: a JPEG's
+// 4:4:4 YCbCr stays YCbCr (imaging.ResizeYCbCr), all else is RGBA.
+func resized(img image.Image, o int, plan imaging.Plan, f imaging.Format) image.Image {
+	if f == imaging.JPEG {
+		return imaging.ResizeYCbCr(img, o, plan)
+	}
+	return imaging.Resize(img, o, plan)
 }
 
 // frameCount is the frames src's result holds.

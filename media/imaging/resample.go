@@ -94,7 +94,7 @@ func resample(dst *image.RGBA, src image.Image, r image.Rectangle) {
 	bands(dh, func(y0, y1 int) {
 		acc := make([]int32, dw*4)
 		for y := y0; y < y1; y++ {
-			across(dst.Pix[y*dst.Stride:y*dst.Stride+dw*4], mid, rows[y], acc)
+			across(dst.Pix[y*dst.Stride:y*dst.Stride+dw*4], mid.Pix, mid.Stride, rows[y], acc)
 		}
 	})
 }
@@ -117,12 +117,12 @@ func along(dst, src []byte, cols []taps) {
 	}
 }
 
-// across filters the rows of mid that t names into the row dst, acc
-// being scratch of dst's length.
-func across(dst []byte, mid *image.RGBA, t taps, acc []int32) {
+// across filters the rows of mid (stride bytes apart) that t names into
+// the row dst, acc being scratch of dst's length.
+func across(dst []byte, mid []byte, stride int, t taps, acc []int32) {
 	clear(acc)
 	for j, w := range t.weights {
-		row := mid.Pix[(t.first+j)*mid.Stride : (t.first+j)*mid.Stride+len(acc)]
+		row := mid[(t.first+j)*stride : (t.first+j)*stride+len(acc)]
 		for i, v := range row {
 			acc[i] += w * int32(v)
 		}

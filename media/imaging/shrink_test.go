@@ -29,8 +29,9 @@ func TestShrinkChromaPaths(t *testing.T) {
 	}
 }
 
-// BenchmarkResize24MP: decode a 24-megapixel JPEG, resize it to 1600 px
-// wide and encode it (BENCH_JPEG names the file; skipped without).
+// BenchmarkResize24MP: decode a 24-megapixel JPEG at the scale
+// resize_image's worker does (LoadShrink), resize it to 1600 px wide and
+// encode it (BENCH_JPEG names the file; skipped without).
 func BenchmarkResize24MP(b *testing.B) {
 	path := os.Getenv("BENCH_JPEG")
 	if path == "" {
@@ -40,13 +41,18 @@ func BenchmarkResize24MP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for i := 0; i < b.N; i++ {
-		img, in, err := Decode(data, Limits{})
+	in, err := Inspect(data, Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, _ := PlanResize(in.Width, in.Height, 1, Box{Width: 1600})
+	denom := LoadShrink(in, p)
+	for b.Loop() {
+		img, _, err := DecodeShrunk(data, Limits{}, denom)
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, _ := PlanResize(in.Width, in.Height, 1, Box{Width: 1600})
-		if _, err := Encode(Resize(img, 1, p), Output{Format: JPEG}); err != nil {
+		if _, err := Encode(ResizeYCbCr(img, 1, p.Shrunk(denom, img.Bounds())), Output{Format: JPEG}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -165,6 +165,7 @@ type decoder struct {
 	progCoeffs [maxComponents][]block // Saved state between progressive-mode scans.
 	huff       [maxTc + 1][maxTh + 1]huffman
 	quant      [maxTq + 1]block // Quantization tables, in zig-zag order.
+	quantNat   [maxTq + 1]block // The same in natural order.
 	tmp        [2 * blockSize]byte
 }
 
@@ -484,6 +485,11 @@ loop:
 	}
 	if n != 0 {
 		return FormatError("DQT has wrong length")
+	}
+	for tq := range d.quant {
+		for zig, q := range d.quant[tq] {
+			d.quantNat[tq][unzig[zig]] = q
+		}
 	}
 	return nil
 }

@@ -488,14 +488,6 @@ func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
 		return UnsupportedError("too many components")
 	}
 	nx, ny := d.nx[compIndex], d.ny[compIndex]
-	qt := &d.quant[d.comp[compIndex].tq]
-	if nx == 1 && ny == 1 {
-		b[0] *= qt[0] // a 1×1 block is its DC coefficient's alone
-	} else {
-		for zig := 0; zig < blockSize; zig++ {
-			b[unzig[zig]] *= qt[zig]
-		}
-	}
 	dst, stride := []byte(nil), 0
 	if d.nComp == 1 {
 		dst, stride = d.img1.Pix, d.img1.Stride
@@ -512,25 +504,21 @@ func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
 		}
 	}
 	dst = dst[ny*by*stride+nx*bx:]
+	tq := d.comp[compIndex].tq
 	if nx < 8 || ny < 8 {
-		idctScaled(b, nx, ny, dst, stride)
+		idctScaled(b, &d.quantNat[tq], nx, ny, dst, stride)
 		return nil
+	}
+	q := &d.quantNat[tq]
+	for i := range b {
+		b[i] *= q[i]
 	}
 	idct(b)
 	// Level shift by +128, clip to [0, 255], and write to dst.
 	for y := 0; y < 8; y++ {
-		y8 := y * 8
-		yStride := y * stride
-		for x := 0; x < 8; x++ {
-			c := b[y8+x]
-			if c < -128 {
-				c = 0
-			} else if c > 127 {
-				c = 255
-			} else {
-				c += 128
-			}
-			dst[yStride+x] = uint8(c)
+		row := dst[y*stride : y*stride+8 : y*stride+8]
+		for x, c := range b[y*8 : y*8+8] {
+			row[x] = clip(c + 128)
 		}
 	}
 	return nil
