@@ -352,12 +352,15 @@ func (g *glyphReader) showArray(v pdf.Value) {
 }
 
 // show draws a string: one glyph per character code, each placed at the
-// text position and advancing it by its width and spacing.
+// text position and advancing it by its width and spacing. What a string
+// does not change (the matrices' scale and the font size in device space)
+// is worked out once for it, not for each glyph.
 func (g *glyphReader) show(s string) {
 	f := g.st.font
 	if f == nil {
 		f = fallbackFont
 	}
+	p := g.placement()
 	for len(s) > 0 {
 		n := f.codeLen(s)
 		code := s[:n]
@@ -368,23 +371,58 @@ func (g *glyphReader) show(s string) {
 			tx += g.st.wordSpace
 		}
 		tx *= g.st.scale
-		g.emit(text, tx)
+		g.emit(&p, text, tx)
 	}
 }
 
-// emit records a glyph at the text position and advances it by tx.
-func (g *glyphReader) emit(text string, tx float64) {
-	m := g.tm.then(g.st.ctm) // text space to device space
+// placement is what placing the glyphs of one string needs of the text
+// rendering matrix (the text matrix then the CTM), whose linear part a
+// string does not change: m[0..3] of it, the advance's scale and the font
+// size in device space.
+type placement struct {
+	m0, m1, m2, m3 float64
+	advScale, size float64
+}
+
+// placement works out the rendering matrix's linear part, as affine.then
+// does.
+func (g *glyphReader) placement() placement {
+	t, c := &g.tm, &g.st.ctm
+	p := placement{
+		m0: t[0]*c[0] + t[1]*c[2], m1: t[0]*c[1] + t[1]*c[3],
+		m2: t[2]*c[0] + t[3]*c[2], m3: t[2]*c[1] + t[3]*c[3],
+	}
+	p.advScale = math.Sqrt(p.m0*p.m0 + p.m1*p.m1)
+	p.size = math.Abs(g.st.size) * math.Sqrt(p.m2*p.m2+p.m3*p.m3)
+	return p
+}
+
+// emit records a glyph at the text position and advances it by tx: the
+// rendering matrix's translation is worked out as affine.then does, so
+// that the glyph lands where the whole product would place it.
+func (g *glyphReader) emit(p *placement, text string, tx float64) {
 	if len(g.out) < maxPageGlyphs && text != "" {
+		t, c := &g.tm, &g.st.ctm
+		m4 := t[4]*c[0] + t[5]*c[2] + c[4]
+		m5 := t[4]*c[1] + t[5]*c[3] + c[5]
 		g.out = append(g.out, pdfGlyph{
-			x: g.st.rise*m[2] + m[4], y: g.st.rise*m[3] + m[5],
-			adv:   tx * math.Sqrt(m[0]*m[0]+m[1]*m[1]),
-			size:  math.Abs(g.st.size) * math.Sqrt(m[2]*m[2]+m[3]*m[3]),
+			x: g.st.rise*p.m2 + m4, y: g.st.rise*p.m3 + m5,
+			adv:   tx * p.advScale,
+			size:  p.size,
 			text:  text,
-			space: text == " " || strings.TrimSpace(text) == "",
+			space: blank(text),
 		})
 	}
 	g.tm = g.tm.translate(tx, 0)
+}
+
+// blank reports whether text is white space only (strings.TrimSpace
+// would leave nothing), a single ASCII letter answered at once.
+func blank(text string) bool {
+	if len(text) == 1 && text[0] > ' ' && text[0] < 0x80 {
+		return false
+	}
+	return strings.TrimSpace(text) == ""
 }
 
 // font returns the page's font by resource name: read once per
