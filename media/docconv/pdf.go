@@ -291,7 +291,8 @@ func headingSizes(pages map[int][]pdfLine, body float64) map[float64]int {
 func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 	var para []string
 	var prev *pdfLine
-	item := 0 // the list item being made: 0 none, -1 a bullet, n a number
+	prevAt := 0 // prev's index
+	item := 0   // the list item being made: 0 none, -1 a bullet, n a number
 	end := func() {
 		if len(para) > 0 {
 			if item != 0 {
@@ -337,15 +338,15 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 				n, rest = -1, l.text
 			}
 			end()
-			para, item, prev = []string{rest}, n, l
+			para, item, prev, prevAt = []string{rest}, n, l, i
 			continue
 		}
 		if prev != nil && (prev.y-l.y > math.Max(l.size, 1)*1.8 || prev.size != l.size ||
-			prev.x1 < edge[prev]-6*math.Max(prev.size, 1)) {
+			prev.x1 < edge[prevAt]-6*math.Max(prev.size, 1)) {
 			end()
 		}
 		para = append(para, l.text)
-		prev = l
+		prev, prevAt = l, i
 	}
 	end()
 }
@@ -354,8 +355,8 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 // the furthest any of its neighbours in reading order (four lines either
 // side, so the same column) of one stretch and its font size, starting
 // within a few font sizes of it, reaches.
-func rightEdges(lines []pdfLine) map[*pdfLine]float64 {
-	out := make(map[*pdfLine]float64, len(lines))
+func rightEdges(lines []pdfLine) []float64 {
+	out := make([]float64, len(lines))
 	for i := range lines {
 		l := &lines[i]
 		e := l.x1
@@ -364,7 +365,7 @@ func rightEdges(lines []pdfLine) map[*pdfLine]float64 {
 				e = math.Max(e, lines[j].x1)
 			}
 		}
-		out[l] = e
+		out[i] = e
 	}
 	return out
 }

@@ -188,6 +188,9 @@ type glyphReader struct {
 	page    pdf.Page
 	shared  *fontCache                     // the document's fonts
 	fonts   map[string]*pdfFont            // the page's, by resource name
+	fontRes pdf.Value                      // the page's font resources, once looked up
+	resKey  string                         // their text, when short enough to be a key
+	resRead bool                           // fontRes and resKey are set
 	texts   map[*pdfFont]map[uint16]string // two-byte codes decoded on this page
 	cur     map[uint16]string              // texts of the current font
 	st      textState
@@ -427,42 +430,82 @@ func blank(text string) bool {
 
 // font returns the page's font by resource name: read once per
 // document, found again by its dictionary (whose references name its
-// objects).
+// objects). A page whose font resources are written as another's were
+// (the same names for the same objects: "<</F1 5 0 R>>") finds its fonts
+// without resolving them again.
 func (g *glyphReader) font(name string) *pdfFont {
 	if f, ok := g.fonts[name]; ok {
 		return f
 	}
-	pf := g.page.Font(name)
-	f := g.shared.get(pf.V.String(), func() *pdfFont { return readFont(pf) })
+	if !g.resRead {
+		g.resRead = true
+		g.fontRes = g.page.Resources().Key("Font")
+		if s := g.fontRes.String(); len(s) <= maxResourceKey {
+			g.resKey = s
+		}
+	}
+	read := func() *pdfFont {
+		pf := pdf.Font{V: g.fontRes.Key(name)}
+		return g.shared.get(pf.V.String(), func() *pdfFont { return readFont(pf) })
+	}
+	var f *pdfFont
+	if g.resKey != "" {
+		f = g.shared.byResource(resourceKey{g.resKey, name}, read)
+	} else {
+		f = read()
+	}
 	g.fonts[name] = f
 	return f
 }
 
+// maxResourceKey is the longest font resource dictionary, as text, that
+// is kept as a key: one written inline at length is looked up the long
+// way.
+const maxResourceKey = 4 << 10
+
+// resourceKey is a font by the text of the resource dictionary that
+// names it and its name there.
+type resourceKey struct{ res, name string }
+
 // fontCache is a document's fonts, read once and shared by the pages
 // read at the same time; a font once read is not changed.
 type fontCache struct {
-	mu sync.Mutex
-	m  map[string]*pdfFont
+	mu    sync.Mutex
+	m     map[string]*pdfFont      // by the font dictionary's text
+	byRes map[resourceKey]*pdfFont // by where a page's resources name it
 }
 
-// maxCachedFonts caps the fonts a document keeps; more are read again.
+// maxCachedFonts caps the fonts a document keeps (in each of its two
+// indexes); more are read again.
 const maxCachedFonts = 1024
 
-func newFontCache() *fontCache { return &fontCache{m: map[string]*pdfFont{}} }
+func newFontCache() *fontCache {
+	return &fontCache{m: map[string]*pdfFont{}, byRes: map[resourceKey]*pdfFont{}}
+}
 
 func (c *fontCache) get(key string, read func() *pdfFont) *pdfFont {
-	c.mu.Lock()
-	f, ok := c.m[key]
-	c.mu.Unlock()
+	return cached(&c.mu, c.m, key, read)
+}
+
+func (c *fontCache) byResource(key resourceKey, read func() *pdfFont) *pdfFont {
+	return cached(&c.mu, c.byRes, key, read)
+}
+
+// cached is m[key], read and kept (while m holds fewer than
+// maxCachedFonts) when it is not there; read runs unlocked.
+func cached[K comparable](mu *sync.Mutex, m map[K]*pdfFont, key K, read func() *pdfFont) *pdfFont {
+	mu.Lock()
+	f, ok := m[key]
+	mu.Unlock()
 	if ok {
 		return f
 	}
 	f = read()
-	c.mu.Lock()
-	if len(c.m) < maxCachedFonts {
-		c.m[key] = f
+	mu.Lock()
+	if len(m) < maxCachedFonts {
+		m[key] = f
 	}
-	c.mu.Unlock()
+	mu.Unlock()
 	return f
 }
 

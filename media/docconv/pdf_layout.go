@@ -27,8 +27,9 @@ const (
 func glyphWords(gs []pdfGlyph) []pdfWord {
 	gaps := glyphGaps(gs)
 	defer putGaps(gaps)
-	out := make([]pdfWord, 0, len(gs)/4)
-	ends := make([]int, 0, len(gs)/4) // where each word's text ends in b
+	sc := wordScratches.Get().(*wordScratch)
+	defer sc.put()
+	out, ends := sc.words[:0], sc.ends[:0] // ends: where each word's text ends in b
 	var cur pdfWord
 	var b strings.Builder // the page's words' text, one after another
 	b.Grow(len(gs))
@@ -59,11 +60,31 @@ func glyphWords(gs []pdfGlyph) []pdfWord {
 		cur.size = max(cur.size, g.size)
 	}
 	end()
+	sc.words, sc.ends = out, ends
+	// The page's words stay until the document's blocks are made: kept in
+	// a slice of their number, not of the scratch's.
+	out = slices.Clone(out)
 	text, from := b.String(), 0
 	for i := range out {
 		out[i].text, from = text[from:ends[i]], ends[i]
 	}
 	return out
+}
+
+// wordScratch is glyphWords' working space, kept for the next page.
+type wordScratch struct {
+	words []pdfWord
+	ends  []int
+}
+
+var wordScratches = sync.Pool{New: func() any { return new(wordScratch) }}
+
+// put gives the scratch back unless a huge page grew it.
+func (s *wordScratch) put() {
+	if cap(s.words) <= 1<<16 {
+		s.words, s.ends = s.words[:0], s.ends[:0]
+		wordScratches.Put(s)
+	}
 }
 
 // glyphGaps is, for each glyph, the distance from the previous glyph's
