@@ -244,7 +244,7 @@ func FuzzPDFContent(f *testing.F) {
 		if err != nil {
 			return
 		}
-		pdfBlocks(d, lines, 10, map[float64]int{14: 1})
+		pdfBlocks(d, lines, pageTables(lines), 10, map[float64]int{14: 1})
 		for _, l := range lines {
 			if l.text == "" && len(l.words) > 0 {
 				t.Fatalf("a line of words without text: %+v", l)
@@ -309,7 +309,7 @@ func FuzzPDFLayout(f *testing.F) {
 		}
 		lines := readingOrder(wordLines(ws))
 		markBullets(lines, []pdfMark{{0, 0, 3, 3}, {math.NaN(), 0, 1, 1}})
-		pdfBlocks(&doc{}, lines, 10, map[float64]int{20: 1})
+		pdfBlocks(&doc{}, lines, pageTables(lines), 10, map[float64]int{20: 1})
 		n := 0
 		for _, l := range lines {
 			n += len(l.words)
