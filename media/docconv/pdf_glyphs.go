@@ -1,6 +1,7 @@
 package docconv
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -122,9 +123,7 @@ func endsInHexString(contents pdf.Value) bool {
 	buf := *bp
 	for {
 		n, err := rd.Read(buf)
-		for _, c := range buf[:n] {
-			h.next(c)
-		}
+		h.scan(buf[:n])
 		if err != nil {
 			return h.state != hexClosed
 		}
@@ -147,6 +146,30 @@ const (
 	hexFirst
 	hexSecond
 )
+
+// scan follows the lexer through the next piece of the stream. A "<"
+// opens a hex string whatever came before, unless it follows another:
+// the piece is followed from the run of "<" that holds its last one, and
+// a piece without any leaves a closed scan closed.
+func (h *hexScan) scan(b []byte) {
+	k := bytes.LastIndexByte(b, '<')
+	if k < 0 && h.state == hexClosed {
+		if len(b) > 0 {
+			h.fresh = false
+		}
+		return
+	}
+	for k > 0 && b[k-1] == '<' {
+		k--
+	}
+	if k > 0 {
+		h.fresh = false
+		b = b[k:]
+	}
+	for _, c := range b {
+		h.next(c)
+	}
+}
 
 func (h *hexScan) next(c byte) {
 	if c == '<' {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -318,4 +319,31 @@ func FuzzPDFLayout(f *testing.F) {
 			t.Fatalf("%d words in lines, %d made", n, len(ws))
 		}
 	})
+}
+
+// TestHexScanPieces: following a stream piece by piece, from each piece's
+// last run of "<", ends in the state the lexer's byte-by-byte walk does,
+// however the stream is cut.
+func TestHexScanPieces(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	alphabet := []byte("<<<>>a0F x\n(")
+	for range 5000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		var want hexScan
+		for _, c := range b {
+			want.next(c)
+		}
+		var got hexScan
+		for rest := b; len(rest) > 0; {
+			n := 1 + r.IntN(len(rest))
+			got.scan(rest[:n])
+			rest = rest[n:]
+		}
+		if got.state != want.state || got.fresh != want.fresh {
+			t.Fatalf("%q: pieces end in %+v, bytes in %+v", b, got, want)
+		}
+	}
 }
