@@ -103,9 +103,7 @@ var errOpenHexString = errors.New("its content stream ends inside a <hex string>
 // endsInHexString reports whether a content stream ends inside a hex
 // string: the PDF library's lexer, reading one at the end of the data,
 // waits for its next digit forever, so such a page is refused before it
-// is interpreted. The scan follows the lexer from the last "<" that is not
-// part of "<<": pairs of characters, white space skipped, until ">" or a
-// pair that is not hex (which the lexer reports as an error).
+// is interpreted. The scan follows the lexer's hex strings (hexScan).
 func endsInHexString(contents pdf.Value) bool {
 	var rd io.Reader
 	if contents.Kind() == pdf.Array {
@@ -134,67 +132,68 @@ func endsInHexString(contents pdf.Value) bool {
 // time, kept for the next page.
 var scanBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// hexScan follows the lexer through a hex string.
+// hexScan follows the lexer through hex strings. Outside one, "<" opens
+// one unless the next character is "<" too ("<<" begins a dictionary);
+// inside, characters are taken in pairs, white space skipped, until ">"
+// or a pair that is not hex (which the lexer reports as an error). A "<"
+// inside a hex string is a character of a pair, as the lexer reads it, not
+// the start of another.
 type hexScan struct {
-	state int  // hexClosed, hexFirst (a pair's first digit next) or hexSecond
+	state int  // hexClosed, hexOpened, hexFirst (a pair's first character next) or hexSecond
 	first byte // the pair's first character
-	fresh bool // the "<" was the last character: a second makes "<<"
 }
 
 const (
 	hexClosed = iota
+	hexOpened // a "<" was the last character
 	hexFirst
 	hexSecond
 )
 
-// scan follows the lexer through the next piece of the stream. A "<"
-// opens a hex string whatever came before, unless it follows another:
-// the piece is followed from the run of "<" that holds its last one, and
-// a piece without any leaves a closed scan closed.
+// scan follows the lexer through the next piece of the stream: outside a
+// hex string, straight to the next "<".
 func (h *hexScan) scan(b []byte) {
-	k := bytes.LastIndexByte(b, '<')
-	if k < 0 && h.state == hexClosed {
-		if len(b) > 0 {
-			h.fresh = false
+	for len(b) > 0 {
+		if h.state == hexClosed {
+			i := bytes.IndexByte(b, '<')
+			if i < 0 {
+				return
+			}
+			b = b[i:]
 		}
-		return
-	}
-	for k > 0 && b[k-1] == '<' {
-		k--
-	}
-	if k > 0 {
-		h.fresh = false
-		b = b[k:]
-	}
-	for _, c := range b {
-		h.next(c)
+		h.next(b[0])
+		b = b[1:]
 	}
 }
 
 func (h *hexScan) next(c byte) {
-	if c == '<' {
-		if h.fresh { // "<<" begins a dictionary
-			h.state, h.fresh = hexClosed, false
+	switch h.state {
+	case hexClosed:
+		if c == '<' {
+			h.state = hexOpened
+		}
+	case hexOpened:
+		if c == '<' { // "<<" begins a dictionary
+			h.state = hexClosed
 			return
 		}
-		h.state, h.fresh = hexFirst, true
-		return
-	}
-	h.fresh = false
-	if h.state == hexClosed || isPDFSpace(c) {
-		return
-	}
-	if h.state == hexFirst {
-		if c == '>' {
+		h.state = hexFirst
+		h.next(c)
+	case hexFirst:
+		switch {
+		case c == '>':
 			h.state = hexClosed
-		} else {
+		case !isPDFSpace(c):
 			h.first, h.state = c, hexSecond
 		}
-		return
-	}
-	h.state = hexFirst
-	if !isHexDigit(h.first) || !isHexDigit(c) {
-		h.state = hexClosed
+	case hexSecond:
+		if isPDFSpace(c) {
+			return
+		}
+		h.state = hexFirst
+		if !isHexDigit(h.first) || !isHexDigit(c) {
+			h.state = hexClosed
+		}
 	}
 }
 

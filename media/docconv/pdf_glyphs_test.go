@@ -139,6 +139,8 @@ func TestPDFOpenHexString(t *testing.T) {
 		{"BT /F1 10 Tf (a) Tj ET <4x", false},
 		{"BT /F1 10 Tf <41> Tj ET", false},
 		{"BT /F1 10 Tf (a < b) Tj ET", false},
+		{"<<<0<<<<", true}, // "<0<" is a bad pair: the "<<" after it pair up differently
+		{"BT /F1 10 Tf (a) Tj ET <0<", false},
 	} {
 		err := func() (err error) {
 			defer func() { recover() }() // the library's own syntax error (the converter's readPage recovers it)
@@ -321,10 +323,24 @@ func FuzzPDFLayout(f *testing.F) {
 	})
 }
 
-// TestHexScanPieces: following a stream piece by piece, from each piece's
-// last run of "<", ends in the state the lexer's byte-by-byte walk does,
-// however the stream is cut.
+// TestHexScanPieces: following a stream piece by piece ends in the state
+// the lexer's byte-by-byte walk does, however the stream is cut; and the
+// walk ends inside a hex string exactly where the lexer would read one on
+// at the end of the data.
 func TestHexScanPieces(t *testing.T) {
+	for _, c := range []struct {
+		stream string
+		open   bool
+	}{
+		{"<0", true}, {"<", true}, {"< 4 1\n", true}, {"<<<", true}, {"<<<0<<<<", true}, {"<0<<", true}, {"<41 \x06 ", true},
+		{"<<", false}, {"<4x", false}, {"<41>", false}, {"<0<", false}, {"<>", false},
+	} {
+		var h hexScan
+		h.scan([]byte(c.stream))
+		if open := h.state != hexClosed; open != c.open {
+			t.Errorf("%q: open %v, want %v", c.stream, open, c.open)
+		}
+	}
 	r := rand.New(rand.NewPCG(7, 7))
 	alphabet := []byte("<<<>>a0F x\n(")
 	for range 5000 {
@@ -342,7 +358,7 @@ func TestHexScanPieces(t *testing.T) {
 			got.scan(rest[:n])
 			rest = rest[n:]
 		}
-		if got.state != want.state || got.fresh != want.fresh {
+		if got.state != want.state {
 			t.Fatalf("%q: pieces end in %+v, bytes in %+v", b, got, want)
 		}
 	}
