@@ -101,8 +101,9 @@ func (c *conv) readPages(list []numberedPage) ([]pdfPage, error) {
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(list), 1)) {
 		wg.Go(func() {
+			var sc wordScratch // this goroutine's room for a page's words
 			for i := range next {
-				errs[i] = c.readPage(list[i], fonts, &out[i])
+				errs[i] = c.readPage(list[i], fonts, &sc, &out[i])
 			}
 		})
 	}
@@ -128,13 +129,13 @@ func (c *conv) readPages(list []numberedPage) ([]pdfPage, error) {
 // readPage reads a page's lines and its tables. The lines' words, which
 // only finding tables needs, are dropped then: a document's pages are
 // held until its body size is known, their words are not.
-func (c *conv) readPage(pg numberedPage, fonts *fontCache, out *pdfPage) (err error) {
+func (c *conv) readPage(pg numberedPage, fonts *fontCache, sc *wordScratch, out *pdfPage) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fail(ErrCorrupt, "page %d could not be read (%v)", pg.n, p)
 		}
 	}()
-	lines, err := pageLines(pg.p, fonts)
+	lines, err := pageLines(pg.p, fonts, sc)
 	if err != nil {
 		return fail(ErrCorrupt, "page %d could not be read: %v", pg.n, err)
 	}
@@ -142,6 +143,7 @@ func (c *conv) readPage(pg numberedPage, fonts *fontCache, out *pdfPage) (err er
 	for i := range lines {
 		lines[i].words = nil
 	}
+	sc.reset()
 	return nil
 }
 
@@ -241,12 +243,12 @@ func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
 // pageLines reads the text of a page as lines in reading order: glyphs
 // placed by their positions and advances, joined into words, words into
 // lines by baseline, and a two-column page read column by column.
-func pageLines(p pdf.Page, fonts *fontCache) ([]pdfLine, error) {
+func pageLines(p pdf.Page, fonts *fontCache, sc *wordScratch) ([]pdfLine, error) {
 	gs, marks, err := pageGlyphs(p, fonts)
 	if err != nil {
 		return nil, err
 	}
-	ws := glyphWords(gs)
+	ws := glyphWords(gs, sc)
 	putGlyphs(gs)
 	if len(ws) == 0 {
 		return nil, nil

@@ -73,7 +73,7 @@ func readContent(t testing.TB, content string) *glyphReader {
 func pageText(t *testing.T, content string) string {
 	t.Helper()
 	var out []string
-	lines, err := pageLines(firstPage(t, contentPDF([]byte(content))), newFontCache())
+	lines, err := pageLines(firstPage(t, contentPDF([]byte(content))), newFontCache(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestPDFOpenHexString(t *testing.T) {
 	} {
 		err := func() (err error) {
 			defer func() { recover() }() // the library's own syntax error (the converter's readPage recovers it)
-			_, err = pageLines(firstPage(t, contentPDF([]byte(c.content))), newFontCache())
+			_, err = pageLines(firstPage(t, contentPDF([]byte(c.content))), newFontCache(), nil)
 			return err
 		}()
 		if refused := errors.Is(err, errOpenHexString); refused != c.refused {
@@ -243,7 +243,7 @@ func FuzzPDFContent(f *testing.F) {
 			}
 		}()
 		d := &doc{}
-		lines, err := pageLines(r.Page(1), newFontCache())
+		lines, err := pageLines(r.Page(1), newFontCache(), nil)
 		if err != nil {
 			return
 		}
@@ -299,7 +299,7 @@ func FuzzPDFLayout(f *testing.F) {
 			}
 			gs = append(gs, g)
 		}
-		ws := glyphWords(gs)
+		ws := glyphWords(gs, nil)
 		var got strings.Builder
 		for _, w := range ws {
 			got.WriteString(w.text)

@@ -23,12 +23,15 @@ const (
 // glyphWords joins glyphs into words, in drawing order: a word ends at a
 // space glyph, a change of baseline, a move backwards, or a gap wider by
 // a tenth of the font size than the spacing of the glyphs around it, so that letter-spaced text (Chrome places each glyph alone) stays
-// one word while a table's cells drawn a few points apart do not.
-func glyphWords(gs []pdfGlyph) []pdfWord {
+// one word while a table's cells drawn a few points apart do not. The
+// words are made in sc's room, when sc is not nil: they hold it until
+// the caller is done with them.
+func glyphWords(gs []pdfGlyph, sc *wordScratch) []pdfWord {
 	gaps := glyphGaps(gs)
 	defer putGaps(gaps)
-	sc := wordScratches.Get().(*wordScratch)
-	defer sc.put()
+	if sc == nil {
+		sc = &wordScratch{}
+	}
 	out, ends := sc.words[:0], sc.ends[:0] // ends: where each word's text ends in b
 	var cur pdfWord
 	var b strings.Builder // the page's words' text, one after another
@@ -61,9 +64,6 @@ func glyphWords(gs []pdfGlyph) []pdfWord {
 	}
 	end()
 	sc.words, sc.ends = out, ends
-	// The page's words stay until the document's blocks are made: kept in
-	// a slice of their number, not of the scratch's.
-	out = slices.Clone(out)
 	text, from := b.String(), 0
 	for i := range out {
 		out[i].text, from = text[from:ends[i]], ends[i]
@@ -71,19 +71,20 @@ func glyphWords(gs []pdfGlyph) []pdfWord {
 	return out
 }
 
-// wordScratch is glyphWords' working space, kept for the next page.
+// wordScratch is room for a page's words, which a goroutine reading
+// pages one after another reuses once it is done with a page's words.
 type wordScratch struct {
 	words []pdfWord
 	ends  []int
 }
 
-var wordScratches = sync.Pool{New: func() any { return new(wordScratch) }}
-
-// put gives the scratch back unless a huge page grew it.
-func (s *wordScratch) put() {
-	if cap(s.words) <= 1<<16 {
-		s.words, s.ends = s.words[:0], s.ends[:0]
-		wordScratches.Put(s)
+// reset makes the room ready for the next page, and lets go of it when a
+// huge page grew it.
+func (s *wordScratch) reset() {
+	clear(s.words) // their texts, the page's
+	s.words, s.ends = s.words[:0], s.ends[:0]
+	if cap(s.words) > 1<<16 {
+		*s = wordScratch{}
 	}
 }
 
