@@ -23,6 +23,13 @@ type pdfLine struct {
 	bullet bool      // a bullet shape is drawn just left of it
 }
 
+// pdfPage is a page's lines in reading order and the tables found
+// among them.
+type pdfPage struct {
+	lines  []pdfLine
+	tables []pdfTable
+}
+
 // pdfSeg is a stretch of a line's text and where it starts.
 type pdfSeg struct {
 	x    float64
@@ -45,7 +52,7 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 	if info := pr.Trailer().Key("Info"); !info.IsNull() {
 		d.title = strings.TrimSpace(info.Key("Title").Text())
 	}
-	pages := map[int][]pdfLine{}
+	pages := map[int]pdfPage{}
 	var order []int
 	var noText []int
 	list, more := c.pageTree(pr)
@@ -58,7 +65,7 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 	}
 	for i, pg := range list {
 		order = append(order, pg.n)
-		if len(all[i]) == 0 || c.o.OCR == OCRForce {
+		if len(all[i].lines) == 0 || c.o.OCR == OCRForce {
 			noText = append(noText, pg.n)
 		}
 		pages[pg.n] = all[i]
@@ -77,25 +84,26 @@ func (c *conv) pdf(r io.ReaderAt, size int64) (*doc, error) {
 			}
 			continue
 		}
-		pdfBlocks(d, pages[i], body, levels)
+		pdfBlocks(d, pages[i].lines, pages[i].tables, body, levels)
 	}
 	return d, nil
 }
 
-// readPages reads the pages' lines on as many goroutines as the process
-// has processors: the reader is not changed by reading pages, a page's
-// content stream is interpreted alone, and the fonts read are shared. A parser's panic on a page is a
-// damaged document.
-func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
-	out := make([][]pdfLine, len(list))
+// readPages reads the pages' lines, and finds their tables, on as many
+// goroutines as the process has processors: the reader is not changed by
+// reading pages, a page's content stream is interpreted alone, and the
+// fonts read are shared. A parser's panic on a page is a damaged document.
+func (c *conv) readPages(list []numberedPage) ([]pdfPage, error) {
+	out := make([]pdfPage, len(list))
 	errs := make([]error, len(list))
 	fonts := newFontCache()
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(list), 1)) {
 		wg.Go(func() {
+			var sc wordScratch // this goroutine's room for a page's words
 			for i := range next {
-				errs[i] = c.readPage(list[i], fonts, &out[i])
+				errs[i] = c.readPage(list[i], fonts, &sc, &out[i])
 			}
 		})
 	}
@@ -118,17 +126,24 @@ func (c *conv) readPages(list []numberedPage) ([][]pdfLine, error) {
 	return out, nil
 }
 
-func (c *conv) readPage(pg numberedPage, fonts *fontCache, out *[]pdfLine) (err error) {
+// readPage reads a page's lines and its tables. The lines' words, which
+// only finding tables needs, are dropped then: a document's pages are
+// held until its body size is known, their words are not.
+func (c *conv) readPage(pg numberedPage, fonts *fontCache, sc *wordScratch, out *pdfPage) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fail(ErrCorrupt, "page %d could not be read (%v)", pg.n, p)
 		}
 	}()
-	lines, err := pageLines(pg.p, fonts)
+	lines, err := pageLines(pg.p, fonts, sc)
 	if err != nil {
 		return fail(ErrCorrupt, "page %d could not be read: %v", pg.n, err)
 	}
-	*out = lines
+	*out = pdfPage{lines: lines, tables: pageTables(lines)}
+	for i := range lines {
+		lines[i].words = nil
+	}
+	sc.reset()
 	return nil
 }
 
@@ -228,12 +243,12 @@ func encryptedPDF(r io.ReaderAt, size int64, err error) bool {
 // pageLines reads the text of a page as lines in reading order: glyphs
 // placed by their positions and advances, joined into words, words into
 // lines by baseline, and a two-column page read column by column.
-func pageLines(p pdf.Page, fonts *fontCache) ([]pdfLine, error) {
+func pageLines(p pdf.Page, fonts *fontCache, sc *wordScratch) ([]pdfLine, error) {
 	gs, marks, err := pageGlyphs(p, fonts)
 	if err != nil {
 		return nil, err
 	}
-	ws := glyphWords(gs)
+	ws := glyphWords(gs, sc)
 	putGlyphs(gs)
 	if len(ws) == 0 {
 		return nil, nil
@@ -244,10 +259,10 @@ func pageLines(p pdf.Page, fonts *fontCache) ([]pdfLine, error) {
 }
 
 // bodySize is the font size of most of the document's text.
-func bodySize(pages map[int][]pdfLine) float64 {
+func bodySize(pages map[int]pdfPage) float64 {
 	count := map[float64]int{}
-	for _, ls := range pages {
-		for _, l := range ls {
+	for _, pg := range pages {
+		for _, l := range pg.lines {
 			count[l.size] += len(l.text)
 		}
 	}
@@ -262,10 +277,10 @@ func bodySize(pages map[int][]pdfLine) float64 {
 
 // headingSizes maps the sizes clearly larger than the body's, largest
 // first, to heading levels 1–3.
-func headingSizes(pages map[int][]pdfLine, body float64) map[float64]int {
+func headingSizes(pages map[int]pdfPage, body float64) map[float64]int {
 	set := map[float64]bool{}
-	for _, ls := range pages {
-		for _, l := range ls {
+	for _, pg := range pages {
+		for _, l := range pg.lines {
 			if l.size >= body*1.15 && body > 0 {
 				set[l.size] = true
 			}
@@ -288,10 +303,11 @@ func headingSizes(pages map[int][]pdfLine, body float64) map[float64]int {
 // joined into paragraphs where their spacing is that of one paragraph and
 // the line before reached the right edge of the text (a short line ends
 // its paragraph, as a list item drawn without a text bullet does).
-func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
+func pdfBlocks(d *doc, lines []pdfLine, tables []pdfTable, body float64, levels map[float64]int) {
 	var para []string
 	var prev *pdfLine
-	item := 0 // the list item being made: 0 none, -1 a bullet, n a number
+	prevAt := 0 // prev's index
+	item := 0   // the list item being made: 0 none, -1 a bullet, n a number
 	end := func() {
 		if len(para) > 0 {
 			if item != 0 {
@@ -303,25 +319,12 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 		}
 	}
 	edge := rightEdges(lines)
-	budget := alignedBudget
 	for i := 0; i < len(lines); i++ {
-		if n := gridRows(lines[i:]); n >= 2 {
+		if len(tables) > 0 && tables[0].at == i {
 			end()
-			rows := make([][]string, n)
-			for j := range rows {
-				for _, sg := range lines[i+j].segs {
-					rows[j] = append(rows[j], esc(sg.text))
-				}
-			}
-			d.add(table(rows))
-			i += n - 1
-			prev = nil
-			continue
-		}
-		if rows, n := alignedTable(lines[i:], &budget); n > 0 {
-			end()
-			d.add(table(rows))
-			i += n - 1
+			d.add(table(tables[0].rows))
+			i += len(tables[0].rows) - 1
+			tables = tables[1:]
 			prev = nil
 			continue
 		}
@@ -337,15 +340,15 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 				n, rest = -1, l.text
 			}
 			end()
-			para, item, prev = []string{rest}, n, l
+			para, item, prev, prevAt = []string{rest}, n, l, i
 			continue
 		}
 		if prev != nil && (prev.y-l.y > math.Max(l.size, 1)*1.8 || prev.size != l.size ||
-			prev.x1 < edge[prev]-6*math.Max(prev.size, 1)) {
+			prev.x1 < edge[prevAt]-6*math.Max(prev.size, 1)) {
 			end()
 		}
 		para = append(para, l.text)
-		prev = l
+		prev, prevAt = l, i
 	}
 	end()
 }
@@ -354,8 +357,8 @@ func pdfBlocks(d *doc, lines []pdfLine, body float64, levels map[float64]int) {
 // the furthest any of its neighbours in reading order (four lines either
 // side, so the same column) of one stretch and its font size, starting
 // within a few font sizes of it, reaches.
-func rightEdges(lines []pdfLine) map[*pdfLine]float64 {
-	out := make(map[*pdfLine]float64, len(lines))
+func rightEdges(lines []pdfLine) []float64 {
+	out := make([]float64, len(lines))
 	for i := range lines {
 		l := &lines[i]
 		e := l.x1
@@ -364,7 +367,7 @@ func rightEdges(lines []pdfLine) map[*pdfLine]float64 {
 				e = math.Max(e, lines[j].x1)
 			}
 		}
-		out[l] = e
+		out[i] = e
 	}
 	return out
 }
@@ -410,6 +413,42 @@ func listMarker(text string) (n int, rest string, ok bool) {
 		v = v*10 + int(c-'0')
 	}
 	return max(v, 1), rest, true
+}
+
+// pdfTable is a table found among a page's lines: the line it starts
+// at and its rows of cells, one row a line.
+type pdfTable struct {
+	at   int
+	rows [][]string
+}
+
+// pageTables finds the tables among a page's lines, top to bottom: a grid
+// (lines of stretches starting at the same places) or, failing that, a
+// borderless table of aligned words, within one budget of comparisons for
+// the page. A table's lines are not looked at again. Which lines are
+// tables does not depend on the rest of the document, so a page's tables
+// are found when it is read.
+func pageTables(lines []pdfLine) []pdfTable {
+	var out []pdfTable
+	budget := alignedBudget
+	for i := 0; i < len(lines); i++ {
+		if n := gridRows(lines[i:]); n >= 2 {
+			rows := make([][]string, n)
+			for j := range rows {
+				for _, sg := range lines[i+j].segs {
+					rows[j] = append(rows[j], esc(sg.text))
+				}
+			}
+			out = append(out, pdfTable{at: i, rows: rows})
+			i += n - 1
+			continue
+		}
+		if rows, n := alignedTable(lines[i:], &budget); n > 0 {
+			out = append(out, pdfTable{at: i, rows: rows})
+			i += n - 1
+		}
+	}
+	return out
 }
 
 // gridRows is how many lines from the first form a grid: two or more

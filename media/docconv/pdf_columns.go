@@ -83,7 +83,12 @@ func findGutter(lines [][]pdfWord) (gutter, bool) {
 	}
 	bins := int(min(math.Ceil(width), maxGutterBins))
 	step := width / float64(bins)
-	cover := make([]int, bins)
+	var room [640]int // most pages are narrower than this many points
+	cover := room[:0]
+	if bins > len(room) {
+		cover = make([]int, bins)
+	}
+	cover = cover[:bins]
 	for _, ws := range lines {
 		coverLine(cover, ws, left, step)
 	}

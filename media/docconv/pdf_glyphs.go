@@ -1,6 +1,7 @@
 package docconv
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -102,9 +103,7 @@ var errOpenHexString = errors.New("its content stream ends inside a <hex string>
 // endsInHexString reports whether a content stream ends inside a hex
 // string: the PDF library's lexer, reading one at the end of the data,
 // waits for its next digit forever, so such a page is refused before it
-// is interpreted. The scan follows the lexer from the last "<" that is not
-// part of "<<": pairs of characters, white space skipped, until ">" or a
-// pair that is not hex (which the lexer reports as an error).
+// is interpreted. The scan follows the lexer's hex strings (hexScan).
 func endsInHexString(contents pdf.Value) bool {
 	var rd io.Reader
 	if contents.Kind() == pdf.Array {
@@ -122,9 +121,7 @@ func endsInHexString(contents pdf.Value) bool {
 	buf := *bp
 	for {
 		n, err := rd.Read(buf)
-		for _, c := range buf[:n] {
-			h.next(c)
-		}
+		h.scan(buf[:n])
 		if err != nil {
 			return h.state != hexClosed
 		}
@@ -135,43 +132,68 @@ func endsInHexString(contents pdf.Value) bool {
 // time, kept for the next page.
 var scanBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// hexScan follows the lexer through a hex string.
+// hexScan follows the lexer through hex strings. Outside one, "<" opens
+// one unless the next character is "<" too ("<<" begins a dictionary);
+// inside, characters are taken in pairs, white space skipped, until ">"
+// or a pair that is not hex (which the lexer reports as an error). A "<"
+// inside a hex string is a character of a pair, as the lexer reads it, not
+// the start of another.
 type hexScan struct {
-	state int  // hexClosed, hexFirst (a pair's first digit next) or hexSecond
+	state int  // hexClosed, hexOpened, hexFirst (a pair's first character next) or hexSecond
 	first byte // the pair's first character
-	fresh bool // the "<" was the last character: a second makes "<<"
 }
 
 const (
 	hexClosed = iota
+	hexOpened // a "<" was the last character
 	hexFirst
 	hexSecond
 )
 
+// scan follows the lexer through the next piece of the stream: outside a
+// hex string, straight to the next "<".
+func (h *hexScan) scan(b []byte) {
+	for len(b) > 0 {
+		if h.state == hexClosed {
+			i := bytes.IndexByte(b, '<')
+			if i < 0 {
+				return
+			}
+			b = b[i:]
+		}
+		h.next(b[0])
+		b = b[1:]
+	}
+}
+
 func (h *hexScan) next(c byte) {
-	if c == '<' {
-		if h.fresh { // "<<" begins a dictionary
-			h.state, h.fresh = hexClosed, false
+	switch h.state {
+	case hexClosed:
+		if c == '<' {
+			h.state = hexOpened
+		}
+	case hexOpened:
+		if c == '<' { // "<<" begins a dictionary
+			h.state = hexClosed
 			return
 		}
-		h.state, h.fresh = hexFirst, true
-		return
-	}
-	h.fresh = false
-	if h.state == hexClosed || isPDFSpace(c) {
-		return
-	}
-	if h.state == hexFirst {
-		if c == '>' {
+		h.state = hexFirst
+		h.next(c)
+	case hexFirst:
+		switch {
+		case c == '>':
 			h.state = hexClosed
-		} else {
+		case !isPDFSpace(c):
 			h.first, h.state = c, hexSecond
 		}
-		return
-	}
-	h.state = hexFirst
-	if !isHexDigit(h.first) || !isHexDigit(c) {
-		h.state = hexClosed
+	case hexSecond:
+		if isPDFSpace(c) {
+			return
+		}
+		h.state = hexFirst
+		if !isHexDigit(h.first) || !isHexDigit(c) {
+			h.state = hexClosed
+		}
 	}
 }
 
@@ -188,6 +210,9 @@ type glyphReader struct {
 	page    pdf.Page
 	shared  *fontCache                     // the document's fonts
 	fonts   map[string]*pdfFont            // the page's, by resource name
+	fontRes pdf.Value                      // the page's font resources, once looked up
+	resKey  string                         // their text, when short enough to be a key
+	resRead bool                           // fontRes and resKey are set
 	texts   map[*pdfFont]map[uint16]string // two-byte codes decoded on this page
 	cur     map[uint16]string              // texts of the current font
 	st      textState
@@ -352,12 +377,15 @@ func (g *glyphReader) showArray(v pdf.Value) {
 }
 
 // show draws a string: one glyph per character code, each placed at the
-// text position and advancing it by its width and spacing.
+// text position and advancing it by its width and spacing. What a string
+// does not change (the matrices' scale and the font size in device space)
+// is worked out once for it, not for each glyph.
 func (g *glyphReader) show(s string) {
 	f := g.st.font
 	if f == nil {
 		f = fallbackFont
 	}
+	p := g.placement()
 	for len(s) > 0 {
 		n := f.codeLen(s)
 		code := s[:n]
@@ -368,63 +396,138 @@ func (g *glyphReader) show(s string) {
 			tx += g.st.wordSpace
 		}
 		tx *= g.st.scale
-		g.emit(text, tx)
+		g.emit(&p, text, tx)
 	}
 }
 
-// emit records a glyph at the text position and advances it by tx.
-func (g *glyphReader) emit(text string, tx float64) {
-	m := g.tm.then(g.st.ctm) // text space to device space
+// placement is what placing the glyphs of one string needs of the text
+// rendering matrix (the text matrix then the CTM), whose linear part a
+// string does not change: m[0..3] of it, the advance's scale and the font
+// size in device space.
+type placement struct {
+	m0, m1, m2, m3 float64
+	advScale, size float64
+}
+
+// placement works out the rendering matrix's linear part, as affine.then
+// does.
+func (g *glyphReader) placement() placement {
+	t, c := &g.tm, &g.st.ctm
+	p := placement{
+		m0: t[0]*c[0] + t[1]*c[2], m1: t[0]*c[1] + t[1]*c[3],
+		m2: t[2]*c[0] + t[3]*c[2], m3: t[2]*c[1] + t[3]*c[3],
+	}
+	p.advScale = math.Sqrt(p.m0*p.m0 + p.m1*p.m1)
+	p.size = math.Abs(g.st.size) * math.Sqrt(p.m2*p.m2+p.m3*p.m3)
+	return p
+}
+
+// emit records a glyph at the text position and advances it by tx: the
+// rendering matrix's translation is worked out as affine.then does, so
+// that the glyph lands where the whole product would place it.
+func (g *glyphReader) emit(p *placement, text string, tx float64) {
 	if len(g.out) < maxPageGlyphs && text != "" {
+		t, c := &g.tm, &g.st.ctm
+		m4 := t[4]*c[0] + t[5]*c[2] + c[4]
+		m5 := t[4]*c[1] + t[5]*c[3] + c[5]
 		g.out = append(g.out, pdfGlyph{
-			x: g.st.rise*m[2] + m[4], y: g.st.rise*m[3] + m[5],
-			adv:   tx * math.Sqrt(m[0]*m[0]+m[1]*m[1]),
-			size:  math.Abs(g.st.size) * math.Sqrt(m[2]*m[2]+m[3]*m[3]),
+			x: g.st.rise*p.m2 + m4, y: g.st.rise*p.m3 + m5,
+			adv:   tx * p.advScale,
+			size:  p.size,
 			text:  text,
-			space: text == " " || strings.TrimSpace(text) == "",
+			space: blank(text),
 		})
 	}
 	g.tm = g.tm.translate(tx, 0)
 }
 
+// blank reports whether text is white space only (strings.TrimSpace
+// would leave nothing), a single ASCII letter answered at once.
+func blank(text string) bool {
+	if len(text) == 1 && text[0] > ' ' && text[0] < 0x80 {
+		return false
+	}
+	return strings.TrimSpace(text) == ""
+}
+
 // font returns the page's font by resource name: read once per
 // document, found again by its dictionary (whose references name its
-// objects).
+// objects). A page whose font resources are written as another's were
+// (the same names for the same objects: "<</F1 5 0 R>>") finds its fonts
+// without resolving them again.
 func (g *glyphReader) font(name string) *pdfFont {
 	if f, ok := g.fonts[name]; ok {
 		return f
 	}
-	pf := g.page.Font(name)
-	f := g.shared.get(pf.V.String(), func() *pdfFont { return readFont(pf) })
+	if !g.resRead {
+		g.resRead = true
+		g.fontRes = g.page.Resources().Key("Font")
+		if s := g.fontRes.String(); len(s) <= maxResourceKey {
+			g.resKey = s
+		}
+	}
+	read := func() *pdfFont {
+		pf := pdf.Font{V: g.fontRes.Key(name)}
+		return g.shared.get(pf.V.String(), func() *pdfFont { return readFont(pf) })
+	}
+	var f *pdfFont
+	if g.resKey != "" {
+		f = g.shared.byResource(resourceKey{g.resKey, name}, read)
+	} else {
+		f = read()
+	}
 	g.fonts[name] = f
 	return f
 }
 
+// maxResourceKey is the longest font resource dictionary, as text, that
+// is kept as a key: one written inline at length is looked up the long
+// way.
+const maxResourceKey = 4 << 10
+
+// resourceKey is a font by the text of the resource dictionary that
+// names it and its name there.
+type resourceKey struct{ res, name string }
+
 // fontCache is a document's fonts, read once and shared by the pages
 // read at the same time; a font once read is not changed.
 type fontCache struct {
-	mu sync.Mutex
-	m  map[string]*pdfFont
+	mu    sync.Mutex
+	m     map[string]*pdfFont      // by the font dictionary's text
+	byRes map[resourceKey]*pdfFont // by where a page's resources name it
 }
 
-// maxCachedFonts caps the fonts a document keeps; more are read again.
+// maxCachedFonts caps the fonts a document keeps (in each of its two
+// indexes); more are read again.
 const maxCachedFonts = 1024
 
-func newFontCache() *fontCache { return &fontCache{m: map[string]*pdfFont{}} }
+func newFontCache() *fontCache {
+	return &fontCache{m: map[string]*pdfFont{}, byRes: map[resourceKey]*pdfFont{}}
+}
 
 func (c *fontCache) get(key string, read func() *pdfFont) *pdfFont {
-	c.mu.Lock()
-	f, ok := c.m[key]
-	c.mu.Unlock()
+	return cached(&c.mu, c.m, key, read)
+}
+
+func (c *fontCache) byResource(key resourceKey, read func() *pdfFont) *pdfFont {
+	return cached(&c.mu, c.byRes, key, read)
+}
+
+// cached is m[key], read and kept (while m holds fewer than
+// maxCachedFonts) when it is not there; read runs unlocked.
+func cached[K comparable](mu *sync.Mutex, m map[K]*pdfFont, key K, read func() *pdfFont) *pdfFont {
+	mu.Lock()
+	f, ok := m[key]
+	mu.Unlock()
 	if ok {
 		return f
 	}
 	f = read()
-	c.mu.Lock()
-	if len(c.m) < maxCachedFonts {
-		c.m[key] = f
+	mu.Lock()
+	if len(m) < maxCachedFonts {
+		m[key] = f
 	}
-	c.mu.Unlock()
+	mu.Unlock()
 	return f
 }
 

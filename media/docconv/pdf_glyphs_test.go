@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -72,7 +73,7 @@ func readContent(t testing.TB, content string) *glyphReader {
 func pageText(t *testing.T, content string) string {
 	t.Helper()
 	var out []string
-	lines, err := pageLines(firstPage(t, contentPDF([]byte(content))), newFontCache())
+	lines, err := pageLines(firstPage(t, contentPDF([]byte(content))), newFontCache(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +139,12 @@ func TestPDFOpenHexString(t *testing.T) {
 		{"BT /F1 10 Tf (a) Tj ET <4x", false},
 		{"BT /F1 10 Tf <41> Tj ET", false},
 		{"BT /F1 10 Tf (a < b) Tj ET", false},
+		{"<<<0<<<<", true}, // "<0<" is a bad pair: the "<<" after it pair up differently
+		{"BT /F1 10 Tf (a) Tj ET <0<", false},
 	} {
 		err := func() (err error) {
 			defer func() { recover() }() // the library's own syntax error (the converter's readPage recovers it)
-			_, err = pageLines(firstPage(t, contentPDF([]byte(c.content))), newFontCache())
+			_, err = pageLines(firstPage(t, contentPDF([]byte(c.content))), newFontCache(), nil)
 			return err
 		}()
 		if refused := errors.Is(err, errOpenHexString); refused != c.refused {
@@ -240,11 +243,11 @@ func FuzzPDFContent(f *testing.F) {
 			}
 		}()
 		d := &doc{}
-		lines, err := pageLines(r.Page(1), newFontCache())
+		lines, err := pageLines(r.Page(1), newFontCache(), nil)
 		if err != nil {
 			return
 		}
-		pdfBlocks(d, lines, 10, map[float64]int{14: 1})
+		pdfBlocks(d, lines, pageTables(lines), 10, map[float64]int{14: 1})
 		for _, l := range lines {
 			if l.text == "" && len(l.words) > 0 {
 				t.Fatalf("a line of words without text: %+v", l)
@@ -296,7 +299,7 @@ func FuzzPDFLayout(f *testing.F) {
 			}
 			gs = append(gs, g)
 		}
-		ws := glyphWords(gs)
+		ws := glyphWords(gs, nil)
 		var got strings.Builder
 		for _, w := range ws {
 			got.WriteString(w.text)
@@ -309,7 +312,7 @@ func FuzzPDFLayout(f *testing.F) {
 		}
 		lines := readingOrder(wordLines(ws))
 		markBullets(lines, []pdfMark{{0, 0, 3, 3}, {math.NaN(), 0, 1, 1}})
-		pdfBlocks(&doc{}, lines, 10, map[float64]int{20: 1})
+		pdfBlocks(&doc{}, lines, pageTables(lines), 10, map[float64]int{20: 1})
 		n := 0
 		for _, l := range lines {
 			n += len(l.words)
@@ -318,4 +321,45 @@ func FuzzPDFLayout(f *testing.F) {
 			t.Fatalf("%d words in lines, %d made", n, len(ws))
 		}
 	})
+}
+
+// TestHexScanPieces: following a stream piece by piece ends in the state
+// the lexer's byte-by-byte walk does, however the stream is cut; and the
+// walk ends inside a hex string exactly where the lexer would read one on
+// at the end of the data.
+func TestHexScanPieces(t *testing.T) {
+	for _, c := range []struct {
+		stream string
+		open   bool
+	}{
+		{"<0", true}, {"<", true}, {"< 4 1\n", true}, {"<<<", true}, {"<<<0<<<<", true}, {"<0<<", true}, {"<41 \x06 ", true},
+		{"<<", false}, {"<4x", false}, {"<41>", false}, {"<0<", false}, {"<>", false},
+	} {
+		var h hexScan
+		h.scan([]byte(c.stream))
+		if open := h.state != hexClosed; open != c.open {
+			t.Errorf("%q: open %v, want %v", c.stream, open, c.open)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	alphabet := []byte("<<<>>a0F x\n(")
+	for range 5000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		var want hexScan
+		for _, c := range b {
+			want.next(c)
+		}
+		var got hexScan
+		for rest := b; len(rest) > 0; {
+			n := 1 + r.IntN(len(rest))
+			got.scan(rest[:n])
+			rest = rest[n:]
+		}
+		if got.state != want.state {
+			t.Fatalf("%q: pieces end in %+v, bytes in %+v", b, got, want)
+		}
+	}
 }

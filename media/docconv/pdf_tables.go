@@ -62,7 +62,8 @@ func alignedTable(lines []pdfLine, budget *int) ([][]string, int) {
 	first := &lines[0]
 	size := math.Max(first.size, 1)
 	tol := alignTolerance * size
-	cols := make([]alignedColumn, 0, len(first.words)-1)
+	var room [16]alignedColumn // most rows have fewer words: no allocation per line tried
+	cols := room[:0]
 	for i, w := range first.words[1:] {
 		cols = append(cols, alignedColumn{x: w.x0, hits: 1, gap: w.x0 - first.words[i].x1})
 	}
