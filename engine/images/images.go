@@ -61,7 +61,7 @@ func init() {
 // (docs/protocol.md, Images, "Codecs", says why each).
 var imageCodecs = []skills.ImageCodec{
 	{Format: "png", Read: true, Write: true, Library: "Go image/png"},
-	{Format: "jpeg", Read: true, Write: true, Library: "Go image/jpeg (baseline only: progressive: true is refused, no maintained Go encoder writes progressive JPEG)"},
+	{Format: "jpeg", Read: true, Write: true, Library: "Go image/jpeg; progressive (progressive: true) by DeskBridge's fork of its encoder, media/imaging/jpegprog (no maintained Go module writes progressive JPEG), same pixels as the baseline"},
 	{Format: "gif", Read: true, Write: true, Library: "Go image/gif, every frame; palettes by DeskBridge's median cut (media/imaging)"},
 	{Format: "webp", Read: true, Write: true, Library: "read: golang.org/x/image/webp, an animation's frames by libwebp (github.com/gen2brain/webp, WebAssembly); write: libwebp (github.com/gen2brain/webp), lossy at quality or lossless, an animation's container by DeskBridge (media/imaging)"},
 	{Format: "bmp", Read: true, Write: true, Library: "golang.org/x/image/bmp"},

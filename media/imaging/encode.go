@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 
+	"github.com/deskbridge/deskbridge/media/imaging/jpegprog"
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 )
@@ -41,6 +42,10 @@ type Output struct {
 	// EXIF is an EXIF block (a TIFF structure) to embed, for a caller
 	// that keeps metadata (JPEG and PNG only); nil strips it.
 	EXIF []byte
+	// Progressive writes a JPEG progressive (SOF2, jpegprog), with the
+	// pixels of the baseline encoding at the same quality; Encode
+	// refuses it for another format.
+	Progressive bool
 }
 
 // Lossy reports whether o's result depends on its Quality.
@@ -73,6 +78,9 @@ func (o Output) QualityOf() int {
 // to sRGB (icc.go); a profile the colour engine cannot use is dropped,
 // as before.
 func Encode(img image.Image, o Output) ([]byte, error) {
+	if o.Progressive && o.Format != JPEG {
+		return nil, &UnsupportedError{Format: o.Format, Op: "write progressive"}
+	}
 	var buf bytes.Buffer
 	var err error
 	if len(o.Profile) > 0 && !carriesProfile(o.Format) {
@@ -82,7 +90,11 @@ func Encode(img image.Image, o Output) ([]byte, error) {
 	}
 	switch o.Format {
 	case JPEG:
-		err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: o.QualityOf()})
+		if o.Progressive {
+			err = jpegprog.Encode(&buf, Flatten(img), &jpegprog.Options{Quality: o.QualityOf()})
+		} else {
+			err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: o.QualityOf()})
+		}
 	case PNG:
 		if o.Colors > 0 {
 			img = Quantize(img, min(o.Colors, 256), false)
