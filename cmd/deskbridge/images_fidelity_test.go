@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,6 +49,9 @@ type fidelityCase struct {
 		// Progressive checks the result's JPEG frame: progressive
 		// (SOF2) or not.
 		Progressive *bool `json:"progressive"`
+		// SameTiming checks that an animated WebP result has the
+		// source's frames, delays and loop count.
+		SameTiming bool `json:"same_timing"`
 	} `json:"expect"`
 }
 
@@ -67,6 +71,7 @@ func fidelitySources() map[string][]byte {
 	draw.Draw(alpha, image.Rect(2, 2, 18, 18), image.NewUniform(color.NRGBA{0, 0, 255, 255}), image.Point{}, draw.Src)
 	draw.Draw(alpha, image.Rect(20, 2, 38, 18), image.NewUniform(color.NRGBA{255, 0, 0, 200}), image.Point{}, draw.Src)
 	return map[string][]byte{
+		"anim-160x120x3.webp":           animatedWebP(160, 120),
 		"photo-640x480-q73.jpg":         jpegAt(imagetest.Photo(640, 480), 73),
 		"photo-320x240-q73-comment.jpg": withComment(jpegAt(imagetest.Photo(320, 240), 73), 20000),
 		"phone-gps.jpg":                 imagetest.WithJPEGSegments(jpegAt(imagetest.Photo(64, 48), 70), imagetest.EXIF(1, true), imagetest.ICC()),
@@ -82,6 +87,20 @@ func fidelitySources() map[string][]byte {
 		"laughs.svg":                    []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
 		"huge-viewbox.svg":              []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
 	}
+}
+
+// animatedWebP returns a lossless animated WebP of three w×h photos,
+// shown 70, 120 and 250 ms, played three times.
+func animatedWebP(w, h int) []byte {
+	a := &imaging.Animation{Width: w, Height: h, Delays: []int{70, 120, 250}, LoopCount: 3}
+	for i := range 3 {
+		a.Frames = append(a.Frames, imagetest.Photo(w+i, h).SubImage(image.Rect(i, 0, w+i, h)).(*image.RGBA))
+	}
+	b, err := imaging.EncodeWebPAnimation(a, imaging.Output{Lossless: true})
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // withComment returns a JPEG with a comment segment (COM) of n bytes
@@ -196,6 +215,9 @@ func checkFidelity(t *testing.T, f fixture, c fidelityCase, args map[string]any,
 		check(len(out) > 16 && string(out[12:16]) == e.Bitstream, "WebP bitstream", string(out[12:16]))
 	}
 	check(e.Progressive == nil || imaging.ProgressiveJPEG(out) == *e.Progressive, "progressive JPEG", imaging.ProgressiveJPEG(out))
+	if e.SameTiming {
+		checkTiming(t, src, out)
+	}
 	checkPixels(t, c, src, out)
 	if e.Inspect != nil {
 		_, raw := f.call(t, "inspect_image", map[string]any{"path": d.Path})
@@ -210,6 +232,23 @@ func checkFidelity(t *testing.T, f fixture, c fidelityCase, args map[string]any,
 			}
 			check(v == want, "inspect "+k, v)
 		}
+	}
+}
+
+// checkTiming compares the frames, delays and loop count of two animated
+// WebPs.
+func checkTiming(t *testing.T, src, out []byte) {
+	t.Helper()
+	a, _, err := imaging.DecodeWebPAnimation(src, imaging.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := imaging.DecodeWebPAnimation(out, imaging.Limits{})
+	if err != nil {
+		t.Fatalf("the result is not an animated WebP: %v", err)
+	}
+	if len(a.Frames) != len(b.Frames) || !slices.Equal(a.Delays, b.Delays) || a.LoopCount != b.LoopCount {
+		t.Errorf("frames %d, delays %v, loop %d; the source's %d, %v, %d", len(b.Frames), b.Delays, b.LoopCount, len(a.Frames), a.Delays, a.LoopCount)
 	}
 }
 

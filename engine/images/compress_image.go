@@ -62,7 +62,8 @@ func init() {
 // compressImage has the image worker re-encode the image in its format
 // (or the destination's) and, with max_bytes, find the best result that
 // meets it (meet); the source's own image data, without its metadata, is
-// kept instead when no re-encoding is smaller (keepSource); and writes it.
+// kept instead when no re-encoding is smaller (keepSource); an animated
+// WebP keeps every frame (compressFrames); and writes it.
 func compressImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[compressImageArgs](c)
 	return runImageJob(ctx, env, c, "compress_image", *a, a.Overwrite)
@@ -76,6 +77,9 @@ func compressPixels(ctx context.Context, j imageJob[compressImageArgs], src []by
 	a := j.Args
 	if perr := refuseProgressive(j, src, "", a.Progressive); perr != nil {
 		return encoded{}, perr
+	}
+	if framesPath(j, src, "") {
+		return compressFrames(ctx, j, src)
 	}
 	s, f, perr := decodeJob(ctx, j, src, "")
 	if perr != nil {
