@@ -67,7 +67,7 @@ var imageCodecs = []skills.ImageCodec{
 	{Format: "bmp", Read: true, Write: true, Library: "golang.org/x/image/bmp"},
 	{Format: "tiff", Read: true, Write: true, Library: "golang.org/x/image/tiff"},
 	{Format: "avif", Read: true, Write: true, Library: "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
-	{Format: "svg", Read: true, Write: false, Library: "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; media/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
+	{Format: "svg", Read: true, Write: false, Library: "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), at the result's size for resize_image, after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; media/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
 	{Format: "heic", Read: true, Write: false, Library: "read: libheif with libde265 (github.com/gen2brain/heic, WebAssembly), the primary image, 128 pixels wide or more, without alpha; the header by DeskBridge's own walker (media/imaging)"},
 }
 
