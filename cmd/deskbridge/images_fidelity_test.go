@@ -52,6 +52,10 @@ type fidelityCase struct {
 		// SameTiming checks that an animated WebP result has the
 		// source's frames, delays and loop count.
 		SameTiming bool `json:"same_timing"`
+		// Warning is words the answer's warnings must say; NoWarnings
+		// wants none.
+		Warning    string `json:"warning"`
+		NoWarnings bool   `json:"no_warnings"`
 	} `json:"expect"`
 }
 
@@ -72,6 +76,7 @@ func fidelitySources() map[string][]byte {
 	draw.Draw(alpha, image.Rect(20, 2, 38, 18), image.NewUniform(color.NRGBA{255, 0, 0, 200}), image.Point{}, draw.Src)
 	return map[string][]byte{
 		"anim-160x120x3.webp":           animatedWebP(160, 120),
+		"gray-icc.jpg":                  imagetest.WithJPEGSegments(jpegAt(grayPhoto(64, 48), 85), nil, grayProfile()),
 		"photo-640x480-q73.jpg":         jpegAt(imagetest.Photo(640, 480), 73),
 		"photo-320x240-q73-comment.jpg": withComment(jpegAt(imagetest.Photo(320, 240), 73), 20000),
 		"phone-gps.jpg":                 imagetest.WithJPEGSegments(jpegAt(imagetest.Photo(64, 48), 70), imagetest.EXIF(1, true), imagetest.ICC()),
@@ -101,6 +106,20 @@ func animatedWebP(w, h int) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// grayPhoto returns imagetest.Photo in gray.
+func grayPhoto(w, h int) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	draw.Draw(g, g.Bounds(), imagetest.Photo(w, h), image.Point{}, draw.Src)
+	return g
+}
+
+// grayProfile is imagetest.ICC() made a gray profile.
+func grayProfile() []byte {
+	p := imagetest.ICC()
+	copy(p[16:20], "GRAY")
+	return p
 }
 
 // withComment returns a JPEG with a comment segment (COM) of n bytes
@@ -215,6 +234,8 @@ func checkFidelity(t *testing.T, f fixture, c fidelityCase, args map[string]any,
 		check(len(out) > 16 && string(out[12:16]) == e.Bitstream, "WebP bitstream", string(out[12:16]))
 	}
 	check(e.Progressive == nil || imaging.ProgressiveJPEG(out) == *e.Progressive, "progressive JPEG", imaging.ProgressiveJPEG(out))
+	check(e.Warning == "" || strings.Contains(strings.Join(d.Warnings, " "), e.Warning), "warnings, want "+e.Warning, d.Warnings)
+	check(!e.NoWarnings || len(d.Warnings) == 0, "warnings, want none", d.Warnings)
 	if e.SameTiming {
 		checkTiming(t, src, out)
 	}

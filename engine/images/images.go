@@ -44,6 +44,10 @@ type imageOut struct {
 	// NotEnlarged is set when resize_image kept the image at its size
 	// instead of enlarging it (without_enlargement).
 	NotEnlarged bool `json:"not_enlarged,omitempty"`
+	// Warnings say what the result lost that the source had: a colour
+	// profile it cannot carry and whose colours were not converted to
+	// sRGB (a gray or CMYK profile in a WebP, say).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func init() {

@@ -75,8 +75,10 @@ func (o Output) QualityOf() int {
 // written but what o carries.
 //
 // A format that does not carry o's ICC profile gets the image converted
-// to sRGB (icc.go); a profile the colour engine cannot use is dropped,
-// as before.
+// to sRGB (icc.go); a profile the colour engine cannot use, and one of
+// another colour space than the image written (a CMYK profile of a CMYK
+// JPEG written as RGB, a gray one of a colour image), is dropped, and
+// ProfileDropped says why.
 func Encode(img image.Image, o Output) ([]byte, error) {
 	if o.Progressive && o.Format != JPEG {
 		return nil, &UnsupportedError{Format: o.Format, Op: "write progressive"}
@@ -87,6 +89,9 @@ func Encode(img image.Image, o Output) ([]byte, error) {
 		if srgb, cerr := ToSRGB(img, o.Profile); cerr == nil {
 			img = srgb
 		}
+	}
+	if carriesProfile(o.Format) && ProfileDropped(img, o) != "" {
+		o.Profile = nil
 	}
 	switch o.Format {
 	case JPEG:
