@@ -245,3 +245,19 @@ func TestProgressiveLongEOBRun(t *testing.T) {
 		t.Fatal("libjpeg decodes the progressive JPEG to other pixels than the baseline one")
 	}
 }
+
+// FuzzProgressiveSamePixels: for any size up to 64×64, image type,
+// quality and content, the progressive JPEG decodes to the baseline
+// one's samples.
+func FuzzProgressiveSamePixels(f *testing.F) {
+	f.Add(uint8(1), uint8(1), uint8(0), uint8(75), uint64(1))
+	f.Add(uint8(17), uint8(33), uint8(2), uint8(100), uint64(2))
+	f.Fuzz(func(t *testing.T, w, h, kind, q uint8, seed uint64) {
+		kinds := []string{"gray", "rgba", "ycbcr420", "ycbcr444", "nrgba"}
+		m := sized(kinds[int(kind)%len(kinds)], 1+int(w)%64, 1+int(h)%64, rand.New(rand.NewPCG(seed, 38)))
+		base, prog := both(t, m, 1+int(q)%100)
+		if !bytes.Equal(decoded(t, base), decoded(t, prog)) {
+			t.Fatal("the progressive JPEG decodes to other samples than the baseline one")
+		}
+	})
+}
