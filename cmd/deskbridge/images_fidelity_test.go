@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,6 +47,16 @@ type fidelityCase struct {
 		TransparentAt  [][2]int       `json:"transparent_at"`
 		ColourAt       []colourAt     `json:"colour_at"`
 		Inspect        map[string]any `json:"inspect"`
+		// Progressive checks the result's JPEG frame: progressive
+		// (SOF2) or not.
+		Progressive *bool `json:"progressive"`
+		// SameTiming checks that an animated WebP result has the
+		// source's frames, delays and loop count.
+		SameTiming bool `json:"same_timing"`
+		// Warning is words the answer's warnings must say; NoWarnings
+		// wants none.
+		Warning    string `json:"warning"`
+		NoWarnings bool   `json:"no_warnings"`
 	} `json:"expect"`
 }
 
@@ -78,23 +89,61 @@ func fidelitySources() map[string][]byte {
 	draw.Draw(alpha, image.Rect(2, 2, 18, 18), image.NewUniform(color.NRGBA{0, 0, 255, 255}), image.Point{}, draw.Src)
 	draw.Draw(alpha, image.Rect(20, 2, 38, 18), image.NewUniform(color.NRGBA{255, 0, 0, 200}), image.Point{}, draw.Src)
 	return map[string][]byte{
-		"photo-640x480-q73.jpg":  jpegAt(imagetest.Photo(640, 480), 73),
-		"phone-gps.jpg":          imagetest.WithJPEGSegments(jpegAt(imagetest.Photo(64, 48), 70), imagetest.EXIF(1, true), imagetest.ICC()),
-		"alpha-40x30.png":        imagetest.PNG(alpha),
-		"photo-320x240.png":      imagetest.PNG(imagetest.Photo(320, 240)),
-		"photo-1200x800-q90.jpg": jpegAt(imagetest.Photo(1200, 800), 90),
-		"photo-200x120.png":      imagetest.PNG(imagetest.Photo(200, 120)),
-		"icon-32x32.png":         imagetest.PNG(imagetest.Marked(32, 32)),
-		"anim-40x30x3.gif":       imagetest.AnimatedGIF(40, 30, 3),
-		"phone.heic":             imagetest.HEICHeader,
-		"ispe-320x240.heic":      heicWithIspe(320, 240),
-		"badge.svg":              []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160" viewBox="0 0 120 80"><rect width="120" height="80" fill="#fff"/><rect x="10" y="10" width="40" height="40" fill="#f00"/></svg>`),
-		"external.svg":           []byte(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><use xlink:href="file:///etc/passwd#x"/></svg>`),
-		"laughs.svg":             []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
-		"huge-viewbox.svg":       []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
+		"anim-160x120x3.webp":           animatedWebP(160, 120),
+		"gray-icc.jpg":                  imagetest.WithJPEGSegments(jpegAt(grayPhoto(64, 48), 85), nil, grayProfile()),
+		"photo-640x480-q73.jpg":         jpegAt(imagetest.Photo(640, 480), 73),
+		"photo-320x240-q73-comment.jpg": withComment(jpegAt(imagetest.Photo(320, 240), 73), 20000),
+		"phone-gps.jpg":                 imagetest.WithJPEGSegments(jpegAt(imagetest.Photo(64, 48), 70), imagetest.EXIF(1, true), imagetest.ICC()),
+		"alpha-40x30.png":               imagetest.PNG(alpha),
+		"photo-320x240.png":             imagetest.PNG(imagetest.Photo(320, 240)),
+		"photo-1200x800-q90.jpg":        jpegAt(imagetest.Photo(1200, 800), 90),
+		"photo-200x120.png":             imagetest.PNG(imagetest.Photo(200, 120)),
+		"icon-32x32.png":                imagetest.PNG(imagetest.Marked(32, 32)),
+		"anim-40x30x3.gif":              imagetest.AnimatedGIF(40, 30, 3),
+		"phone.heic":                    imagetest.HEICHeader,
+		"badge.svg":                     []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160" viewBox="0 0 120 80"><rect width="120" height="80" fill="#fff"/><rect x="10" y="10" width="40" height="40" fill="#f00"/></svg>`),
+		"external.svg":                  []byte(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><use xlink:href="file:///etc/passwd#x"/></svg>`),
+		"laughs.svg":                    []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
+		"huge-viewbox.svg":              []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
+		"ispe-320x240.heic":             heicWithIspe(320, 240),
 		"used-path.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><path id="p" d="M0 0` + strings.Repeat(" L1 1", 40_000) +
 			`"/></defs>` + strings.Repeat(`<use href="#p"/>`, 50) + `</svg>`),
 	}
+}
+
+// animatedWebP returns a lossless animated WebP of three w×h photos,
+// shown 70, 120 and 250 ms, played three times.
+func animatedWebP(w, h int) []byte {
+	a := &imaging.Animation{Width: w, Height: h, Delays: []int{70, 120, 250}, LoopCount: 3}
+	for i := range 3 {
+		a.Frames = append(a.Frames, imagetest.Photo(w+i, h).SubImage(image.Rect(i, 0, w+i, h)).(*image.RGBA))
+	}
+	b, err := imaging.EncodeWebPAnimation(a, imaging.Output{Lossless: true})
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// grayPhoto returns imagetest.Photo in gray.
+func grayPhoto(w, h int) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	draw.Draw(g, g.Bounds(), imagetest.Photo(w, h), image.Point{}, draw.Src)
+	return g
+}
+
+// grayProfile is imagetest.ICC() made a gray profile.
+func grayProfile() []byte {
+	p := imagetest.ICC()
+	copy(p[16:20], "GRAY")
+	return p
+}
+
+// withComment returns a JPEG with a comment segment (COM) of n bytes
+// after its SOI: metadata compress_image drops.
+func withComment(j []byte, n int) []byte {
+	com := []byte{0xff, 0xd8, 0xff, 0xfe, byte((n + 2) >> 8), byte(n + 2)}
+	return append(append(com, bytes.Repeat([]byte("c"), n)...), j[2:]...)
 }
 
 // TestImagesFidelity runs testdata/images/fidelity.json: issue 38's
@@ -201,6 +250,12 @@ func checkFidelity(t *testing.T, f fixture, c fidelityCase, args map[string]any,
 	if e.Bitstream != "" {
 		check(len(out) > 16 && string(out[12:16]) == e.Bitstream, "WebP bitstream", string(out[12:16]))
 	}
+	check(e.Progressive == nil || imaging.ProgressiveJPEG(out) == *e.Progressive, "progressive JPEG", imaging.ProgressiveJPEG(out))
+	check(e.Warning == "" || strings.Contains(strings.Join(d.Warnings, " "), e.Warning), "warnings, want "+e.Warning, d.Warnings)
+	check(!e.NoWarnings || len(d.Warnings) == 0, "warnings, want none", d.Warnings)
+	if e.SameTiming {
+		checkTiming(t, src, out)
+	}
 	checkPixels(t, c, src, out)
 	if e.Inspect != nil {
 		_, raw := f.call(t, "inspect_image", map[string]any{"path": d.Path})
@@ -215,6 +270,23 @@ func checkFidelity(t *testing.T, f fixture, c fidelityCase, args map[string]any,
 			}
 			check(v == want, "inspect "+k, v)
 		}
+	}
+}
+
+// checkTiming compares the frames, delays and loop count of two animated
+// WebPs.
+func checkTiming(t *testing.T, src, out []byte) {
+	t.Helper()
+	a, _, err := imaging.DecodeWebPAnimation(src, imaging.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := imaging.DecodeWebPAnimation(out, imaging.Limits{})
+	if err != nil {
+		t.Fatalf("the result is not an animated WebP: %v", err)
+	}
+	if len(a.Frames) != len(b.Frames) || !slices.Equal(a.Delays, b.Delays) || a.LoopCount != b.LoopCount {
+		t.Errorf("frames %d, delays %v, loop %d; the source's %d, %v, %d", len(b.Frames), b.Delays, b.LoopCount, len(a.Frames), a.Delays, a.LoopCount)
 	}
 }
 

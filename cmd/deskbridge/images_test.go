@@ -23,21 +23,22 @@ import (
 type imageReply struct {
 	Success bool `json:"success"`
 	Data    struct {
-		Path        string `json:"path"`
-		Format      string `json:"format"`
-		Width       int    `json:"width"`
-		Height      int    `json:"height"`
-		Size        int    `json:"size"`
-		Quality     int    `json:"quality"`
-		Created     bool   `json:"created"`
-		Frames      int    `json:"frames"`
-		Lossless    bool   `json:"lossless"`
-		KeptSource  bool   `json:"kept_source"`
-		NotEnlarged bool   `json:"not_enlarged"`
-		Colors      int    `json:"colors"`
-		Orientation int    `json:"orientation"`
-		ColorModel  string `json:"color_model"`
-		HasAlpha    bool   `json:"has_alpha"`
+		Path        string   `json:"path"`
+		Format      string   `json:"format"`
+		Width       int      `json:"width"`
+		Height      int      `json:"height"`
+		Size        int      `json:"size"`
+		Quality     int      `json:"quality"`
+		Created     bool     `json:"created"`
+		Frames      int      `json:"frames"`
+		Lossless    bool     `json:"lossless"`
+		KeptSource  bool     `json:"kept_source"`
+		NotEnlarged bool     `json:"not_enlarged"`
+		Colors      int      `json:"colors"`
+		Warnings    []string `json:"warnings"`
+		Orientation int      `json:"orientation"`
+		ColorModel  string   `json:"color_model"`
+		HasAlpha    bool     `json:"has_alpha"`
 		Metadata    struct {
 			EXIF bool `json:"exif"`
 			GPS  bool `json:"gps"`

@@ -24,8 +24,9 @@ type compressImageArgs struct {
 	// result; false keeps a JPEG's or PNG's EXIF block, and the pixels as
 	// stored with their orientation tag.
 	StripMetadata *bool `json:"strip_metadata"`
-	// Progressive asks for a progressive JPEG, which is refused
-	// (image_progressive.go).
+	// Progressive writes a JPEG progressive (image_progressive.go); a
+	// result in another format is refused, and a baseline source is
+	// never kept for it.
 	Progressive bool `json:"progressive"`
 	Overwrite   bool `json:"overwrite"`
 }
@@ -61,12 +62,10 @@ func init() {
 // compressImage has the image worker re-encode the image in its format
 // (or the destination's) and, with max_bytes, find the best result that
 // meets it (meet); the source's own image data, without its metadata, is
-// kept instead when no re-encoding is smaller (keepSource); and writes it.
+// kept instead when no re-encoding is smaller (keepSource); an animated
+// WebP keeps every frame (compressFrames); and writes it.
 func compressImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[compressImageArgs](c)
-	if perr := refuseProgressive(a.Progressive); perr != nil {
-		return nil, perr
-	}
 	return runImageJob(ctx, env, c, "compress_image", *a, a.Overwrite)
 }
 
@@ -76,26 +75,33 @@ func init() { registerPixelWork("compress_image", compressPixels) }
 // source's bytes, so it weighs keeping them (keepSource) too.
 func compressPixels(ctx context.Context, j imageJob[compressImageArgs], src []byte) (encoded, *protocol.Error) {
 	a := j.Args
+	if perr := refuseProgressive(j, src, "", a.Progressive); perr != nil {
+		return encoded{}, perr
+	}
+	if framesPath(j, src, "") {
+		return compressFrames(ctx, j, src)
+	}
 	s, f, perr := decodeJob(ctx, j, src, "")
 	if perr != nil {
 		return encoded{}, perr
 	}
 	strip := a.StripMetadata == nil || *a.StripMetadata
-	o := imaging.Output{Format: f, Quality: a.Quality, Lossless: a.Lossless, Profile: s.info.Profile}
+	o := imaging.Output{Format: f, Quality: a.Quality, Lossless: a.Lossless, Profile: s.info.Profile, Progressive: a.Progressive}
 	orient := s.info.Orientation
 	if !strip {
 		o.EXIF, orient = s.info.EXIFBlock, 1
 	}
 	o.Quality = o.QualityOf()
-	res, perr := compressed(ctx, s, orient, o, a.MaxBytes)
+	target := progressiveTarget(a.Progressive, s, f, a.MaxBytes)
+	res, perr := compressed(ctx, s, orient, o, target)
 	if perr != nil {
 		return encoded{}, perr
 	}
-	if kept, ok := keepSource(s, f, strip, a.MaxBytes, len(res.Data)); ok {
+	if kept, ok := keepSource(s, f, strip, a.MaxBytes, len(res.Data)); ok && keepsProgressive(a.Progressive, src) {
 		res = encoded{Data: kept, Width: s.info.Width, Height: s.info.Height, Format: f, Frames: s.info.Frames, KeptSource: true}
 	}
-	if a.MaxBytes > 0 && int64(len(res.Data)) > a.MaxBytes {
-		return encoded{}, protocol.Errorf(protocol.ImageProcessingFailed, "No result of at most %d bytes was found (the smallest was %d bytes; an animation's frames are not scaled down to meet max_bytes); raise max_bytes.", a.MaxBytes, len(res.Data))
+	if target > 0 && int64(len(res.Data)) > target {
+		return encoded{}, protocol.Errorf(protocol.ImageProcessingFailed, "No result of at most %d bytes was found (the smallest was %d bytes; an animation's frames are not scaled down to meet max_bytes); raise max_bytes.", target, len(res.Data))
 	}
 	return res, nil
 }

@@ -18,8 +18,8 @@ type convertImageArgs struct {
 	Quality int `json:"quality" jsonschema:"minimum=1,maximum=100"`
 	// Lossless writes a WebP result lossless (default false: lossy).
 	Lossless bool `json:"lossless"`
-	// Progressive asks for a progressive JPEG, which is refused
-	// (image_progressive.go).
+	// Progressive writes a JPEG progressive (image_progressive.go); a
+	// result in another format is refused.
 	Progressive bool `json:"progressive"`
 	Overwrite   bool `json:"overwrite"`
 }
@@ -55,9 +55,6 @@ func init() {
 // GIF or a WebP keeps every frame), and writes it.
 func convertImage(ctx context.Context, env *action.Env, c *action.Call) (any, *protocol.Error) {
 	a := action.Args[convertImageArgs](c)
-	if perr := refuseProgressive(a.Progressive); perr != nil {
-		return nil, perr
-	}
 	if f := imaging.Format(a.Format); f == imaging.HEIC {
 		return nil, errmapUnsupportedWrite(f)
 	}
@@ -72,6 +69,9 @@ func init() { registerPixelWork("convert_image", convertPixels) }
 // convertPixels is convert_image's work in the worker: decode (limits
 // first), orient, encode.
 func convertPixels(ctx context.Context, j imageJob[convertImageArgs], src []byte) (encoded, *protocol.Error) {
+	if perr := refuseProgressive(j, src, j.Args.Format, j.Args.Progressive); perr != nil {
+		return encoded{}, perr
+	}
 	if framesPath(j, src, j.Args.Format) {
 		return framesWork(ctx, j, src, j.Args.Format, imaging.Output{Quality: j.Args.Quality, Lossless: j.Args.Lossless}, keepFrames)
 	}
@@ -86,5 +86,5 @@ func convertPixels(ctx context.Context, j imageJob[convertImageArgs], src []byte
 	if ctx.Err() != nil {
 		return encoded{}, imageTimedOut()
 	}
-	return encodeResult(out, imaging.Output{Format: f, Quality: j.Args.Quality, Lossless: j.Args.Lossless, Profile: s.info.Profile})
+	return encodeResult(out, imaging.Output{Format: f, Quality: j.Args.Quality, Lossless: j.Args.Lossless, Profile: s.info.Profile, Progressive: j.Args.Progressive})
 }

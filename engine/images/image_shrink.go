@@ -16,6 +16,9 @@ import (
 // decoded image's coordinates.
 func decodeForResize[A any](ctx context.Context, j imageJob[A], src []byte, format string, box imaging.Box) (source, imaging.Format, imaging.Plan, *protocol.Error) {
 	in, err := imaging.Inspect(src, j.Limits)
+	if err == nil && in.Format == imaging.SVG {
+		return drawForResize(ctx, j, src, format, in, box)
+	}
 	if err != nil || in.Format != imaging.JPEG {
 		return decodeWhole(ctx, j, src, format, box)
 	}
@@ -33,6 +36,27 @@ func decodeForResize[A any](ctx context.Context, j imageJob[A], src []byte, form
 	}
 	f, perr := outputFormat(format, j.Dest, in.Format)
 	return source{bytes: src, img: img, info: in}, f, plan.Shrunk(denom, img.Bounds()), perr
+}
+
+// drawForResize draws an SVG straight at the result's size
+// (imaging.DecodeSVGRegion: the vector at the result's scale, as libvips
+// renders a thumbnail of an SVG), the part of it the plan uses; the plan
+// returned takes the drawing as it is.
+func drawForResize[A any](ctx context.Context, j imageJob[A], src []byte, format string, in imaging.Info, box imaging.Box) (source, imaging.Format, imaging.Plan, *protocol.Error) {
+	plan, perr := planFor(in, box)
+	if perr != nil {
+		return source{}, "", imaging.Plan{}, perr
+	}
+	img, in, err := imaging.DecodeSVGRegion(src, j.Limits, plan.Src, plan.Inner.Dx(), plan.Inner.Dy())
+	if err != nil {
+		return source{}, "", imaging.Plan{}, errmap.Image(err)
+	}
+	if ctx.Err() != nil {
+		return source{}, "", imaging.Plan{}, imageTimedOut()
+	}
+	f, perr := outputFormat(format, j.Dest, in.Format)
+	plan.Src = img.Bounds()
+	return source{bytes: src, img: img, info: in}, f, plan, perr
 }
 
 // decodeWhole decodes src whole (decodeJob) and plans the resize.

@@ -69,6 +69,9 @@ type encoded struct {
 	// NotEnlarged is set when the image was kept at its size
 	// (resize_image).
 	NotEnlarged bool `json:"not_enlarged,omitempty"`
+	// Warnings say what the result lost that the source had (a colour
+	// profile it cannot carry).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // jobAnswer is the worker's meta: the result, or the action's refusal.
@@ -124,7 +127,7 @@ func runImageJob[A any](ctx context.Context, env *action.Env, c *action.Call, na
 func answerOf(dst string, res encoded, created bool) imageOut {
 	out := imageOut{Path: dst, Width: res.Width, Height: res.Height, Format: string(res.Format), Size: len(res.Data),
 		Created: created, Quality: res.Quality, Lossless: res.Lossless, Colors: res.Colors,
-		KeptSource: res.KeptSource, NotEnlarged: res.NotEnlarged}
+		KeptSource: res.KeptSource, NotEnlarged: res.NotEnlarged, Warnings: res.Warnings}
 	if res.Frames > 1 {
 		out.Frames = res.Frames
 	}
@@ -215,6 +218,10 @@ func encodeAnimation(g *gif.GIF) (encoded, *protocol.Error) {
 // the one written for a lossy format, 0 otherwise.
 func resultOf(data []byte, img image.Image, o imaging.Output) encoded {
 	b := img.Bounds()
-	return encoded{Data: data, Width: b.Dx(), Height: b.Dy(), Format: o.Format, Quality: o.QualityOf(),
+	res := encoded{Data: data, Width: b.Dx(), Height: b.Dy(), Format: o.Format, Quality: o.QualityOf(),
 		Lossless: o.Format == imaging.WebP && o.Lossless, Colors: o.Colors, Frames: 1}
+	if w := imaging.ProfileDropped(img, o); w != "" {
+		res.Warnings = []string{w}
+	}
+	return res
 }

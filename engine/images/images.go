@@ -44,6 +44,10 @@ type imageOut struct {
 	// NotEnlarged is set when resize_image kept the image at its size
 	// instead of enlarging it (without_enlargement).
 	NotEnlarged bool `json:"not_enlarged,omitempty"`
+	// Warnings say what the result lost that the source had: a colour
+	// profile it cannot carry and whose colours were not converted to
+	// sRGB (a gray or CMYK profile in a WebP, say).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func init() {
@@ -61,13 +65,13 @@ func init() {
 // (docs/protocol.md, Images, "Codecs", says why each).
 var imageCodecs = []skills.ImageCodec{
 	{Format: "png", Read: true, Write: true, Library: "Go image/png"},
-	{Format: "jpeg", Read: true, Write: true, Library: "Go image/jpeg (baseline only: progressive: true is refused, no maintained Go encoder writes progressive JPEG)"},
+	{Format: "jpeg", Read: true, Write: true, Library: "Go image/jpeg; progressive (progressive: true) by DeskBridge's fork of its encoder, media/imaging/jpegprog (no maintained Go module writes progressive JPEG), same pixels as the baseline"},
 	{Format: "gif", Read: true, Write: true, Library: "Go image/gif, every frame; palettes by DeskBridge's median cut (media/imaging)"},
 	{Format: "webp", Read: true, Write: true, Library: "read: golang.org/x/image/webp, an animation's frames by libwebp (github.com/gen2brain/webp, WebAssembly); write: libwebp (github.com/gen2brain/webp), lossy at quality or lossless, an animation's container by DeskBridge (media/imaging)"},
 	{Format: "bmp", Read: true, Write: true, Library: "golang.org/x/image/bmp"},
 	{Format: "tiff", Read: true, Write: true, Library: "golang.org/x/image/tiff"},
 	{Format: "avif", Read: true, Write: true, Library: "libavif with dav1d and aom (github.com/gen2brain/avif, WebAssembly)"},
-	{Format: "svg", Read: true, Write: false, Library: "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; media/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
+	{Format: "svg", Read: true, Write: false, Library: "read: rasterised by github.com/srwiley/oksvg and rasterx (pure Go), at the result's size for resize_image, after DeskBridge's own checks of the XML (no DOCTYPE or entities, no reference outside the document, elements and <use> bounded; media/imaging/svg.go); text and embedded images are refused (not drawn by oksvg)"},
 	{Format: "heic", Read: true, Write: false, Library: "read: libheif with libde265 (github.com/gen2brain/heic, WebAssembly), the primary image, 128 pixels wide or more, without alpha; the header by DeskBridge's own walker (media/imaging)"},
 }
 

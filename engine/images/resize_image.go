@@ -32,8 +32,11 @@ type resizeImageArgs struct {
 	// default the format's: 85, 80, 50).
 	Quality int `json:"quality" jsonschema:"minimum=1,maximum=100"`
 	// Lossless writes a WebP result lossless (default false: lossy).
-	Lossless  bool `json:"lossless"`
-	Overwrite bool `json:"overwrite"`
+	Lossless bool `json:"lossless"`
+	// Progressive writes a JPEG progressive (image_progressive.go); a
+	// result in another format is refused.
+	Progressive bool `json:"progressive"`
+	Overwrite   bool `json:"overwrite"`
 }
 
 // Validate requires a width, a height or an extract.
@@ -94,6 +97,9 @@ func init() { registerPixelWork("resize_image", resizePixels) }
 // first), scale (every frame of an animated GIF written as a GIF),
 // encode.
 func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) (encoded, *protocol.Error) {
+	if perr := refuseProgressive(j, src, j.Args.Format, j.Args.Progressive); perr != nil {
+		return encoded{}, perr
+	}
 	if framesPath(j, src, j.Args.Format) {
 		return resizeFrames(ctx, j, src)
 	}
@@ -114,7 +120,7 @@ func resizePixels(ctx context.Context, j imageJob[resizeImageArgs], src []byte) 
 		if ctx.Err() != nil {
 			return encoded{}, imageTimedOut()
 		}
-		res, perr = encodeResult(out, imaging.Output{Format: f, Quality: a.Quality, Lossless: a.Lossless, Profile: in.Profile})
+		res, perr = encodeResult(out, imaging.Output{Format: f, Quality: a.Quality, Lossless: a.Lossless, Profile: in.Profile, Progressive: a.Progressive})
 	}
 	res.NotEnlarged = plan.NotEnlarged
 	return res, perr

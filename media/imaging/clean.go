@@ -6,13 +6,14 @@ import (
 	"errors"
 )
 
-// Clean returns a copy of an encoded JPEG, PNG or GIF without its
+// Clean returns a copy of an encoded JPEG, PNG, GIF or WebP without its
 // metadata and with its image data untouched (so without loss): what
 // compress_image keeps when no re-encoding is smaller. Kept: what the
 // decoders need and the colour (a JPEG's tables, frame, scans, JFIF,
 // Adobe and ICC_PROFILE segments; a PNG's critical chunks, tRNS, gAMA,
 // cHRM, sRGB, sBIT, iCCP, pHYs and the APNG chunks; a GIF's header,
-// colour tables, frames, graphic controls and NETSCAPE2.0 loop).
+// colour tables, frames, graphic controls and NETSCAPE2.0 loop; a WebP's
+// VP8X, VP8, VP8L, ALPH, ANIM, ANMF and ICCP chunks).
 // Dropped: EXIF (kept with keepEXIF), XMP, comments, text, any other
 // segment, chunk or extension, and anything after the end of the image
 // (a ZIP appended, say). An image it cannot walk is an error; then the
@@ -25,6 +26,8 @@ func Clean(b []byte, f Format, keepEXIF bool) ([]byte, error) {
 		return cleanPNG(b, keepEXIF)
 	case GIF:
 		return cleanGIF(b)
+	case WebP:
+		return cleanWebP(b, keepEXIF)
 	}
 	return nil, &UnsupportedError{Format: f, Op: "clean"}
 }
@@ -184,4 +187,51 @@ func appendBlock(out, b []byte, from, to int) []byte {
 		return out
 	}
 	return append(out, b[from:to]...)
+}
+
+// keptWebP lists the WebP chunks Clean keeps: the image's and the
+// animation's, and the colour profile.
+var keptWebP = map[string]bool{"VP8X": true, "VP8 ": true, "VP8L": true, "ALPH": true, "ANIM": true, "ANMF": true, "ICCP": true}
+
+// VP8X flags of the metadata Clean may drop.
+const (
+	vp8xEXIF = 0x08
+	vp8xXMP  = 0x04
+)
+
+// cleanWebP copies a WebP's kept chunks (and EXIF with keepEXIF) up to
+// the RIFF's end, the VP8X flags of what was dropped cleared and the
+// RIFF size set to what is left.
+func cleanWebP(b []byte, keepEXIF bool) ([]byte, error) {
+	if len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
+		return nil, errTruncated
+	}
+	end := 8 + int64(binary.LittleEndian.Uint32(b[4:]))
+	if end > int64(len(b)) {
+		return nil, errTruncated
+	}
+	out := append([]byte(nil), b[:12]...)
+	for i := int64(12); i < end; {
+		if i+8 > end {
+			return nil, errTruncated
+		}
+		id := string(b[i : i+4])
+		n := int64(binary.LittleEndian.Uint32(b[i+4:]))
+		next := i + 8 + n + n&1
+		if next > end {
+			return nil, errTruncated
+		}
+		if keptWebP[id] || id == "EXIF" && keepEXIF {
+			out = append(out, b[i:next]...)
+		}
+		i = next
+	}
+	if len(out) >= 12+8+1 && string(out[12:16]) == "VP8X" {
+		out[20] &^= vp8xXMP
+		if !keepEXIF {
+			out[20] &^= vp8xEXIF
+		}
+	}
+	binary.LittleEndian.PutUint32(out[4:], uint32(len(out)-8))
+	return out, nil
 }

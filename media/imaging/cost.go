@@ -107,6 +107,8 @@ type jpegCost struct {
 	visits int64 // blocks visited by all scans together
 	scans  int
 	memory int64 // planes, coefficients of a progressive JPEG, a converted copy
+	// progressive is set for a progressive frame (SOF2, 6, 10, 14).
+	progressive bool
 }
 
 // jpegFrame is a JPEG's frame header.
@@ -161,7 +163,15 @@ func walkJPEG(b []byte) jpegCost {
 		i += 2 + n
 	}
 	c.memory = f.memory(rgb)
+	c.progressive = f.progressive
 	return c
+}
+
+// ProgressiveJPEG reports whether b is a progressive JPEG (its frame
+// header is SOF2, 6, 10 or 14), from its markers.
+func ProgressiveJPEG(b []byte) bool {
+	f, err := Sniff(b)
+	return err == nil && f == JPEG && walkJPEG(b).progressive
 }
 
 // isSOF reports whether marker starts a frame.

@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 
+	"github.com/deskbridge/deskbridge/media/imaging/jpegprog"
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
 )
@@ -41,6 +42,10 @@ type Output struct {
 	// EXIF is an EXIF block (a TIFF structure) to embed, for a caller
 	// that keeps metadata (JPEG and PNG only); nil strips it.
 	EXIF []byte
+	// Progressive writes a JPEG progressive (SOF2, jpegprog), with the
+	// pixels of the baseline encoding at the same quality; Encode
+	// refuses it for another format.
+	Progressive bool
 }
 
 // Lossy reports whether o's result depends on its Quality.
@@ -70,9 +75,14 @@ func (o Output) QualityOf() int {
 // written but what o carries.
 //
 // A format that does not carry o's ICC profile gets the image converted
-// to sRGB (icc.go); a profile the colour engine cannot use is dropped,
-// as before.
+// to sRGB (icc.go); a profile the colour engine cannot use, and one of
+// another colour space than the image written (a CMYK profile of a CMYK
+// JPEG written as RGB, a gray one of a colour image), is dropped, and
+// ProfileDropped says why.
 func Encode(img image.Image, o Output) ([]byte, error) {
+	if o.Progressive && o.Format != JPEG {
+		return nil, &UnsupportedError{Format: o.Format, Op: "write progressive"}
+	}
 	var buf bytes.Buffer
 	var err error
 	if len(o.Profile) > 0 && !carriesProfile(o.Format) {
@@ -80,9 +90,16 @@ func Encode(img image.Image, o Output) ([]byte, error) {
 			img = srgb
 		}
 	}
+	if carriesProfile(o.Format) && ProfileDropped(img, o) != "" {
+		o.Profile = nil
+	}
 	switch o.Format {
 	case JPEG:
-		err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: o.QualityOf()})
+		if o.Progressive {
+			err = jpegprog.Encode(&buf, Flatten(img), &jpegprog.Options{Quality: o.QualityOf()})
+		} else {
+			err = jpeg.Encode(&buf, Flatten(img), &jpeg.Options{Quality: o.QualityOf()})
+		}
 	case PNG:
 		if o.Colors > 0 {
 			img = Quantize(img, min(o.Colors, 256), false)

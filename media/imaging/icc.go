@@ -3,9 +3,11 @@ package imaging
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/kovidgoyal/imaging/prism/meta/icc"
 )
@@ -69,4 +71,81 @@ func ToSRGB(img image.Image, profile []byte) (image.Image, error) {
 // unit8 is a sample of 0 to 1 as 8 bits, rounded and clipped.
 func unit8(v float64) uint8 {
 	return uint8(math.Round(min(max(v, 0), 1) * 255))
+}
+
+// ProfileDropped returns why Encode writes img as o says without o's ICC
+// profile and without converting its colours to sRGB by it, as the
+// sentence of a warning; "" when there is no profile, when the result
+// carries it (a JPEG or PNG in the profile's colour space), and when the
+// colours are converted to sRGB by it. libvips warns likewise when it
+// cannot use a profile.
+func ProfileDropped(img image.Image, o Output) string {
+	if len(o.Profile) == 0 {
+		return ""
+	}
+	space := profileSpace(o.Profile)
+	if carriesProfile(o.Format) {
+		written := encodedSpace(img, o)
+		if space == written {
+			return ""
+		}
+		return fmt.Sprintf("The source's %s colour profile was left out of the %s result, whose pixels are %s: its colours were written without it and may look different.", spaceName(space), strings.ToUpper(string(o.Format)), spaceName(written))
+	}
+	why := "only an RGB profile's colours are converted to sRGB"
+	if space == "RGB " {
+		if toSRGBUsable(o.Profile) {
+			return ""
+		}
+		why = "the colour engine cannot convert by this profile"
+	}
+	return fmt.Sprintf("The source's %s colour profile was left out: a %s result carries none, and %s; its colours were written without it and may look different.", spaceName(space), strings.ToUpper(string(o.Format)), why)
+}
+
+// profileSpace is an ICC profile's data colour space ("RGB ", "GRAY",
+// "CMYK"...), from its header; "" for a profile too short to have one.
+func profileSpace(p []byte) string {
+	if len(p) < 20 {
+		return ""
+	}
+	return string(p[16:20])
+}
+
+// encodedSpace is the colour space Encode writes img in as o says: gray
+// for a gray image in a JPEG or a PNG of its own samples, RGB otherwise
+// (a palette included).
+func encodedSpace(img image.Image, o Output) string {
+	switch img.(type) {
+	case *image.Gray, *image.Gray16:
+		if o.Format == JPEG || o.Format == PNG && o.Colors == 0 {
+			return "GRAY"
+		}
+	}
+	return "RGB "
+}
+
+// spaceName names a colour space in a warning.
+func spaceName(space string) string {
+	switch space {
+	case "RGB ":
+		return "RGB"
+	case "GRAY":
+		return "gray"
+	case "CMYK":
+		return "CMYK"
+	}
+	return "unreadable"
+}
+
+// toSRGBUsable reports whether ToSRGB converts by profile p: it reads,
+// and describes sRGB or gives a transform to it.
+func toSRGBUsable(p []byte) bool {
+	prof, err := icc.NewProfileReader(bytes.NewReader(p)).ReadProfile()
+	if err != nil {
+		return false
+	}
+	if prof.IsSRGB() {
+		return true
+	}
+	_, err = prof.CreateTransformerToSRGB(icc.RelativeColorimetricRenderingIntent, false, 3, true, false, true)
+	return err == nil
 }

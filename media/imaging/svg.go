@@ -436,6 +436,40 @@ func decodeSVG(rd io.Reader) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
+	return drawSVG(b, image.Rectangle{}, 0, 0)
+}
+
+// DecodeSVGRegion rasterises the part src of an SVG's raster at its own
+// size (Inspect's width × height, stored pixels) straight at w×h pixels,
+// as libvips renders an SVG at a thumbnail's size: the vector drawn at
+// the scale of the result, where a raster at the SVG's own size scaled
+// afterwards blurs an enlargement. The limits are Decode's, and w×h is
+// checked against MaxPixels too, before anything is drawn.
+func DecodeSVGRegion(b []byte, lim Limits, src image.Rectangle, w, h int) (image.Image, Info, error) {
+	in, err := Inspect(b, lim)
+	if err != nil {
+		return nil, in, err
+	}
+	if in.Format != SVG {
+		return nil, in, &UnsupportedError{Format: in.Format, Op: "draw as a vector"}
+	}
+	if lim.MaxPixels > 0 && int64(w)*int64(h) > lim.MaxPixels {
+		return nil, in, &PixelsError{Width: w, Height: h, Limit: lim.MaxPixels}
+	}
+	if err := checkCost(b, in, lim); err != nil {
+		return nil, in, err
+	}
+	img, err := drawSVG(b, src, w, h)
+	if err != nil {
+		return nil, in, corrupt(SVG, err)
+	}
+	return img, in, nil
+}
+
+// drawSVG checks an SVG (checkSVG) and draws the part src of its raster
+// at its own size scaled to w×h (the whole at its size when src is
+// empty).
+func drawSVG(b []byte, src image.Rectangle, w, h int) (image.Image, error) {
 	if err := checkSVG(b); err != nil {
 		return nil, err
 	}
@@ -447,11 +481,15 @@ func decodeSVG(rd io.Reader) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, h := root.pixelSize()
+	sw, sh := root.pixelSize()
+	if src.Empty() {
+		src, w, h = image.Rect(0, 0, sw, sh), sw, sh
+	}
 	if icon.ViewBox.W <= 0 || icon.ViewBox.H <= 0 {
 		icon.ViewBox.W, icon.ViewBox.H = root.width, root.height
 	}
-	icon.SetTarget(0, 0, float64(w), float64(h))
+	kx, ky := float64(w)/float64(src.Dx()), float64(h)/float64(src.Dy())
+	icon.SetTarget(-float64(src.Min.X)*kx, -float64(src.Min.Y)*ky, float64(sw)*kx, float64(sh)*ky)
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	icon.Draw(rasterx.NewDasher(w, h, rasterx.NewScannerGV(w, h, img, img.Bounds())), 1)
 	return img, nil
