@@ -57,6 +57,8 @@ type fidelityCase struct {
 		// wants none.
 		Warning    string `json:"warning"`
 		NoWarnings bool   `json:"no_warnings"`
+		// Says is words a refusal's message must have.
+		Says string `json:"says"`
 	} `json:"expect"`
 }
 
@@ -106,6 +108,7 @@ func fidelitySources() map[string][]byte {
 		"laughs.svg":                    []byte(`<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>&b;</desc></svg>`),
 		"huge-viewbox.svg":              []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1e9 1e9"><rect width="1" height="1"/></svg>`),
 		"ispe-320x240.heic":             heicWithIspe(320, 240),
+		"flat-4300x2800.png":            imagetest.PNG(image.NewNRGBA(image.Rect(0, 0, 4300, 2800))),
 		"used-path.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><path id="p" d="M0 0` + strings.Repeat(" L1 1", 40_000) +
 			`"/></defs>` + strings.Repeat(`<use href="#p"/>`, 50) + `</svg>`),
 	}
@@ -216,6 +219,9 @@ func checkFidelity(t *testing.T, f fixture, c fidelityCase, args map[string]any,
 	if e.Code != "" || e.OK != nil && !*e.OK {
 		if r.code() != e.Code {
 			t.Fatalf("%s, want %s", r.code(), e.Code)
+		}
+		if e.Says != "" && !strings.Contains(r.Error.Message, e.Says) {
+			t.Fatalf("the refusal does not say %q: %+v", e.Says, r.Error)
 		}
 		return
 	}

@@ -18,6 +18,7 @@ func Image(err error) *protocol.Error {
 		fe *imaging.FramesError
 		ce *imaging.CorruptError
 		me *imaging.MemoryError
+		em *imaging.EncodeMemoryError
 		se *imaging.ScanError
 		ae *imaging.AnimationPixelsError
 		ge *imaging.DecoderGapError
@@ -36,6 +37,8 @@ func Image(err error) *protocol.Error {
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The animation has more than %d frames (limits.max_frames); it was not decoded.", fe.Limit))
 	case errors.As(err, &me):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("Decoding this %s image would take %d MiB, over this action's budget of %d MiB (4 bytes for each pixel of limits.max_pixels); it was not decoded.", me.Format, me.Need>>20, me.Limit>>20))
+	case errors.As(err, &em):
+		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("Writing this %d×%d image as a lossless %s would take about %d MiB, over the image worker's %d MiB; it was not written. Write it as PNG (also lossless), as a lossy WebP, or smaller.", em.Width, em.Height, em.Format, em.Need>>20, em.Limit>>20))
 	case errors.As(err, &se):
 		return protocol.Wrap(protocol.ImageProcessingFailed, err, fmt.Sprintf("The JPEG's %d scans would have the decoder visit its blocks %d times, more than 16 times each; it was not decoded.", se.Scans, se.Visits))
 	case errors.As(err, &ae):

@@ -50,7 +50,7 @@ func encodeFrames(ctx context.Context, an *imaging.Animation, o imaging.Output) 
 	}
 	switch o.Format {
 	case imaging.WebP:
-		data, err := imaging.EncodeWebPAnimation(an, o)
+		data, err := imaging.EncodeWebPAnimation(an, withinWorker(o))
 		if err != nil {
 			return encoded{}, errmap.Image(err)
 		}

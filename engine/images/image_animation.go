@@ -70,7 +70,7 @@ func framesWork[A any](ctx context.Context, j imageJob[A], src []byte, format st
 	o.Format = f
 	switch f {
 	case imaging.WebP:
-		data, err := imaging.EncodeWebPAnimation(a, o)
+		data, err := imaging.EncodeWebPAnimation(a, withinWorker(o))
 		if err != nil {
 			return encoded{}, errmap.Image(err)
 		}

@@ -219,11 +219,19 @@ func formatExt(format string) string {
 // encodeImage encodes img for the destination and reports a format the
 // host cannot write.
 func encodeImage(img image.Image, o imaging.Output) ([]byte, *protocol.Error) {
-	b, err := imaging.Encode(img, o)
+	b, err := imaging.Encode(img, withinWorker(o))
 	if err != nil {
 		return nil, errmap.Image(err)
 	}
 	return b, nil
+}
+
+// withinWorker bounds o's encoder by the image worker's memory, so that
+// an encode known to need more is refused with its reason rather than
+// killing the worker.
+func withinWorker(o imaging.Output) imaging.Output {
+	o.MaxMemory = imageWorkerMemory
+	return o
 }
 
 // sum is the lower-case hex SHA-256 of b.

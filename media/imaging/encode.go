@@ -3,6 +3,7 @@ package imaging
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"image/gif"
 	"image/jpeg"
@@ -46,6 +47,52 @@ type Output struct {
 	// pixels of the baseline encoding at the same quality; Encode
 	// refuses it for another format.
 	Progressive bool
+	// MaxMemory is the most memory the encoder may take (0: no limit).
+	// An encoder whose need is known from the size alone (a lossless
+	// WebP, EncodeMemory) and passes it is refused with an
+	// EncodeMemoryError before it starts, rather than dying over its
+	// process's limit.
+	MaxMemory int64
+}
+
+// losslessWebPBytesPerPixel is what writing a lossless WebP holds at its
+// peak for each pixel, measured as the peak resident size of an encode of
+// photos of 2, 3, 6 and 12 megapixels (108–130 bytes a pixel; libwebp's
+// lossless encoder in WebAssembly keeps several back-reference buffers,
+// and its memory grows by copying), with a margin.
+const losslessWebPBytesPerPixel = 140
+
+// EncodeMemory is the memory writing img as o takes, where it is known
+// from the size alone, else 0.
+func EncodeMemory(img image.Image, o Output) int64 {
+	if o.Format != WebP || !o.Lossless {
+		return 0
+	}
+	b := img.Bounds()
+	return int64(b.Dx()) * int64(b.Dy()) * losslessWebPBytesPerPixel
+}
+
+// checkEncodeMemory refuses an encode of img as o whose known need passes
+// o.MaxMemory.
+func checkEncodeMemory(img image.Image, o Output) error {
+	if need := EncodeMemory(img, o); o.MaxMemory > 0 && need > o.MaxMemory {
+		b := img.Bounds()
+		return &EncodeMemoryError{Format: o.Format, Width: b.Dx(), Height: b.Dy(), Need: need, Limit: o.MaxMemory}
+	}
+	return nil
+}
+
+// EncodeMemoryError reports an image whose encoding would take more than
+// Output.MaxMemory; it is returned before the encoder starts.
+type EncodeMemoryError struct {
+	Format        Format
+	Width, Height int
+	Need, Limit   int64
+}
+
+// Error implements error.
+func (e *EncodeMemoryError) Error() string {
+	return fmt.Sprintf("imaging: writing a %d×%d lossless %s would take about %d bytes, over the limit of %d", e.Width, e.Height, e.Format, e.Need, e.Limit)
 }
 
 // Lossy reports whether o's result depends on its Quality.
