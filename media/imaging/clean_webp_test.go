@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/deskbridge/deskbridge/internal/testkit/imagetest"
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
@@ -14,6 +15,7 @@ import (
 // keepEXIF) and XMP chunks, clears their VP8X flags, drops what follows
 // the RIFF, and leaves every frame readable.
 func TestCleanWebP(t *testing.T) {
+	wine.Skip(t, wine.WasmStdio)
 	a := &imaging.Animation{Width: 16, Height: 12, Delays: []int{50, 80}, LoopCount: 2}
 	for i := 0; i < 2; i++ {
 		a.Frames = append(a.Frames, imagetest.Photo(16+i, 12).SubImage(image.Rect(i, 0, 16+i, 12)).(*image.RGBA))

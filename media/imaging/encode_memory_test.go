@@ -5,6 +5,7 @@ import (
 	"image"
 	"testing"
 
+	"github.com/deskbridge/deskbridge/internal/testkit/wine"
 	"github.com/deskbridge/deskbridge/media/imaging"
 )
 
@@ -28,10 +29,11 @@ func TestLosslessWebPOverItsMemoryRefused(t *testing.T) {
 	if _, err := imaging.EncodeWebPAnimation(anim, over); !errors.As(err, &em) {
 		t.Fatalf("EncodeWebPAnimation over the bound: %v, want an EncodeMemoryError", err)
 	}
-	if _, err := imaging.Encode(img, imaging.Output{Format: imaging.WebP, Lossless: true, MaxMemory: need}); err != nil {
-		t.Fatalf("Encode at the bound: %v", err)
-	}
 	if _, err := imaging.Encode(img, imaging.Output{Format: imaging.PNG, MaxMemory: 1}); err != nil {
 		t.Fatalf("a PNG is not bounded by EncodeMemory: %v", err)
+	}
+	wine.Skip(t, wine.WasmStdio) // the refusals above run before the codec; the encode below runs it
+	if _, err := imaging.Encode(img, imaging.Output{Format: imaging.WebP, Lossless: true, MaxMemory: need}); err != nil {
+		t.Fatalf("Encode at the bound: %v", err)
 	}
 }
