@@ -406,11 +406,7 @@ func heifHasExif(boxes []heifBox) bool {
 // decodeHEICConfig reads a HEIC's size and colour model from its header
 // (readHEIFHeader), never running libheif.
 func decodeHEICConfig(r io.Reader) (image.Config, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return image.Config{}, err
-	}
-	h, err := readHEIFHeader(b)
+	h, err := readHEIFHeaderFrom(r)
 	if err != nil {
 		return image.Config{}, err
 	}
@@ -423,6 +419,16 @@ func decodeHEICConfig(r io.Reader) (image.Config, error) {
 	}
 	w, ht := h.displayed()
 	return image.Config{ColorModel: cm, Width: w, Height: ht}, nil
+}
+
+// readHEIFHeaderFrom reads all of r and walks its HEIF header
+// (readHEIFHeader): the config readers' shared first step.
+func readHEIFHeaderFrom(r io.Reader) (heifHeader, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return heifHeader{}, err
+	}
+	return readHEIFHeader(b)
 }
 
 // heicMeta is a HEIC's meta from its header: one frame (the primary

@@ -38,11 +38,7 @@ func wasmOnly(f Format, loadErr error) error {
 // read by), never running libavif: inspect_image reads headers in the
 // host, whose standard output is the native messaging channel.
 func decodeAVIFConfig(r io.Reader) (image.Config, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return image.Config{}, err
-	}
-	h, err := readHEIFHeader(b)
+	h, err := readHEIFHeaderFrom(r)
 	if err != nil {
 		return image.Config{}, err
 	}
